@@ -1,0 +1,82 @@
+#include "core/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define OC_TABLE_FUNCS(type, prefix)                                        \
+	struct type *prefix##_new(void)                                     \
+	{                                                                   \
+		struct type *t = calloc(1, sizeof(*t));                     \
+		if (t)                                                      \
+			atomic_init(&t->h.refs, 1);                         \
+		return t;                                                   \
+	}                                                                   \
+	struct type *prefix##_ref(struct type *t)                           \
+	{                                                                   \
+		if (t)                                                      \
+			atomic_fetch_add(&t->h.refs, 1);                    \
+		return t;                                                   \
+	}                                                                   \
+	void prefix##_unref(struct type **tp)                               \
+	{                                                                   \
+		struct type *t = tp ? *tp : NULL;                           \
+		if (!t)                                                     \
+			return;                                             \
+		*tp = NULL;                                                 \
+		if (atomic_fetch_sub(&t->h.refs, 1) == 1) {                 \
+			oc_arena_release(&t->h.arena);                      \
+			free(t);                                            \
+		}                                                           \
+	}
+
+OC_TABLE_FUNCS(oc_nodes, oc_nodes)
+OC_TABLE_FUNCS(oc_partitions, oc_partitions)
+OC_TABLE_FUNCS(oc_jobs, oc_jobs)
+OC_TABLE_FUNCS(oc_reservations, oc_reservations)
+
+struct oc_snapshot *oc_snapshot_new(void)
+{
+	struct oc_snapshot *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	atomic_init(&s->refs, 1);
+	s->nodes = oc_nodes_new();
+	s->partitions = oc_partitions_new();
+	s->jobs = oc_jobs_new();
+	s->reservations = oc_reservations_new();
+	if (!s->nodes || !s->partitions || !s->jobs || !s->reservations)
+		oc_snapshot_unref(&s);
+	return s;
+}
+
+struct oc_snapshot *oc_snapshot_ref(struct oc_snapshot *s)
+{
+	if (s)
+		atomic_fetch_add(&s->refs, 1);
+	return s;
+}
+
+void oc_snapshot_unref(struct oc_snapshot **sp)
+{
+	struct oc_snapshot *s = sp ? *sp : NULL;
+	if (!s)
+		return;
+	*sp = NULL;
+	if (atomic_fetch_sub(&s->refs, 1) != 1)
+		return;
+	oc_nodes_unref(&s->nodes);
+	oc_partitions_unref(&s->partitions);
+	oc_jobs_unref(&s->jobs);
+	oc_reservations_unref(&s->reservations);
+	free(s);
+}
+
+long oc_nodes_find(const struct oc_nodes *t, const char *name)
+{
+	if (!t || !name)
+		return -1;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].name && strcmp(t->v[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}

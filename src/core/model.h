@@ -1,0 +1,253 @@
+/* model.h: the cluster as the console sees it. Plain C, no Slurm types.
+ *
+ * A snapshot is immutable once published. It is made of tables (nodes,
+ * partitions, jobs, reservations); each table is reference counted on its
+ * own so that a refresh in which slurmctld answered "no change" for a part
+ * shares that part with the previous snapshot instead of copying it.
+ * Strings of a table live in its arena and die with the table.
+ */
+#ifndef OC_CORE_MODEL_H
+#define OC_CORE_MODEL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/arena.h"
+
+/* Sentinel for "no value / unlimited" in 32-bit counters and limits. */
+#define OC_NONE UINT32_MAX
+
+/* ---- nodes ------------------------------------------------------------ */
+
+/* Base state of a node, as sinfo's first word. */
+enum oc_node_base {
+	OC_NODE_UNKNOWN = 0,
+	OC_NODE_DOWN,
+	OC_NODE_IDLE,
+	OC_NODE_ALLOCATED,
+	OC_NODE_MIXED,
+	OC_NODE_FUTURE,
+};
+
+/* State flags, independent of Slurm's bit values (the source maps them). */
+enum oc_node_flag {
+	OC_NF_DRAIN = 1u << 0,
+	OC_NF_COMPLETING = 1u << 1,
+	OC_NF_NOT_RESPONDING = 1u << 2,
+	OC_NF_POWERED_DOWN = 1u << 3,
+	OC_NF_POWERING_UP = 1u << 4,
+	OC_NF_POWERING_DOWN = 1u << 5,
+	OC_NF_POWER_DOWN_PENDING = 1u << 6, /* power down requested, '!' */
+	OC_NF_FAIL = 1u << 7,
+	OC_NF_MAINT = 1u << 8,
+	OC_NF_RESERVED = 1u << 9,
+	OC_NF_REBOOT_REQUESTED = 1u << 10,
+	OC_NF_REBOOT_ISSUED = 1u << 11,
+	OC_NF_PLANNED = 1u << 12,
+	OC_NF_CLOUD = 1u << 13,
+	OC_NF_INVALID_REG = 1u << 14,
+	OC_NF_DYNAMIC = 1u << 15,
+};
+
+struct oc_node {
+	const char *name;
+	enum oc_node_base base;
+	uint32_t flags;           /* enum oc_node_flag */
+	const char *reason;       /* NULL when none */
+	const char *reason_user;  /* user name (or uid as text), NULL if none */
+	time_t reason_time;
+	uint32_t cpus, alloc_cpus;
+	uint64_t mem_mb, alloc_mem_mb;
+	uint32_t gpus, alloc_gpus;
+	const char *cfg_tres;     /* "cpu=192,mem=400000M,billing=192,gres/gpu=8" */
+	const char *alloc_tres;
+	const char *partitions;   /* comma separated, may be NULL */
+	const char *features;
+	const char *version;      /* slurmd version */
+	time_t boot_time, slurmd_start_time;
+	uint32_t cpu_load;        /* x100 */
+};
+
+/* ---- partitions -------------------------------------------------------- */
+
+enum oc_part_flag {
+	OC_PF_DEFAULT = 1u << 0,
+	OC_PF_HIDDEN = 1u << 1,
+	OC_PF_ROOT_ONLY = 1u << 2,
+	OC_PF_UP = 1u << 3,        /* State=UP */
+	OC_PF_DRAIN = 1u << 4,     /* State=DRAIN (no new jobs) */
+	OC_PF_INACTIVE = 1u << 5,  /* State=INACTIVE */
+	OC_PF_EXCLUSIVE_USER = 1u << 6,
+};
+
+struct oc_partition {
+	const char *name;
+	const char *nodes;        /* hostlist expression as configured */
+	uint32_t flags;           /* enum oc_part_flag */
+	const char *allow_groups; /* NULL = all */
+	const char *allow_accounts;
+	const char *allow_qos;
+	const char *qos;          /* partition QOS */
+	uint32_t priority_tier;
+	uint32_t max_time_min;    /* OC_NONE = unlimited */
+	uint32_t grace_time_s;
+	uint32_t preempt_mode;    /* raw, for display only */
+	uint32_t total_nodes, total_cpus;
+	/* Indexes of this partition's nodes in the snapshot's node table,
+	 * resolved against the node table it was built with. */
+	uint32_t *node_idx;
+	uint32_t node_count;
+};
+
+/* ---- jobs -------------------------------------------------------------- */
+
+enum oc_job_state {
+	OC_JOB_PENDING = 0,
+	OC_JOB_RUNNING,
+	OC_JOB_SUSPENDED,
+	OC_JOB_COMPLETE,
+	OC_JOB_CANCELLED,
+	OC_JOB_FAILED,
+	OC_JOB_TIMEOUT,
+	OC_JOB_NODE_FAIL,
+	OC_JOB_PREEMPTED,
+	OC_JOB_BOOT_FAIL,
+	OC_JOB_DEADLINE,
+	OC_JOB_OOM,
+	OC_JOB_STATE_COUNT,
+};
+
+enum oc_job_flag {
+	OC_JF_COMPLETING = 1u << 0,
+	OC_JF_CONFIGURING = 1u << 1,
+	OC_JF_REQUEUED = 1u << 2,
+	OC_JF_RESIZING = 1u << 3,
+	OC_JF_HELD = 1u << 4,
+	OC_JF_LIMITED = 1u << 5,   /* pending on an association or QoS limit */
+};
+
+struct oc_job {
+	uint32_t job_id;
+	uint32_t array_job_id;    /* 0 when not an array */
+	uint32_t array_task_id;   /* OC_NONE when not an array task */
+	const char *name;
+	const char *user;
+	const char *account;
+	const char *partition;    /* may be a comma list for pending jobs */
+	const char *qos;
+	enum oc_job_state state;
+	uint32_t flags;           /* enum oc_job_flag */
+	const char *reason;       /* pending/held reason as squeue prints it, NULL = None */
+	const char *nodes;        /* allocated nodes (hostlist), or NULL */
+	time_t submit_time, start_time, end_time;
+	uint32_t time_limit_min;  /* OC_NONE = unlimited */
+	uint32_t num_nodes, num_cpus;
+	uint32_t gpus;            /* allocated (running) or requested (pending) */
+	uint32_t priority;
+};
+
+/* ---- reservations ------------------------------------------------------ */
+
+struct oc_reservation {
+	const char *name;
+	const char *nodes;
+	const char *users;
+	const char *accounts;
+	const char *flags;        /* "MAINT,IGNORE_JOBS" */
+	time_t start_time, end_time;
+	uint32_t node_count;
+};
+
+/* ---- tables ------------------------------------------------------------ */
+
+/* What every table carries besides its rows. */
+struct oc_table_head {
+	atomic_int refs;
+	struct oc_arena arena;
+	time_t slurm_update;   /* Slurm's last_update of this data */
+	uint64_t generation;   /* bumps when the rows changed */
+};
+
+struct oc_nodes {
+	struct oc_table_head h;
+	struct oc_node *v;
+	size_t n;
+};
+
+struct oc_partitions {
+	struct oc_table_head h;
+	struct oc_partition *v;
+	size_t n;
+	uint64_t node_generation; /* generation of the node table node_idx refers to */
+};
+
+struct oc_jobs {
+	struct oc_table_head h;
+	struct oc_job *v;
+	size_t n;
+};
+
+struct oc_reservations {
+	struct oc_table_head h;
+	struct oc_reservation *v;
+	size_t n;
+};
+
+/* How fresh a part of the snapshot is: failures are data. */
+struct oc_part_status {
+	time_t fetched;        /* last time data came back (changed or not) */
+	time_t error_since;    /* 0 when the last request worked */
+	char error[160];       /* last error, "" when none */
+};
+
+enum oc_part_id { OC_PART_NODES, OC_PART_PARTITIONS, OC_PART_JOBS, OC_PART_RESV, OC_PART_COUNT };
+
+/* Bits of enum oc_part_id: which parts a refresh asks for or a view shows. */
+#define OC_MASK(part) (1u << (part))
+#define OC_MASK_ALL ((1u << OC_PART_COUNT) - 1)
+
+struct oc_snapshot {
+	atomic_int refs;
+	uint64_t seq;          /* 1, 2, 3... per published snapshot */
+	time_t taken;
+	char cluster[64];
+	char slurm_version[32];
+	struct oc_nodes *nodes;
+	struct oc_partitions *partitions;
+	struct oc_jobs *jobs;
+	struct oc_reservations *reservations;
+	struct oc_part_status status[OC_PART_COUNT];
+};
+
+/* Allocate an empty table with one reference. Returns NULL on ENOMEM. */
+struct oc_nodes *oc_nodes_new(void);
+struct oc_partitions *oc_partitions_new(void);
+struct oc_jobs *oc_jobs_new(void);
+struct oc_reservations *oc_reservations_new(void);
+
+/* Take one more reference; returns its argument (NULL passes through). */
+struct oc_nodes *oc_nodes_ref(struct oc_nodes *t);
+struct oc_partitions *oc_partitions_ref(struct oc_partitions *t);
+struct oc_jobs *oc_jobs_ref(struct oc_jobs *t);
+struct oc_reservations *oc_reservations_ref(struct oc_reservations *t);
+
+/* Drop one reference, free on the last, and clear *t. */
+void oc_nodes_unref(struct oc_nodes **t);
+void oc_partitions_unref(struct oc_partitions **t);
+void oc_jobs_unref(struct oc_jobs **t);
+void oc_reservations_unref(struct oc_reservations **t);
+
+/* A new snapshot with one reference and empty tables. NULL on ENOMEM. */
+struct oc_snapshot *oc_snapshot_new(void);
+/* Take one more reference; returns s. */
+struct oc_snapshot *oc_snapshot_ref(struct oc_snapshot *s);
+/* Drop one reference (tables too on the last) and clear *s. */
+void oc_snapshot_unref(struct oc_snapshot **s);
+
+/* Find a node by name (linear scan; the source keeps an index for hot
+ * paths). Returns its index or -1. */
+long oc_nodes_find(const struct oc_nodes *t, const char *name);
+
+#endif

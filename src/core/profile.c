@@ -1,0 +1,500 @@
+/* profile.c: cluster profiles (JSON files, one per cluster), the
+ * directories they are looked up in, and ClusterName= of a slurm.conf. */
+#include "core/profile.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#define PROFILE_NAME_MAX 63  /* sizeof(((struct oc_profile *)0)->name) - 1 */
+#define PROFILE_REFRESH_MIN 0.2
+#define PROFILE_REFRESH_MAX 3600.0
+#define PROFILE_REFRESH_DEFAULT 2.0
+#define PROFILE_SYSCONFDIR_DEFAULT "/etc/opsconsole"
+
+/* Formats into err (when err and errlen allow). */
+static void profile_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void profile_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Writes "a" + "b" into out (size 4096). Returns 0, or -1 when it does
+ * not fit. */
+static int profile_join(char out[4096], const char *a, const char *b)
+{
+	int n = snprintf(out, 4096, "%s%s", a, b);
+	return (n < 0 || n >= 4096) ? -1 : 0;
+}
+
+/* Up to two directories: the user's, then the system's. Returns how many
+ * were written. A directory whose path would not fit is left out. */
+size_t oc_profile_dirs(char storage[OC_PROFILE_MAX_DIRS][4096], const char *dirs[OC_PROFILE_MAX_DIRS])
+{
+	size_t n = 0;
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	const char *sys = getenv("OPSCONSOLE_SYSCONFDIR");
+
+	/* XDG Base Directory spec: a relative XDG_CONFIG_HOME is invalid and
+	 * must be ignored. */
+	if (xdg && xdg[0] == '/') {
+		if (profile_join(storage[n], xdg, "/opsconsole/clusters") == 0)
+			dirs[n] = storage[n], n++;
+	} else if (home && home[0] == '/') {
+		if (profile_join(storage[n], home, "/.config/opsconsole/clusters") == 0)
+			dirs[n] = storage[n], n++;
+	}
+	if (!sys || !*sys)
+		sys = PROFILE_SYSCONFDIR_DEFAULT;
+	if (profile_join(storage[n], sys, "/clusters") == 0)
+		dirs[n] = storage[n], n++;
+	return n;
+}
+
+/* Fills *p with the defaults. */
+void oc_profile_defaults(struct oc_profile *p)
+{
+	if (!p)
+		return;
+	memset(p, 0, sizeof(*p));
+	p->refresh_s = PROFILE_REFRESH_DEFAULT;
+}
+
+/* The name a file stands for: its base name without ".json", in out.
+ * Returns 0, or -1 when it is empty or longer than PROFILE_NAME_MAX. */
+static int profile_stem(const char *path, char *out, size_t outlen)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strlen(base);
+	if (len > 5 && strcmp(base + len - 5, ".json") == 0)
+		len -= 5;
+	if (len == 0 || len >= outlen)
+		return -1;
+	memcpy(out, base, len);
+	out[len] = '\0';
+	return 0;
+}
+
+/* Copies the string value v of key into dst (size dstlen). Returns 0, or
+ * -1 with a message when v is not a string or does not fit. */
+static int profile_string(const char *path, const char *key, json_t *v,
+			  char *dst, size_t dstlen, char *err, size_t errlen)
+{
+	if (!json_is_string(v)) {
+		profile_err(err, errlen, "%s: \"%s\" must be a string", path, key);
+		return -1;
+	}
+	size_t len = json_string_length(v);
+	if (len >= dstlen) {
+		profile_err(err, errlen, "%s: \"%s\" is too long (%zu bytes, at most %zu)",
+			    path, key, len, dstlen - 1);
+		return -1;
+	}
+	memcpy(dst, json_string_value(v), len + 1);
+	return 0;
+}
+
+/* Copies the boolean value v of key into *dst. Returns 0, or -1 with a
+ * message when v is not true/false. */
+static int profile_bool(const char *path, const char *key, json_t *v,
+			bool *dst, char *err, size_t errlen)
+{
+	if (!json_is_boolean(v)) {
+		profile_err(err, errlen, "%s: \"%s\" must be a boolean (true or false)", path, key);
+		return -1;
+	}
+	*dst = json_is_true(v);
+	return 0;
+}
+
+/* Keys that later parts of the console read; here they are only checked
+ * to be an object or a string (a file name). */
+static const char *const profile_reserved[] = {
+	"ssh", "probes", "checklist", "theme", "keymap",
+};
+
+/* Applies one key of the top level object to *p. Returns 0, or -1 with a
+ * message naming the key. */
+static int profile_key(const char *path, const char *key, json_t *v,
+		       struct oc_profile *p, char *err, size_t errlen)
+{
+	if (strcmp(key, "name") == 0)
+		return profile_string(path, key, v, p->name, sizeof(p->name), err, errlen);
+	if (strcmp(key, "slurm_conf") == 0)
+		return profile_string(path, key, v, p->slurm_conf, sizeof(p->slurm_conf), err, errlen);
+	if (strcmp(key, "audit_log") == 0)
+		return profile_string(path, key, v, p->audit_log, sizeof(p->audit_log), err, errlen);
+	if (strcmp(key, "readonly") == 0)
+		return profile_bool(path, key, v, &p->readonly, err, errlen);
+	if (strcmp(key, "show_hidden") == 0)
+		return profile_bool(path, key, v, &p->show_hidden, err, errlen);
+	if (strcmp(key, "refresh_seconds") == 0) {
+		if (!json_is_number(v)) {
+			profile_err(err, errlen, "%s: \"%s\" must be a number", path, key);
+			return -1;
+		}
+		double d = json_number_value(v);
+		if (!(d >= PROFILE_REFRESH_MIN && d <= PROFILE_REFRESH_MAX)) {
+			profile_err(err, errlen, "%s: \"%s\" must be between %g and %g (got %g)",
+				    path, key, PROFILE_REFRESH_MIN, PROFILE_REFRESH_MAX, d);
+			return -1;
+		}
+		p->refresh_s = d;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(profile_reserved) / sizeof(profile_reserved[0]); i++) {
+		if (strcmp(key, profile_reserved[i]) != 0)
+			continue;
+		if (!json_is_object(v) && !json_is_string(v)) {
+			profile_err(err, errlen, "%s: \"%s\" must be an object or a string", path, key);
+			return -1;
+		}
+		return 0;
+	}
+	profile_err(err, errlen, "%s: unknown key \"%s\"", path, key);
+	return -1;
+}
+
+/* Parses path into *p. Returns 0, or -1 with err set (*p then holds the
+ * defaults). */
+int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root = NULL;
+	char stem[sizeof(p->name)];
+	int rc = -1;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!p) {
+		profile_err(err, errlen, "no profile to fill");
+		return -1;
+	}
+	oc_profile_defaults(p);
+	if (!path || !*path) {
+		profile_err(err, errlen, "no profile path");
+		return -1;
+	}
+	if (strlen(path) >= sizeof(p->path)) {
+		profile_err(err, errlen, "%.64s...: path too long", path);
+		return -1;
+	}
+	if (profile_stem(path, stem, sizeof(stem)) < 0) {
+		profile_err(err, errlen, "%s: file name must be NAME.json with NAME of 1 to %d characters",
+			    path, PROFILE_NAME_MAX);
+		return -1;
+	}
+
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		profile_err(err, errlen, "%s: is a directory", path);
+		return -1;
+	}
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+#if JANSSON_VERSION_HEX >= 0x020b00
+		if (json_error_code(&jerr) == json_error_cannot_open_file) {
+			/* jansson's text repeats the path; say it once. */
+			int e = errno;
+			FILE *f = fopen(path, "r");
+			if (f)
+				fclose(f);
+			else
+				e = errno;
+			profile_err(err, errlen, "%s: %s", path, strerror(e));
+			goto out;
+		}
+#endif
+		if (jerr.line > 0)
+			profile_err(err, errlen, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		else
+			profile_err(err, errlen, "%s: %s", path, jerr.text);
+		goto out;
+	}
+	if (!json_is_object(root)) {
+		profile_err(err, errlen, "%s: a profile must be a JSON object ({ ... })", path);
+		goto out;
+	}
+
+	const char *key;
+	json_t *v;
+	json_object_foreach(root, key, v) {
+		if (profile_key(path, key, v, p, err, errlen) < 0)
+			goto out;
+	}
+	if (!json_object_get(root, "name")) {
+		memcpy(p->name, stem, sizeof(stem));
+	} else if (strcmp(p->name, stem) != 0) {
+		profile_err(err, errlen, "%s: \"name\" is \"%s\" but the file is %s.json",
+			    path, p->name, stem);
+		goto out;
+	}
+	memcpy(p->path, path, strlen(path) + 1);
+	rc = 0;
+out:
+	json_decref(root);
+	if (rc < 0)
+		oc_profile_defaults(p);
+	return rc;
+}
+
+/* Returns 0 when name can be a profile name (1 to PROFILE_NAME_MAX
+ * characters, no '/', not starting with '.'), else -1. */
+static int profile_name_ok(const char *name)
+{
+	if (!name || !*name || name[0] == '.' || strchr(name, '/'))
+		return -1;
+	if (strlen(name) > PROFILE_NAME_MAX)
+		return -1;
+	return 0;
+}
+
+/* Returns 0 / 1 / -1 as profile.h says. */
+int oc_profile_find(const char *name, const char *const *dirs, size_t ndirs,
+		    struct oc_profile *p, char *err, size_t errlen)
+{
+	char path[4096];
+
+	oc_profile_defaults(p);
+	if (err && errlen)
+		err[0] = '\0';
+	if (profile_name_ok(name) < 0) {
+		profile_err(err, errlen,
+			    "invalid cluster name \"%.80s\": 1 to %d characters, no '/', not starting with '.'",
+			    name ? name : "", PROFILE_NAME_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < ndirs; i++) {
+		struct stat st;
+		if (!dirs || !dirs[i] || !*dirs[i])
+			continue;
+		int n = snprintf(path, sizeof(path), "%s/%s.json", dirs[i], name);
+		if (n < 0 || (size_t)n >= sizeof(path))
+			continue;
+		if (stat(path, &st) < 0) {
+			if (errno == ENOENT || errno == ENOTDIR)
+				continue;
+			profile_err(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		return oc_profile_load_file(path, p, err, errlen) < 0 ? -1 : 0;
+	}
+	profile_err(err, errlen, "no profile %s.json in", name);
+	if (ndirs == 0 || !dirs)
+		profile_err(err, errlen, "no profile %s.json: no profile directories", name);
+	for (size_t i = 0; i < ndirs && dirs && err && errlen; i++) {
+		size_t used = strlen(err);
+		if (dirs[i] && used < errlen)
+			snprintf(err + used, errlen - used, "%s %s", i ? "," : "", dirs[i]);
+	}
+	return 1;
+}
+
+/* qsort comparator for an array of char *. */
+static int profile_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends a copy of name to the growing array *v. Returns 0, -1 on ENOMEM. */
+static int profile_push(char ***v, size_t *n, size_t *cap, const char *name, size_t len)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		char **nv = realloc(*v, ncap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = ncap;
+	}
+	char *s = malloc(len + 1);
+	if (!s)
+		return -1;
+	memcpy(s, name, len);
+	s[len] = '\0';
+	(*v)[(*n)++] = s;
+	return 0;
+}
+
+/* Sorted, deduplicated names joined by ", "; malloc'd, NULL on ENOMEM.
+ * Directories that cannot be read are skipped, as are names that
+ * oc_profile_find would refuse. */
+char *oc_profile_list(const char *const *dirs, size_t ndirs)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	char *out = NULL;
+	bool oom = false;
+
+	for (size_t i = 0; i < ndirs && !oom && dirs; i++) {
+		DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
+		struct dirent *de;
+		if (!d)
+			continue;
+		while ((de = readdir(d)) != NULL) {
+			size_t len = strlen(de->d_name);
+			if (de->d_type == DT_DIR)
+				continue;
+			if (len <= 5 || strcmp(de->d_name + len - 5, ".json") != 0)
+				continue;
+			len -= 5;
+			if (de->d_name[0] == '.' || len > PROFILE_NAME_MAX)
+				continue;
+			if (profile_push(&v, &n, &cap, de->d_name, len) < 0) {
+				oom = true;
+				break;
+			}
+		}
+		closedir(d);
+	}
+	if (oom)
+		goto out;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), profile_cmp);
+
+	size_t total = 1;
+	for (size_t i = 0; i < n; i++)
+		total += strlen(v[i]) + 2;
+	out = malloc(total);
+	if (!out)
+		goto out;
+	out[0] = '\0';
+	size_t used = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
+			continue;
+		size_t len = strlen(v[i]);
+		if (used) {
+			memcpy(out + used, ", ", 2);
+			used += 2;
+		}
+		memcpy(out + used, v[i], len);
+		used += len;
+		out[used] = '\0';
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return out;
+}
+
+/* If the line (comment already cut off) has a ClusterName=VALUE token,
+ * points *val and *len at VALUE (without quotes). Returns 1 when found. */
+static int profile_conf_line(char *line, const char **val, size_t *len)
+{
+	static const char key[] = "clustername";
+	const size_t klen = sizeof(key) - 1;
+	char *p = line;
+	int found = 0;
+
+	/* slurm.conf allows several Key=Value pairs on one line. */
+	while (*p) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		char *tok = p;
+		while (*p && !isspace((unsigned char)*p) && *p != '=')
+			p++;
+		size_t toklen = (size_t)(p - tok);
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p != '=') {
+			/* a word without '=' ("Include file"): skip it */
+			continue;
+		}
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *v = p;
+		size_t vlen;
+		if (*p == '"' || *p == '\'') {
+			char q = *p++;
+			v = p;
+			while (*p && *p != q)
+				p++;
+			vlen = (size_t)(p - v);
+			if (*p)
+				p++;
+		} else {
+			while (*p && !isspace((unsigned char)*p))
+				p++;
+			vlen = (size_t)(p - v);
+		}
+		if (toklen == klen && strncasecmp(tok, key, klen) == 0) {
+			*val = v;
+			*len = vlen;
+			found = 1;  /* a later one on the line wins */
+		}
+	}
+	return found;
+}
+
+/* Like slurmctld, the name is lower-cased and the last ClusterName= wins.
+ * Returns 0 and fills out, 1 when there is none (or only an empty one),
+ * -1 when the file cannot be read or the name does not fit in out.
+ * Include files are not followed. */
+int oc_slurm_conf_cluster_name(const char *conf_path, char *out, size_t outlen)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 1;
+
+	if (out && outlen)
+		out[0] = '\0';
+	if (!conf_path || !out || outlen == 0)
+		return -1;
+	f = fopen(conf_path, "r");
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) >= 0) {
+		char *hash = strchr(line, '#');
+		const char *v;
+		size_t vlen;
+		if (hash)
+			*hash = '\0';
+		if (!profile_conf_line(line, &v, &vlen))
+			continue;
+		if (vlen == 0) {
+			rc = 1;
+			out[0] = '\0';
+			continue;
+		}
+		if (vlen >= outlen) {
+			rc = -1;
+			out[0] = '\0';
+			break;
+		}
+		for (size_t i = 0; i < vlen; i++)
+			out[i] = (char)tolower((unsigned char)v[i]);
+		out[vlen] = '\0';
+		rc = 0;
+	}
+	if (ferror(f)) {
+		rc = -1;
+		out[0] = '\0';
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}

@@ -1,0 +1,74 @@
+/* views.h: what the screens show, computed from a snapshot without any
+ * drawing: partition summaries, job and node rows with filter and sort. */
+#ifndef OC_CORE_VIEWS_H
+#define OC_CORE_VIEWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/model.h"
+
+/* One line of the partitions overview (sinfo-style counts). */
+struct oc_part_row {
+	uint32_t part;            /* index in the snapshot's partition table */
+	uint32_t nodes;
+	uint32_t alloc, mix, idle, drain, down, power, other;
+	uint32_t gpus_total, gpus_alloc;
+	uint32_t jobs_running, jobs_pending;
+};
+
+/* Summaries of the partitions in table order, hidden ones only when
+ * show_hidden. Returns the number of rows and sets *rows to a malloc'd
+ * array the caller frees (NULL when none); -1 on ENOMEM. */
+long oc_part_rows(const struct oc_snapshot *s, bool show_hidden, struct oc_part_row **rows);
+
+/* Whether job j may run in partition part (pending jobs carry a comma list). */
+bool oc_job_in_partition(const struct oc_job *j, const char *part);
+
+/* Whether a partition of that name exists and may be listed (hidden ones
+ * only with show_hidden). */
+bool oc_partition_visible(const struct oc_partitions *t, const char *name, bool show_hidden);
+
+enum oc_job_sort {
+	OC_JOB_SORT_DEFAULT = 0, /* running first, then pending by priority, then id */
+	OC_JOB_SORT_ID,
+	OC_JOB_SORT_USER,
+	OC_JOB_SORT_ACCOUNT,
+	OC_JOB_SORT_PARTITION,
+	OC_JOB_SORT_STATE,
+	OC_JOB_SORT_TIME,
+	OC_JOB_SORT_GPUS,
+	OC_JOB_SORT_PRIORITY,
+	OC_JOB_SORT_COUNT,
+};
+
+/* Indexes of the jobs to list: in partition part (NULL = all), matching
+ * filter (case-insensitive substring of id, name, user, account,
+ * partition, QoS, state, reason or nodes; NULL/"" = all), sorted.
+ * Hidden partitions' jobs are left out unless show_hidden or part names
+ * them. out must hold jobs->n entries. Returns the count. */
+size_t oc_job_rows(const struct oc_snapshot *s, const char *part, const char *filter,
+		   enum oc_job_sort sort, bool desc, bool show_hidden, uint32_t *out, time_t now);
+
+enum oc_node_sort {
+	OC_NODE_SORT_NAME = 0,   /* natural order: b300-2 before b300-10 */
+	OC_NODE_SORT_STATE,
+	OC_NODE_SORT_REASON,
+	OC_NODE_SORT_GPUS,
+	OC_NODE_SORT_COUNT,
+};
+
+/* Indexes of the nodes to list, filtered (name, state, reason, reason
+ * user, partitions) and sorted. out must hold nodes->n entries. Returns
+ * the count. */
+size_t oc_node_rows(const struct oc_nodes *t, const char *filter, enum oc_node_sort sort,
+		    bool desc, uint32_t *out);
+
+/* Natural comparison: digit runs compare as numbers. */
+int oc_natcmp(const char *a, const char *b);
+
+/* Case-insensitive substring test; an empty or NULL needle matches. */
+bool oc_contains_ci(const char *hay, const char *needle);
+
+#endif

@@ -1,0 +1,212 @@
+/* main.c: options, profile lookup, and wiring the collector to the screen. */
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/profile.h"
+#include "source/collector.h"
+#include "source/source.h"
+#include "ui/ui.h"
+
+#ifndef OC_VERSION
+#define OC_VERSION "0"
+#endif
+
+/* Exit codes: 0 fine, 1 runtime failure, 2 usage or configuration error. */
+enum { EXIT_USAGE = 2 };
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: opsconsole [--cluster NAME] [options]\n"
+		"A terminal operations console for Slurm GPU clusters.\n"
+		"\n"
+		"  -c, --cluster NAME   open the cluster NAME: its profile\n"
+		"                       ($XDG_CONFIG_HOME/opsconsole/clusters/NAME.json, then\n"
+		"                       /etc/opsconsole/clusters/NAME.json), or else the\n"
+		"                       default slurm.conf when its ClusterName is NAME\n"
+		"      --view VIEW      start in VIEW: partitions, queue, nodes\n"
+		"  -p, --partition P    start in the queue of partition P\n"
+		"      --show-hidden    list hidden partitions too (toggle with H)\n"
+		"  -h, --help           this help\n"
+		"  -V, --version        version and the Slurm version it was built against\n"
+		"\n"
+		"Exit status: 0 normal quit, 1 runtime failure, 2 usage or profile error.\n");
+}
+
+static const char *default_slurm_conf(void)
+{
+	const char *env = getenv("SLURM_CONF");
+	if (env && *env)
+		return env;
+#ifdef OC_SLURM_DEFAULT_CONF
+	return OC_SLURM_DEFAULT_CONF;
+#else
+	return "/etc/slurm/slurm.conf";
+#endif
+}
+
+/* Resolve NAME to a profile. Returns 0, or EXIT_USAGE after printing why. */
+static int resolve_profile(const char *name, struct oc_profile *p)
+{
+	char storage[OC_PROFILE_MAX_DIRS][4096];
+	const char *dirs[OC_PROFILE_MAX_DIRS];
+	size_t ndirs = oc_profile_dirs(storage, dirs);
+	char err[4400];
+	oc_profile_defaults(p);
+	if (name) {
+		int rc = oc_profile_find(name, dirs, ndirs, p, err, sizeof(err));
+		if (rc == 0)
+			return 0;
+		if (rc < 0) {
+			fprintf(stderr, "opsconsole: %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+	/* No profile: the default slurm.conf, if its ClusterName matches. */
+	const char *conf = default_slurm_conf();
+	char conf_name[64] = "";
+	int crc = oc_slurm_conf_cluster_name(conf, conf_name, sizeof(conf_name));
+	if (!name && crc == 0) {
+		snprintf(p->name, sizeof(p->name), "%s", conf_name);
+		return 0;
+	}
+	if (name && crc == 0 && strcmp(conf_name, name) == 0) {
+		snprintf(p->name, sizeof(p->name), "%s", name);
+		snprintf(p->slurm_conf, sizeof(p->slurm_conf), "%s", conf);
+		return 0;
+	}
+	char *known = oc_profile_list(dirs, ndirs);
+	if (name)
+		fprintf(stderr, "opsconsole: unknown cluster '%s'\n", name);
+	else
+		fprintf(stderr, "opsconsole: no --cluster given and no ClusterName in %s\n", conf);
+	fprintf(stderr, "known clusters: %s%s%s\n", known && *known ? known : "(no profiles)",
+		crc == 0 ? " ; default slurm.conf: " : "", crc == 0 ? conf_name : "");
+	fprintf(stderr, "profiles are read from:");
+	for (size_t i = 0; i < ndirs; i++)
+		fprintf(stderr, " %s", dirs[i]);
+	fprintf(stderr, "\n");
+	free(known);
+	return EXIT_USAGE;
+}
+
+struct hooks_ctx {
+	struct oc_collector *c;
+};
+
+static struct oc_snapshot *h_current(void *ctx)
+{
+	return oc_collector_current(((struct hooks_ctx *)ctx)->c);
+}
+static void h_set_focus(void *ctx, unsigned mask)
+{
+	oc_collector_set_focus(((struct hooks_ctx *)ctx)->c, mask);
+}
+static void h_refresh_now(void *ctx)
+{
+	oc_collector_refresh_now(((struct hooks_ctx *)ctx)->c);
+}
+static int h_wake_fd(void *ctx)
+{
+	return oc_collector_fd(((struct hooks_ctx *)ctx)->c);
+}
+static void h_ack(void *ctx)
+{
+	oc_collector_ack(((struct hooks_ctx *)ctx)->c);
+}
+static time_t h_inflight(void *ctx)
+{
+	return oc_collector_inflight_since(((struct hooks_ctx *)ctx)->c);
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	const char *cluster = NULL, *view = NULL, *partition = NULL;
+	int show_hidden = 0;
+	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN };
+	static const struct option opts[] = {
+		{"cluster", required_argument, NULL, 'c'},
+		{"view", required_argument, NULL, OPT_VIEW},
+		{"partition", required_argument, NULL, 'p'},
+		{"show-hidden", no_argument, NULL, OPT_SHOW_HIDDEN},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	int ch;
+	while ((ch = getopt_long(argc, argv, "c:p:hV", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': cluster = optarg; break;
+		case 'p': partition = optarg; break;
+		case OPT_VIEW: view = optarg; break;
+		case OPT_SHOW_HIDDEN: show_hidden = 1; break;
+		case 'h': usage(stdout); return 0;
+		case 'V':
+			printf("opsconsole %s (built against Slurm %s)\n", OC_VERSION, oc_slurm_build_version());
+			return 0;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "opsconsole: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (view && strcmp(view, "partitions") && strcmp(view, "queue") && strcmp(view, "nodes")) {
+		fprintf(stderr, "opsconsole: unknown view '%s' (partitions, queue, nodes)\n", view);
+		return EXIT_USAGE;
+	}
+	if (partition && !view)
+		view = "queue";
+
+	struct oc_profile profile;
+	int rc = resolve_profile(cluster, &profile);
+	if (rc)
+		return rc;
+
+	char err[512];
+	struct oc_backend *backend = oc_slurm_backend_open(profile.slurm_conf, err, sizeof(err));
+	if (!backend) {
+		fprintf(stderr, "opsconsole: %s: %s\n", profile.name, err);
+		return 1;
+	}
+	struct oc_collector_config ccfg = {
+		.backend = backend,
+		.fast_s = profile.refresh_s,
+		.slow_s = profile.refresh_s * 10 < 30 ? 30 : profile.refresh_s * 10,
+		.focus = OC_MASK_ALL,
+	};
+	struct hooks_ctx hctx;
+	hctx.c = oc_collector_start(&ccfg, err, sizeof(err));
+	if (!hctx.c) {
+		fprintf(stderr, "opsconsole: %s\n", err);
+		return 1;
+	}
+	struct oc_ui_hooks hooks = {
+		.ctx = &hctx,
+		.current = h_current,
+		.set_focus = h_set_focus,
+		.refresh_now = h_refresh_now,
+		.wake_fd = h_wake_fd,
+		.ack = h_ack,
+		.inflight_since = h_inflight,
+	};
+	struct oc_ui_config ucfg = {
+		.cluster = profile.name,
+		.start_view = view,
+		.start_arg = partition,
+		.refresh_s = profile.refresh_s,
+		.show_hidden = show_hidden || profile.show_hidden,
+	};
+	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
+	oc_collector_stop(&hctx.c);
+	if (rc) {
+		fprintf(stderr, "opsconsole: %s\n", err);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,280 @@
+#include "source/collector.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct oc_collector {
+	struct oc_backend *backend;
+	double fast_s, slow_s;
+
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;     /* collector waits here */
+	pthread_cond_t done_cv;  /* stop waits here for the thread to end */
+	bool quit, done, now_requested;
+	unsigned focus;
+
+	struct oc_snapshot *current; /* under lock */
+	int pipe_rd, pipe_wr;
+	atomic_llong inflight_since;
+	atomic_ulong refreshes;
+	_Atomic double cpu_s;
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct oc_snapshot *oc_collector_refresh_once(struct oc_backend *b, unsigned mask,
+					      const struct oc_snapshot *prev)
+{
+	struct oc_snapshot *next = oc_snapshot_new();
+	if (!next)
+		return NULL;
+	if (prev) {
+		/* Start from the previous tables; the backend replaces what changed. */
+		oc_nodes_unref(&next->nodes);
+		oc_partitions_unref(&next->partitions);
+		oc_jobs_unref(&next->jobs);
+		oc_reservations_unref(&next->reservations);
+		next->nodes = oc_nodes_ref(prev->nodes);
+		next->partitions = oc_partitions_ref(prev->partitions);
+		next->jobs = oc_jobs_ref(prev->jobs);
+		next->reservations = oc_reservations_ref(prev->reservations);
+		memcpy(next->status, prev->status, sizeof(next->status));
+		memcpy(next->cluster, prev->cluster, sizeof(next->cluster));
+		memcpy(next->slurm_version, prev->slurm_version, sizeof(next->slurm_version));
+		next->seq = prev->seq + 1;
+	} else {
+		next->seq = 1;
+	}
+	b->ops->refresh(b, mask, prev, next);
+	next->taken = time(NULL);
+	return next;
+}
+
+static void *collector_main(void *arg)
+{
+	struct oc_collector *c = arg;
+	double due[OC_PART_COUNT];
+	double start = mono_now();
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		due[p] = start; /* everything at once */
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->quit) {
+		double now = mono_now();
+		unsigned mask = 0;
+		if (c->now_requested) {
+			mask = OC_MASK_ALL;
+			c->now_requested = false;
+		}
+		for (int p = 0; p < OC_PART_COUNT; p++)
+			if (now >= due[p])
+				mask |= OC_MASK(p);
+		if (!mask) {
+			double next_due = due[0];
+			for (int p = 1; p < OC_PART_COUNT; p++)
+				if (due[p] < next_due)
+					next_due = due[p];
+			struct timespec ts;
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			double wait = next_due - now;
+			long long ns = (long long)(wait * 1e9) + ts.tv_nsec;
+			ts.tv_sec += (time_t)(ns / 1000000000LL);
+			ts.tv_nsec = (long)(ns % 1000000000LL);
+			unsigned focus_before = c->focus;
+			pthread_cond_timedwait(&c->wake, &c->lock, &ts);
+			/* Parts that just came into focus are due at the fast rate. */
+			unsigned gained = c->focus & ~focus_before;
+			for (int p = 0; p < OC_PART_COUNT; p++)
+				if ((gained & OC_MASK(p)) && due[p] > mono_now() + c->fast_s)
+					due[p] = mono_now();
+			continue;
+		}
+		/* Nodes and partitions go together: partitions index nodes. */
+		if (mask & OC_MASK(OC_PART_PARTITIONS))
+			mask |= OC_MASK(OC_PART_NODES);
+		struct oc_snapshot *prev = oc_snapshot_ref(c->current);
+		unsigned focus = c->focus;
+		pthread_mutex_unlock(&c->lock);
+
+		double cpu0 = thread_cpu();
+		atomic_store(&c->inflight_since, (long long)time(NULL));
+		struct oc_snapshot *next = oc_collector_refresh_once(c->backend, mask, prev);
+		atomic_store(&c->inflight_since, 0);
+		oc_snapshot_unref(&prev);
+		atomic_store(&c->cpu_s, atomic_load(&c->cpu_s) + (thread_cpu() - cpu0));
+		atomic_fetch_add(&c->refreshes, 1);
+
+		double after = mono_now();
+		for (int p = 0; p < OC_PART_COUNT; p++)
+			if (mask & OC_MASK(p))
+				due[p] = after + ((focus & OC_MASK(p)) ? c->fast_s : c->slow_s);
+
+		pthread_mutex_lock(&c->lock);
+		if (next) {
+			struct oc_snapshot *old = c->current;
+			c->current = next;
+			oc_snapshot_unref(&old);
+			char one = 1;
+			ssize_t w = write(c->pipe_wr, &one, 1); /* full pipe: a wake-up is pending anyway */
+			(void)w;
+		}
+	}
+	c->done = true;
+	pthread_cond_broadcast(&c->done_cv);
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+struct oc_collector *oc_collector_start(const struct oc_collector_config *cfg, char *err,
+					size_t errlen)
+{
+	struct oc_backend *backend = cfg->backend;
+	struct oc_collector *c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		oc_backend_close(&backend);
+		return NULL;
+	}
+	c->backend = backend;
+	c->fast_s = cfg->fast_s > 0 ? cfg->fast_s : 2.0;
+	c->slow_s = cfg->slow_s > 0 ? cfg->slow_s : c->fast_s * 10;
+	c->focus = cfg->focus ? cfg->focus : OC_MASK_ALL;
+	c->current = oc_snapshot_new();
+	int fds[2];
+	if (!c->current || pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "collector: %s", strerror(errno ? errno : ENOMEM));
+		oc_snapshot_unref(&c->current);
+		oc_backend_close(&c->backend);
+		free(c);
+		return NULL;
+	}
+	c->pipe_rd = fds[0];
+	c->pipe_wr = fds[1];
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&c->done_cv, NULL);
+	pthread_mutex_init(&c->lock, NULL);
+	int rc = pthread_create(&c->thread, NULL, collector_main, c);
+	if (rc != 0) {
+		snprintf(err, errlen, "collector thread: %s", strerror(rc));
+		close(c->pipe_rd);
+		close(c->pipe_wr);
+		oc_snapshot_unref(&c->current);
+		oc_backend_close(&c->backend);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+struct oc_snapshot *oc_collector_current(struct oc_collector *c)
+{
+	pthread_mutex_lock(&c->lock);
+	struct oc_snapshot *s = oc_snapshot_ref(c->current);
+	pthread_mutex_unlock(&c->lock);
+	return s;
+}
+
+void oc_collector_set_focus(struct oc_collector *c, unsigned mask)
+{
+	pthread_mutex_lock(&c->lock);
+	if (c->focus != mask) {
+		c->focus = mask;
+		pthread_cond_signal(&c->wake);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+void oc_collector_refresh_now(struct oc_collector *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->now_requested = true;
+	pthread_cond_signal(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+}
+
+int oc_collector_fd(const struct oc_collector *c)
+{
+	return c->pipe_rd;
+}
+
+void oc_collector_ack(struct oc_collector *c)
+{
+	char buf[64];
+	while (read(c->pipe_rd, buf, sizeof(buf)) > 0)
+		;
+}
+
+time_t oc_collector_inflight_since(const struct oc_collector *c)
+{
+	return (time_t)atomic_load(&((struct oc_collector *)c)->inflight_since);
+}
+
+void oc_collector_stats(const struct oc_collector *c, unsigned long *refreshes, double *cpu_s)
+{
+	struct oc_collector *m = (struct oc_collector *)c;
+	if (refreshes)
+		*refreshes = atomic_load(&m->refreshes);
+	if (cpu_s)
+		*cpu_s = atomic_load(&m->cpu_s);
+}
+
+void oc_collector_stop(struct oc_collector **cp)
+{
+	struct oc_collector *c = cp ? *cp : NULL;
+	if (!c)
+		return;
+	*cp = NULL;
+	pthread_mutex_lock(&c->lock);
+	c->quit = true;
+	pthread_cond_signal(&c->wake);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += 500 * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	while (!c->done)
+		if (pthread_cond_timedwait(&c->done_cv, &c->lock, &ts) == ETIMEDOUT)
+			break;
+	bool done = c->done;
+	pthread_mutex_unlock(&c->lock);
+	if (!done) {
+		/* Stuck in a request to a hung controller: the process is about to
+		 * exit, so leave the thread and its memory to it. */
+		pthread_detach(c->thread);
+		return;
+	}
+	pthread_join(c->thread, NULL);
+	close(c->pipe_rd);
+	close(c->pipe_wr);
+	oc_snapshot_unref(&c->current);
+	oc_backend_close(&c->backend);
+	pthread_cond_destroy(&c->wake);
+	pthread_cond_destroy(&c->done_cv);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}

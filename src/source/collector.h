@@ -1,0 +1,64 @@
+/* collector.h: the thread that owns all Slurm I/O. It refreshes the parts
+ * the screen shows at the fast interval and the others at the slow one,
+ * and publishes immutable snapshots. The UI thread only takes references
+ * to published snapshots: it never waits on Slurm. */
+#ifndef OC_SOURCE_COLLECTOR_H
+#define OC_SOURCE_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "core/model.h"
+#include "source/source.h"
+
+struct oc_collector;
+
+struct oc_collector_config {
+	struct oc_backend *backend; /* taken over by the collector */
+	double fast_s;              /* interval for the parts in focus (default 2) */
+	double slow_s;              /* interval for the others (default 10 x fast) */
+	unsigned focus;             /* OC_MASK() bits fetched at the fast rate */
+};
+
+/* Start the collector thread; it refreshes everything at once. Takes over
+ * cfg->backend (also on failure). Returns NULL with err set on failure.
+ * Stop with oc_collector_stop(). */
+struct oc_collector *oc_collector_start(const struct oc_collector_config *cfg, char *err,
+					size_t errlen);
+
+/* The newest snapshot, as a new reference the caller drops with
+ * oc_snapshot_unref(). Never NULL: before the first refresh it is an empty
+ * snapshot with seq 0. */
+struct oc_snapshot *oc_collector_current(struct oc_collector *c);
+
+/* Which parts the screen shows now (fetched at the fast rate); parts that
+ * come into focus and are older than the fast interval are fetched at once. */
+void oc_collector_set_focus(struct oc_collector *c, unsigned mask);
+
+/* Fetch every part now. */
+void oc_collector_refresh_now(struct oc_collector *c);
+
+/* A file descriptor that becomes readable when a snapshot is published;
+ * call oc_collector_ack() to drain it. */
+int oc_collector_fd(const struct oc_collector *c);
+void oc_collector_ack(struct oc_collector *c);
+
+/* When a request to the cluster has been in flight since (wall clock), or
+ * 0 when the collector is idle. */
+time_t oc_collector_inflight_since(const struct oc_collector *c);
+
+/* Statistics: refreshes done, and CPU seconds the collector thread used. */
+void oc_collector_stats(const struct oc_collector *c, unsigned long *refreshes, double *cpu_s);
+
+/* Stop the thread and free everything; clears *c. If the thread is stuck in
+ * a request to a hung controller it is left to die with the process. */
+void oc_collector_stop(struct oc_collector **c);
+
+/* One refresh without a thread, for benchmarks and script mode: builds the
+ * next snapshot from prev (may be NULL) for the parts in mask. Returns a
+ * new snapshot (one reference) or NULL on ENOMEM. */
+struct oc_snapshot *oc_collector_refresh_once(struct oc_backend *b, unsigned mask,
+					      const struct oc_snapshot *prev);
+
+#endif

@@ -1,0 +1,736 @@
+/* slurm_source.c: the libslurm backend. The only file that sees libslurm's
+ * node, partition, job and reservation types; it converts them into the
+ * core model. Every load passes the previous last_update so that an
+ * unchanged cluster costs one small RPC per part. */
+#include "source/source.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "core/strmap.h"
+#include "core/tres.h"
+#include "source/slurm_reason.h"
+
+#ifndef OC_SLURM_BUILD_VERSION
+#define OC_SLURM_BUILD_VERSION SLURM_VERSION_STRING
+#endif
+
+/* hostlist_t became the struct itself (used through pointers) in 24.05. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+typedef hostlist_t *oc_hostlist;
+#else
+typedef hostlist_t oc_hostlist;
+#endif
+
+/* A small cache of uid -> user name, so that 10k jobs cost a few getpwuid. */
+struct uid_cache_entry {
+	uid_t uid;
+	char name[64];
+};
+
+struct slurm_backend {
+	struct oc_backend base;
+	struct uid_cache_entry uids[256];
+	size_t nuids;
+	int conf_loaded;   /* cluster name and version known */
+	char cluster[64];
+	char version[32];
+};
+
+const char *oc_slurm_build_version(void)
+{
+	return OC_SLURM_BUILD_VERSION;
+}
+
+static const char *slurm_errtext(void)
+{
+	int e = errno;
+	if (e == 0)
+		return "unknown error";
+	return slurm_strerror(e);
+}
+
+/* The name of uid, from the cache or NSS; the number as text when NSS has
+ * no entry. Returns a pointer into the cache (valid until the next call
+ * that misses with a full cache). */
+static const char *backend_user_name(struct slurm_backend *b, uint32_t uid)
+{
+	size_t slot = uid % (sizeof(b->uids) / sizeof(b->uids[0]));
+	struct uid_cache_entry *e = &b->uids[slot];
+	if (e->name[0] && e->uid == (uid_t)uid)
+		return e->name;
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	e->uid = (uid_t)uid;
+	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		snprintf(e->name, sizeof(e->name), "%s", pw.pw_name);
+	else
+		snprintf(e->name, sizeof(e->name), "%u", uid);
+	return e->name;
+}
+
+static void status_ok(struct oc_part_status *st, time_t now)
+{
+	st->fetched = now;
+	st->error_since = 0;
+	st->error[0] = '\0';
+}
+
+static void status_fail(struct oc_part_status *st, time_t now, const char *what)
+{
+	if (!st->error_since)
+		st->error_since = now;
+	snprintf(st->error, sizeof(st->error), "%s: %s", what, slurm_errtext());
+}
+
+/* ---- nodes ------------------------------------------------------------ */
+
+static uint32_t node_flags_from_slurm(uint32_t s)
+{
+	static const struct {
+		uint32_t slurm, oc;
+	} map[] = {
+		{NODE_STATE_DRAIN, OC_NF_DRAIN},
+		{NODE_STATE_COMPLETING, OC_NF_COMPLETING},
+		{NODE_STATE_NO_RESPOND, OC_NF_NOT_RESPONDING},
+		{NODE_STATE_POWERED_DOWN, OC_NF_POWERED_DOWN},
+		{NODE_STATE_POWERING_UP, OC_NF_POWERING_UP},
+		{NODE_STATE_POWERING_DOWN, OC_NF_POWERING_DOWN},
+		{NODE_STATE_POWER_DOWN, OC_NF_POWER_DOWN_PENDING},
+		{NODE_STATE_FAIL, OC_NF_FAIL},
+		{NODE_STATE_MAINT, OC_NF_MAINT},
+		{NODE_STATE_RES, OC_NF_RESERVED},
+		{NODE_STATE_REBOOT_REQUESTED, OC_NF_REBOOT_REQUESTED},
+		{NODE_STATE_REBOOT_ISSUED, OC_NF_REBOOT_ISSUED},
+		{NODE_STATE_PLANNED, OC_NF_PLANNED},
+		{NODE_STATE_CLOUD, OC_NF_CLOUD},
+		{NODE_STATE_INVALID_REG, OC_NF_INVALID_REG},
+		{NODE_STATE_DYNAMIC_NORM, OC_NF_DYNAMIC},
+	};
+	uint32_t f = 0;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (s & map[i].slurm)
+			f |= map[i].oc;
+	return f;
+}
+
+static enum oc_node_base node_base_from_slurm(uint32_t s)
+{
+	switch (s & NODE_STATE_BASE) {
+	case NODE_STATE_DOWN: return OC_NODE_DOWN;
+	case NODE_STATE_IDLE: return OC_NODE_IDLE;
+	case NODE_STATE_ALLOCATED: return OC_NODE_ALLOCATED;
+	case NODE_STATE_MIXED: return OC_NODE_MIXED;
+	case NODE_STATE_FUTURE: return OC_NODE_FUTURE;
+	default: return OC_NODE_UNKNOWN;
+	}
+}
+
+/* GPUs in use from a node's gres_used: "gpu:8(IDX:0-7)",
+ * "gpu:b300:3(IDX:0-2),gpu:b200:1(IDX:4)", "gpu:0(IDX:N/A)". */
+static uint32_t gres_used_gpus(const char *s)
+{
+	uint64_t total = 0;
+	while (s && *s) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		/* Skip commas inside "(IDX:0,2)" by only starting at "gpu:". */
+		if (len >= 4 && strncmp(s, "gpu:", 4) == 0) {
+			const char *paren = memchr(s, '(', len);
+			const char *stop = paren ? paren : s + len;
+			const char *colon = NULL;
+			for (const char *p = s; p < stop; p++)
+				if (*p == ':')
+					colon = p;
+			if (colon)
+				total += strtoull(colon + 1, NULL, 10);
+		}
+		s = end ? end + 1 : NULL;
+	}
+	return (uint32_t)total;
+}
+
+static void node_fill_alloc(struct oc_arena *a, const node_info_t *ni, struct oc_node *n)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
+	(void)a;
+	n->alloc_cpus = ni->alloc_cpus;
+	n->alloc_mem_mb = ni->alloc_memory;
+	n->alloc_tres = oc_arena_strdup_nonempty(a, ni->alloc_tres_fmt_str);
+#else
+	uint16_t alloc_cpus = 0;
+	uint64_t alloc_mem = 0;
+	if (ni->select_nodeinfo) {
+		slurm_get_select_nodeinfo(ni->select_nodeinfo, SELECT_NODEDATA_SUBCNT,
+					  NODE_STATE_ALLOCATED, &alloc_cpus);
+		slurm_get_select_nodeinfo(ni->select_nodeinfo, SELECT_NODEDATA_MEM_ALLOC,
+					  NODE_STATE_ALLOCATED, &alloc_mem);
+	}
+	n->alloc_cpus = alloc_cpus;
+	n->alloc_mem_mb = alloc_mem;
+	/* SELECT_NODEDATA_TRES_ALLOC_FMT_STR hands out xmalloc'd memory that
+	 * only libslurm's (undeclared) xfree can release, so the allocated
+	 * TRES are rebuilt from the counts instead. */
+	n->alloc_tres = NULL;
+#endif
+	n->alloc_gpus = gres_used_gpus(ni->gres_used);
+	if (!n->alloc_tres && (n->alloc_cpus || n->alloc_mem_mb || n->alloc_gpus)) {
+		char buf[128];
+		if (n->alloc_gpus)
+			snprintf(buf, sizeof(buf), "cpu=%u,mem=%lluM,gres/gpu=%u", n->alloc_cpus,
+				 (unsigned long long)n->alloc_mem_mb, n->alloc_gpus);
+		else
+			snprintf(buf, sizeof(buf), "cpu=%u,mem=%lluM", n->alloc_cpus,
+				 (unsigned long long)n->alloc_mem_mb);
+		n->alloc_tres = oc_arena_strdup(a, buf);
+	}
+}
+
+static struct oc_nodes *nodes_convert(struct slurm_backend *b, const node_info_msg_t *msg,
+				      const struct oc_nodes *prev)
+{
+	struct oc_nodes *t = oc_nodes_new();
+	if (!t)
+		return NULL;
+	struct oc_arena *a = &t->h.arena;
+	t->h.slurm_update = msg->last_update;
+	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->v = oc_arena_alloc(a, sizeof(*t->v) * (msg->record_count ? msg->record_count : 1));
+	if (!t->v) {
+		oc_nodes_unref(&t);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const node_info_t *ni = &msg->node_array[i];
+		if (!ni->name)
+			continue; /* hidden or empty slot */
+		struct oc_node *n = &t->v[t->n++];
+		n->name = oc_arena_strdup(a, ni->name);
+		n->base = node_base_from_slurm(ni->node_state);
+		n->flags = node_flags_from_slurm(ni->node_state);
+		n->reason = oc_arena_strdup_nonempty(a, ni->reason);
+		if (n->reason) {
+			n->reason_time = ni->reason_time;
+			n->reason_user = oc_arena_strdup(a, backend_user_name(b, ni->reason_uid));
+		}
+		n->cpus = ni->cpus;
+		n->mem_mb = ni->real_memory;
+		n->cfg_tres = oc_arena_strdup_nonempty(a, ni->tres_fmt_str);
+		n->gpus = (uint32_t)oc_tres_gpus(ni->tres_fmt_str);
+		node_fill_alloc(a, ni, n);
+		n->partitions = oc_arena_strdup_nonempty(a, ni->partitions);
+		n->features = oc_arena_strdup_nonempty(a, ni->features_act ? ni->features_act : ni->features);
+		n->version = oc_arena_strdup_nonempty(a, ni->version);
+		n->boot_time = ni->boot_time;
+		n->slurmd_start_time = ni->slurmd_start_time;
+		n->cpu_load = ni->cpu_load;
+		if (!n->name) {
+			oc_nodes_unref(&t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+/* ---- partitions -------------------------------------------------------- */
+
+/* Resolve a partition's hostlist against the node table through libslurm's
+ * hostlist functions. Returns 0, -1 on ENOMEM. */
+static int part_resolve_nodes(struct oc_arena *a, struct oc_partition *p, const char *nodes,
+			      const struct oc_strmap *index)
+{
+	p->node_idx = NULL;
+	p->node_count = 0;
+	if (!nodes || !*nodes)
+		return 0;
+	oc_hostlist hl = slurm_hostlist_create(nodes);
+	if (!hl)
+		return 0;
+	int count = slurm_hostlist_count(hl);
+	if (count > 0) {
+		p->node_idx = oc_arena_alloc(a, sizeof(uint32_t) * (size_t)count);
+		if (!p->node_idx) {
+			slurm_hostlist_destroy(hl);
+			return -1;
+		}
+	}
+	char *host;
+	while ((host = slurm_hostlist_shift(hl))) {
+		uint32_t idx = oc_strmap_get(index, host);
+		if (idx != UINT32_MAX && p->node_count < (uint32_t)count)
+			p->node_idx[p->node_count++] = idx;
+		free(host);
+	}
+	slurm_hostlist_destroy(hl);
+	return 0;
+}
+
+static struct oc_partitions *parts_convert(const partition_info_msg_t *msg,
+					   const struct oc_nodes *nodes,
+					   const struct oc_partitions *prev)
+{
+	struct oc_partitions *t = oc_partitions_new();
+	if (!t)
+		return NULL;
+	struct oc_arena *a = &t->h.arena;
+	t->h.slurm_update = msg->last_update;
+	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->node_generation = nodes ? nodes->h.generation : 0;
+	struct oc_strmap index = {0};
+	if (nodes && oc_strmap_init(&index, nodes->n) < 0)
+		goto fail;
+	for (size_t i = 0; nodes && i < nodes->n; i++)
+		if (oc_strmap_put(&index, nodes->v[i].name, (uint32_t)i) < 0)
+			goto fail;
+	t->v = oc_arena_alloc(a, sizeof(*t->v) * (msg->record_count ? msg->record_count : 1));
+	if (!t->v)
+		goto fail;
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const partition_info_t *pi = &msg->partition_array[i];
+		if (!pi->name)
+			continue;
+		struct oc_partition *p = &t->v[t->n++];
+		p->name = oc_arena_strdup(a, pi->name);
+		p->nodes = oc_arena_strdup_nonempty(a, pi->nodes);
+		if (pi->flags & PART_FLAG_DEFAULT)
+			p->flags |= OC_PF_DEFAULT;
+		if (pi->flags & PART_FLAG_HIDDEN)
+			p->flags |= OC_PF_HIDDEN;
+		if (pi->flags & PART_FLAG_ROOT_ONLY)
+			p->flags |= OC_PF_ROOT_ONLY;
+		if (pi->flags & PART_FLAG_EXCLUSIVE_USER)
+			p->flags |= OC_PF_EXCLUSIVE_USER;
+		if (pi->state_up == PARTITION_UP)
+			p->flags |= OC_PF_UP;
+		else if (pi->state_up == PARTITION_DRAIN)
+			p->flags |= OC_PF_DRAIN;
+		else if (pi->state_up == PARTITION_INACTIVE)
+			p->flags |= OC_PF_INACTIVE;
+		p->allow_groups = oc_arena_strdup_nonempty(a, pi->allow_groups);
+		p->allow_accounts = oc_arena_strdup_nonempty(a, pi->allow_accounts);
+		p->allow_qos = oc_arena_strdup_nonempty(a, pi->allow_qos);
+		p->qos = oc_arena_strdup_nonempty(a, pi->qos_char);
+		p->priority_tier = pi->priority_tier;
+		p->max_time_min = (pi->max_time == INFINITE || pi->max_time == NO_VAL) ? OC_NONE : pi->max_time;
+		p->grace_time_s = pi->grace_time;
+		p->preempt_mode = pi->preempt_mode;
+		p->total_nodes = pi->total_nodes;
+		p->total_cpus = pi->total_cpus;
+		if (!p->name || part_resolve_nodes(a, p, pi->nodes, &index) < 0)
+			goto fail;
+	}
+	oc_strmap_free(&index);
+	return t;
+fail:
+	oc_strmap_free(&index);
+	oc_partitions_unref(&t);
+	return NULL;
+}
+
+/* ---- jobs -------------------------------------------------------------- */
+
+static enum oc_job_state job_state_from_slurm(uint32_t s)
+{
+	switch (s & JOB_STATE_BASE) {
+	case JOB_PENDING: return OC_JOB_PENDING;
+	case JOB_RUNNING: return OC_JOB_RUNNING;
+	case JOB_SUSPENDED: return OC_JOB_SUSPENDED;
+	case JOB_COMPLETE: return OC_JOB_COMPLETE;
+	case JOB_CANCELLED: return OC_JOB_CANCELLED;
+	case JOB_FAILED: return OC_JOB_FAILED;
+	case JOB_TIMEOUT: return OC_JOB_TIMEOUT;
+	case JOB_NODE_FAIL: return OC_JOB_NODE_FAIL;
+	case JOB_PREEMPTED: return OC_JOB_PREEMPTED;
+	case JOB_BOOT_FAIL: return OC_JOB_BOOT_FAIL;
+	case JOB_DEADLINE: return OC_JOB_DEADLINE;
+	case JOB_OOM: return OC_JOB_OOM;
+	default: return OC_JOB_FAILED;
+	}
+}
+
+static uint32_t job_gpus(const slurm_job_info_t *ji, enum oc_job_state st)
+{
+	if (st == OC_JOB_RUNNING || st == OC_JOB_SUSPENDED) {
+		uint64_t g = oc_tres_gpus(ji->tres_alloc_str);
+		if (g)
+			return (uint32_t)g;
+	}
+	uint64_t g = oc_tres_gpus(ji->tres_req_str);
+	if (!g) {
+		uint64_t per_node = oc_tres_per_node_gpus(ji->tres_per_node);
+		g = per_node * (ji->num_nodes ? ji->num_nodes : 1) + oc_tres_per_node_gpus(ji->tres_per_job);
+	}
+	return (uint32_t)g;
+}
+
+static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_t *msg,
+				    const struct oc_jobs *prev)
+{
+	struct oc_jobs *t = oc_jobs_new();
+	if (!t)
+		return NULL;
+	struct oc_arena *a = &t->h.arena;
+	t->h.slurm_update = msg->last_update;
+	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->v = oc_arena_alloc(a, sizeof(*t->v) * (msg->record_count ? msg->record_count : 1));
+	if (!t->v) {
+		oc_jobs_unref(&t);
+		return NULL;
+	}
+	/* Users, accounts, partitions and QoS repeat across thousands of jobs:
+	 * intern them so each distinct string is stored once. */
+	struct oc_strmap interned = {0};
+	const char **pool = NULL;
+	size_t npool = 0, cap = 0;
+#define INTERN(dst, src)                                                                   \
+	do {                                                                               \
+		const char *s_ = (src);                                                    \
+		if (!s_ || !*s_) {                                                         \
+			(dst) = NULL;                                                      \
+			break;                                                             \
+		}                                                                          \
+		uint32_t k_ = oc_strmap_get(&interned, s_);                                \
+		if (k_ != UINT32_MAX) {                                                    \
+			(dst) = pool[k_];                                                  \
+			break;                                                             \
+		}                                                                          \
+		if (npool == cap) {                                                        \
+			size_t ncap_ = cap ? cap * 2 : 64;                                 \
+			const char **np_ = realloc(pool, ncap_ * sizeof(*pool));           \
+			if (!np_)                                                          \
+				goto fail;                                                 \
+			pool = np_;                                                        \
+			cap = ncap_;                                                       \
+		}                                                                          \
+		pool[npool] = oc_arena_strdup(a, s_);                                      \
+		if (!pool[npool] || oc_strmap_put(&interned, pool[npool], (uint32_t)npool) < 0) \
+			goto fail;                                                         \
+		(dst) = pool[npool++];                                                     \
+	} while (0)
+
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const slurm_job_info_t *ji = &msg->job_array[i];
+		struct oc_job *j = &t->v[t->n++];
+		j->job_id = ji->job_id;
+		j->array_job_id = ji->array_job_id;
+		j->array_task_id = (ji->array_job_id && ji->array_task_id != NO_VAL) ? ji->array_task_id : OC_NONE;
+		j->name = oc_arena_strdup_nonempty(a, ji->name);
+		INTERN(j->user, ji->user_name ? ji->user_name : backend_user_name(b, ji->user_id));
+		INTERN(j->account, ji->account);
+		INTERN(j->partition, ji->partition);
+		INTERN(j->qos, ji->qos);
+		j->state = job_state_from_slurm(ji->job_state);
+		if (ji->job_state & JOB_COMPLETING)
+			j->flags |= OC_JF_COMPLETING;
+		if (ji->job_state & JOB_CONFIGURING)
+			j->flags |= OC_JF_CONFIGURING;
+		if (ji->job_state & (JOB_REQUEUE | JOB_REQUEUE_HOLD))
+			j->flags |= OC_JF_REQUEUED;
+		if (ji->job_state & JOB_RESIZING)
+			j->flags |= OC_JF_RESIZING;
+		if (j->state == OC_JOB_PENDING && ji->priority == 0)
+			j->flags |= OC_JF_HELD;
+		/* squeue prints the description when there is one
+		 * ("ReqNodeNotAvail, UnavailableNodes:..."), else the name. */
+		if (ji->state_desc && *ji->state_desc)
+			INTERN(j->reason, ji->state_desc);
+		else if (ji->state_reason != WAIT_NO_REASON)
+			INTERN(j->reason, oc_slurm_reason_name(ji->state_reason));
+		if (ji->state_reason != WAIT_NO_REASON && oc_slurm_reason_is_limit(ji->state_reason))
+			j->flags |= OC_JF_LIMITED;
+		j->nodes = oc_arena_strdup_nonempty(a, ji->nodes);
+		j->submit_time = ji->submit_time;
+		j->start_time = ji->start_time;
+		j->end_time = ji->end_time;
+		j->time_limit_min = (ji->time_limit == INFINITE || ji->time_limit == NO_VAL) ? OC_NONE : ji->time_limit;
+		j->num_nodes = ji->num_nodes;
+		j->num_cpus = ji->num_cpus;
+		j->gpus = job_gpus(ji, j->state);
+		j->priority = ji->priority;
+	}
+#undef INTERN
+	free(pool);
+	oc_strmap_free(&interned);
+	return t;
+fail:
+	free(pool);
+	oc_strmap_free(&interned);
+	oc_jobs_unref(&t);
+	return NULL;
+}
+
+/* ---- reservations ------------------------------------------------------ */
+
+static void resv_flags_string(uint64_t f, char *buf, size_t len)
+{
+	static const struct {
+		uint64_t bit;
+		const char *name;
+	} names[] = {
+		{RESERVE_FLAG_MAINT, "MAINT"},
+		{RESERVE_FLAG_IGN_JOBS, "IGNORE_JOBS"},
+		{RESERVE_FLAG_DAILY, "DAILY"},
+		{RESERVE_FLAG_WEEKLY, "WEEKLY"},
+		{RESERVE_FLAG_WEEKDAY, "WEEKDAY"},
+		{RESERVE_FLAG_WEEKEND, "WEEKEND"},
+		{RESERVE_FLAG_ANY_NODES, "ANY_NODES"},
+		{RESERVE_FLAG_STATIC, "STATIC"},
+		{RESERVE_FLAG_PART_NODES, "PART_NODES"},
+		{RESERVE_FLAG_OVERLAP, "OVERLAP"},
+		{RESERVE_FLAG_SPEC_NODES, "SPEC_NODES"},
+		{RESERVE_FLAG_FIRST_CORES, "FIRST_CORES"},
+		{RESERVE_FLAG_TIME_FLOAT, "TIME_FLOAT"},
+		{RESERVE_FLAG_REPLACE, "REPLACE"},
+		{RESERVE_FLAG_ALL_NODES, "ALL_NODES"},
+		{RESERVE_FLAG_PURGE_COMP, "PURGE_COMP"},
+		{RESERVE_FLAG_FLEX, "FLEX"},
+		{RESERVE_FLAG_NO_HOLD_JOBS, "NO_HOLD_JOBS_AFTER_END"},
+		{RESERVE_FLAG_REPLACE_DOWN, "REPLACE_DOWN"},
+		{RESERVE_FLAG_MAGNETIC, "MAGNETIC"},
+		{RESERVE_FLAG_HOURLY, "HOURLY"},
+	};
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(f & names[i].bit))
+			continue;
+		int w = snprintf(buf + off, len - off, "%s%s", off ? "," : "", names[i].name);
+		if (w < 0 || (size_t)w >= len - off)
+			break;
+		off += (size_t)w;
+	}
+}
+
+static struct oc_reservations *resv_convert(const reserve_info_msg_t *msg,
+					    const struct oc_reservations *prev)
+{
+	struct oc_reservations *t = oc_reservations_new();
+	if (!t)
+		return NULL;
+	struct oc_arena *a = &t->h.arena;
+	t->h.slurm_update = msg->last_update;
+	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->v = oc_arena_alloc(a, sizeof(*t->v) * (msg->record_count ? msg->record_count : 1));
+	if (!t->v) {
+		oc_reservations_unref(&t);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const reserve_info_t *ri = &msg->reservation_array[i];
+		struct oc_reservation *r = &t->v[t->n++];
+		char flags[512];
+		resv_flags_string(ri->flags, flags, sizeof(flags));
+		r->name = oc_arena_strdup(a, ri->name ? ri->name : "");
+		r->nodes = oc_arena_strdup_nonempty(a, ri->node_list);
+		r->users = oc_arena_strdup_nonempty(a, ri->users);
+		r->accounts = oc_arena_strdup_nonempty(a, ri->accounts);
+		r->flags = oc_arena_strdup_nonempty(a, flags);
+		r->start_time = ri->start_time;
+		r->end_time = ri->end_time;
+		r->node_count = ri->node_cnt;
+	}
+	return t;
+}
+
+/* ---- refresh ----------------------------------------------------------- */
+
+/* Whether two node tables list the same names in the same order, i.e.
+ * whether partition node indexes built against one hold for the other. */
+static int nodes_same_layout(const struct oc_nodes *x, const struct oc_nodes *y)
+{
+	if (!x || !y || x->n != y->n)
+		return 0;
+	for (size_t i = 0; i < x->n; i++)
+		if (strcmp(x->v[i].name, y->v[i].name) != 0)
+			return 0;
+	return 1;
+}
+
+static void backend_load_conf(struct slurm_backend *b)
+{
+	slurm_conf_t *conf = NULL;
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf)
+		return;
+	snprintf(b->cluster, sizeof(b->cluster), "%s", conf->cluster_name ? conf->cluster_name : "");
+	snprintf(b->version, sizeof(b->version), "%s", conf->version ? conf->version : "");
+	b->conf_loaded = 1;
+	slurm_free_ctl_conf(conf);
+}
+
+#define REPLACE_TABLE(field, unref, value)  \
+	do {                                \
+		unref(&next->field);        \
+		next->field = (value);      \
+	} while (0)
+
+static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc_snapshot *prev,
+			 struct oc_snapshot *next)
+{
+	struct slurm_backend *b = (struct slurm_backend *)base;
+	int failed = 0;
+	uint16_t show = SHOW_ALL;
+
+	if (!b->conf_loaded)
+		backend_load_conf(b);
+	snprintf(next->cluster, sizeof(next->cluster), "%s", b->cluster);
+	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->version);
+
+	int nodes_changed = 0;
+	if (mask & OC_MASK(OC_PART_NODES)) {
+		struct oc_part_status *st = &next->status[OC_PART_NODES];
+		const struct oc_nodes *old = prev ? prev->nodes : NULL;
+		node_info_msg_t *msg = NULL;
+		uint16_t nshow = show;
+#ifdef SHOW_MIXED
+		nshow |= SHOW_MIXED;
+#endif
+		time_t since = (old && old->h.slurm_update) ? old->h.slurm_update : 0;
+		errno = 0;
+		if (slurm_load_node(since, &msg, nshow) == SLURM_SUCCESS && msg) {
+			struct oc_nodes *t = nodes_convert(b, msg, old);
+			slurm_free_node_info_msg(msg);
+			if (t) {
+				nodes_changed = 1;
+				REPLACE_TABLE(nodes, oc_nodes_unref, t);
+				status_ok(st, time(NULL));
+			} else {
+				errno = ENOMEM;
+				status_fail(st, time(NULL), "nodes");
+				failed++;
+			}
+		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
+			status_ok(st, time(NULL));
+		} else {
+			status_fail(st, time(NULL), "nodes");
+			failed++;
+		}
+	}
+
+	if (mask & OC_MASK(OC_PART_PARTITIONS)) {
+		struct oc_part_status *st = &next->status[OC_PART_PARTITIONS];
+		const struct oc_partitions *old = prev ? prev->partitions : NULL;
+		partition_info_msg_t *msg = NULL;
+		/* Partitions hold node indexes: ask for everything again when the
+		 * node layout changed under them. */
+		int layout_ok = old && prev && nodes_same_layout(prev->nodes, next->nodes);
+		time_t since = (layout_ok && old->h.slurm_update) ? old->h.slurm_update : 0;
+		errno = 0;
+		if (slurm_load_partitions(since, &msg, show) == SLURM_SUCCESS && msg) {
+			struct oc_partitions *t = parts_convert(msg, next->nodes, old);
+			slurm_free_partition_info_msg(msg);
+			if (t) {
+				REPLACE_TABLE(partitions, oc_partitions_unref, t);
+				status_ok(st, time(NULL));
+			} else {
+				errno = ENOMEM;
+				status_fail(st, time(NULL), "partitions");
+				failed++;
+			}
+		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
+			status_ok(st, time(NULL));
+		} else {
+			status_fail(st, time(NULL), "partitions");
+			failed++;
+		}
+	}
+	(void)nodes_changed;
+
+	if (mask & OC_MASK(OC_PART_JOBS)) {
+		struct oc_part_status *st = &next->status[OC_PART_JOBS];
+		const struct oc_jobs *old = prev ? prev->jobs : NULL;
+		job_info_msg_t *msg = NULL;
+		time_t since = (old && old->h.slurm_update) ? old->h.slurm_update : 0;
+		errno = 0;
+		if (slurm_load_jobs(since, &msg, show) == SLURM_SUCCESS && msg) {
+			struct oc_jobs *t = jobs_convert(b, msg, old);
+			slurm_free_job_info_msg(msg);
+			if (t) {
+				REPLACE_TABLE(jobs, oc_jobs_unref, t);
+				status_ok(st, time(NULL));
+			} else {
+				errno = ENOMEM;
+				status_fail(st, time(NULL), "jobs");
+				failed++;
+			}
+		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
+			status_ok(st, time(NULL));
+		} else {
+			status_fail(st, time(NULL), "jobs");
+			failed++;
+		}
+	}
+
+	if (mask & OC_MASK(OC_PART_RESV)) {
+		struct oc_part_status *st = &next->status[OC_PART_RESV];
+		const struct oc_reservations *old = prev ? prev->reservations : NULL;
+		reserve_info_msg_t *msg = NULL;
+		time_t since = (old && old->h.slurm_update) ? old->h.slurm_update : 0;
+		errno = 0;
+		if (slurm_load_reservations(since, &msg) == SLURM_SUCCESS && msg) {
+			struct oc_reservations *t = resv_convert(msg, old);
+			slurm_free_reservation_info_msg(msg);
+			if (t) {
+				REPLACE_TABLE(reservations, oc_reservations_unref, t);
+				status_ok(st, time(NULL));
+			} else {
+				errno = ENOMEM;
+				status_fail(st, time(NULL), "reservations");
+				failed++;
+			}
+		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
+			status_ok(st, time(NULL));
+		} else {
+			status_fail(st, time(NULL), "reservations");
+			failed++;
+		}
+	}
+	if (failed)
+		b->conf_loaded = 0; /* the controller may come back as another version */
+	return failed;
+}
+
+static void slurm_close(struct oc_backend *base)
+{
+	free(base);
+}
+
+static const struct oc_backend_ops slurm_backend_ops = {
+	.name = "libslurm",
+	.refresh = slurm_refresh,
+	.close = slurm_close,
+};
+
+struct oc_backend *oc_slurm_backend_open(const char *slurm_conf, char *err, size_t errlen)
+{
+	if (slurm_conf && *slurm_conf) {
+		if (access(slurm_conf, R_OK) != 0) {
+			snprintf(err, errlen, "cannot read %s: %s", slurm_conf, strerror(errno));
+			return NULL;
+		}
+		/* libslurm's plugins and child tools read SLURM_CONF too. */
+		setenv("SLURM_CONF", slurm_conf, 1);
+	}
+	struct slurm_backend *b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	slurm_init((slurm_conf && *slurm_conf) ? slurm_conf : NULL);
+	b->base.ops = &slurm_backend_ops;
+	return &b->base;
+}
+
+void oc_backend_close(struct oc_backend **bp)
+{
+	if (!bp || !*bp)
+		return;
+	(*bp)->ops->close(*bp);
+	*bp = NULL;
+}

@@ -1,0 +1,46 @@
+/* source.h: where snapshots come from. A backend fills the tables of a new
+ * snapshot from the cluster, reusing the previous snapshot's tables for
+ * parts that did not change. Backends are called from the collector thread
+ * only; nothing here touches the screen. */
+#ifndef OC_SOURCE_SOURCE_H
+#define OC_SOURCE_SOURCE_H
+
+#include <stddef.h>
+
+#include "core/model.h"
+
+struct oc_backend;
+
+struct oc_backend_ops {
+	const char *name;
+	/* Fill next's tables for the parts in mask. For each part: a new table
+	 * when the data changed, a new reference to prev's table when the
+	 * cluster said "no change" (or when the request failed: the old data
+	 * stays, marked by next->status[part].error). Parts not in mask are
+	 * copied from prev by the caller beforehand. Also sets next->cluster
+	 * and next->slurm_version when known. Returns the number of parts that
+	 * failed. */
+	int (*refresh)(struct oc_backend *b, unsigned mask,
+		       const struct oc_snapshot *prev, struct oc_snapshot *next);
+	/* Free the backend. */
+	void (*close)(struct oc_backend *b);
+};
+
+struct oc_backend {
+	const struct oc_backend_ops *ops;
+};
+
+/* Open the libslurm backend. slurm_conf: path of slurm.conf or NULL/"" for
+ * libslurm's default (which also covers configless clusters). Must be
+ * called before the screen is set up: libslurm may print and exit on a
+ * broken configuration. Returns NULL with a message in err on failure.
+ * Free with oc_backend_close(). */
+struct oc_backend *oc_slurm_backend_open(const char *slurm_conf, char *err, size_t errlen);
+
+/* The Slurm version the program was built against, e.g. "22.05.8". Static. */
+const char *oc_slurm_build_version(void);
+
+/* Close a backend of any kind and clear *b. */
+void oc_backend_close(struct oc_backend **b);
+
+#endif

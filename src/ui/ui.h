@@ -1,0 +1,41 @@
+/* ui.h: the screen. The only layer that links ncurses. It reads snapshots
+ * through hooks, so it does not know where they come from. */
+#ifndef OC_UI_UI_H
+#define OC_UI_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "core/model.h"
+
+/* How the screen reaches the data side (the collector, in the program). */
+struct oc_ui_hooks {
+	void *ctx;
+	/* Newest snapshot, a new reference (never NULL). */
+	struct oc_snapshot *(*current)(void *ctx);
+	/* The parts the screen shows now. */
+	void (*set_focus)(void *ctx, unsigned mask);
+	void (*refresh_now)(void *ctx);
+	/* Readable when a new snapshot is there; ack drains it. */
+	int (*wake_fd)(void *ctx);
+	void (*ack)(void *ctx);
+	/* Since when a request has been in flight (0 = idle). */
+	time_t (*inflight_since)(void *ctx);
+};
+
+struct oc_ui_config {
+	const char *cluster;      /* the name the console was opened with */
+	const char *start_view;   /* "partitions" (default), "queue", "nodes" */
+	const char *start_arg;    /* e.g. a partition for the queue view */
+	double refresh_s;         /* the fast interval, for the stale rule */
+	bool show_hidden;
+};
+
+/* Run the console until the user quits or a terminating signal arrives.
+ * Restores the terminal on every way out. Returns 0, or -1 with a message
+ * in err (terminal unusable, too small to start...). */
+int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, char *err,
+	      size_t errlen);
+
+#endif

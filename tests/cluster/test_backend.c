@@ -1,0 +1,212 @@
+/* test_backend.c: the libslurm backend against the real local cluster,
+ * checked against what sinfo and squeue print for the same cluster. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/state.h"
+#include "core/views.h"
+#include "source/collector.h"
+#include "source/source.h"
+
+static struct oc_backend *backend;
+
+/* Run a command (test code only) and return its output, malloc'd. */
+static char *run(const char *cmd)
+{
+	FILE *f = popen(cmd, "r");
+	assert_non_null(f);
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t n;
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 1024) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+		}
+	}
+	buf[len] = '\0';
+	assert_int_equal(pclose(f), 0);
+	return buf;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	char err[256];
+	backend = oc_slurm_backend_open(getenv("SLURM_CONF"), err, sizeof(err));
+	if (!backend) {
+		fprintf(stderr, "backend: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	oc_backend_close(&backend);
+	return 0;
+}
+
+static void test_full_refresh(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	assert_non_null(s);
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		assert_string_equal(s->status[p].error, "");
+	assert_string_equal(s->cluster, "llm-poc");
+	assert_true(strlen(s->slurm_version) >= 5);
+
+	assert_int_equal(s->nodes->n, 16);
+	for (size_t i = 0; i < s->nodes->n; i++) {
+		const struct oc_node *n = &s->nodes->v[i];
+		assert_int_equal(strncmp(n->name, "gpu-st-b300-", 12), 0);
+		assert_int_equal(n->gpus, 8);
+		assert_int_equal(n->cpus, 192);
+		assert_true(n->alloc_gpus <= n->gpus);
+	}
+	/* Partitions: gpu hidden over all 16 nodes, normal the default. */
+	int seen = 0;
+	for (size_t i = 0; i < s->partitions->n; i++) {
+		const struct oc_partition *p = &s->partitions->v[i];
+		if (strcmp(p->name, "gpu") == 0) {
+			assert_true(p->flags & OC_PF_HIDDEN);
+			assert_int_equal(p->node_count, 16);
+			seen |= 1;
+		} else if (strcmp(p->name, "normal") == 0) {
+			assert_true(p->flags & OC_PF_DEFAULT);
+			assert_int_equal(p->node_count, 8);
+			seen |= 2;
+		} else if (strcmp(p->name, "debug") == 0) {
+			assert_int_equal(p->node_count, 2);
+			assert_int_equal(p->max_time_min, 30);
+			seen |= 4;
+		}
+	}
+	assert_int_equal(seen, 7);
+	oc_snapshot_unref(&s);
+	assert_null(s);
+}
+
+/* Node states and reasons agree with sinfo, node by node. */
+static void test_nodes_match_sinfo(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	char *out = run("sinfo -h -N -p large -o '%N|%t|%E'");
+	int lines = 0;
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		char *name = line, *st = strchr(line, '|');
+		assert_non_null(st);
+		*st++ = '\0';
+		char *reason = strchr(st, '|');
+		assert_non_null(reason);
+		*reason++ = '\0';
+		long idx = oc_nodes_find(s->nodes, name);
+		assert_true(idx >= 0);
+		const struct oc_node *n = &s->nodes->v[idx];
+		char buf[32];
+		assert_string_equal(oc_node_state_compact(n, buf, sizeof(buf)), st);
+		if (strcmp(reason, "none") == 0)
+			assert_null(n->reason);
+		else
+			assert_string_equal(n->reason, reason);
+		lines++;
+	}
+	assert_int_equal(lines, 16);
+	free(out);
+	oc_snapshot_unref(&s);
+}
+
+/* Pending and running jobs agree with squeue: ids, states, partitions. */
+static void test_jobs_match_squeue(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	char *out = run("squeue -h -a -t PD,R -o '%i|%t|%P|%u|%a'");
+	int lines = 0;
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned id;
+		char st[8], part[64], user[64], acct[64];
+		assert_int_equal(sscanf(line, "%u|%7[^|]|%63[^|]|%63[^|]|%63s", &id, st, part, user, acct), 5);
+		const struct oc_job *found = NULL;
+		for (size_t i = 0; i < s->jobs->n; i++)
+			if (s->jobs->v[i].job_id == id)
+				found = &s->jobs->v[i];
+		assert_non_null(found);
+		assert_string_equal(oc_job_state_compact(found), st);
+		assert_string_equal(found->partition, part);
+		assert_string_equal(found->user, user);
+		assert_string_equal(found->account, acct);
+		lines++;
+	}
+	/* The demo workload has running and pending jobs. */
+	assert_true(lines >= 3);
+	free(out);
+	oc_snapshot_unref(&s);
+}
+
+/* A refresh in which nothing changed shares the previous tables instead of
+ * building new ones (Slurm's "no change in data" path). */
+static void test_unchanged_refresh_shares(void **state)
+{
+	(void)state;
+	struct oc_snapshot *a = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	struct oc_snapshot *b = oc_collector_refresh_once(backend, OC_MASK_ALL, a);
+	assert_non_null(b);
+	assert_int_equal(b->seq, a->seq + 1);
+	/* Partitions and reservations do not change on their own. */
+	assert_ptr_equal(a->partitions, b->partitions);
+	assert_ptr_equal(a->reservations, b->reservations);
+	/* Parts not asked for are carried over untouched. */
+	struct oc_snapshot *c = oc_collector_refresh_once(backend, OC_MASK(OC_PART_RESV), b);
+	assert_ptr_equal(c->jobs, b->jobs);
+	assert_ptr_equal(c->nodes, b->nodes);
+	oc_snapshot_unref(&c);
+	oc_snapshot_unref(&b);
+	oc_snapshot_unref(&a);
+}
+
+/* Partition summaries add up: GPUs of normal = 8 nodes x 8. */
+static void test_partition_rows(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	struct oc_part_row *rows = NULL;
+	long n = oc_part_rows(s, false, &rows);
+	assert_true(n >= 4);
+	for (long i = 0; i < n; i++) {
+		const struct oc_partition *p = &s->partitions->v[rows[i].part];
+		assert_false(p->flags & OC_PF_HIDDEN);
+		if (strcmp(p->name, "normal") == 0) {
+			assert_int_equal(rows[i].gpus_total, 64);
+			assert_int_equal(rows[i].nodes, 8);
+			assert_int_equal(rows[i].alloc + rows[i].mix + rows[i].idle + rows[i].drain +
+						 rows[i].down + rows[i].power + rows[i].other,
+					 8);
+		}
+	}
+	free(rows);
+	oc_snapshot_unref(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_refresh),
+		cmocka_unit_test(test_nodes_match_sinfo),
+		cmocka_unit_test(test_jobs_match_squeue),
+		cmocka_unit_test(test_unchanged_refresh_shares),
+		cmocka_unit_test(test_partition_rows),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

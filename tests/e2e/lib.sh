@@ -1,0 +1,91 @@
+# lib.sh: helpers for end-to-end tests that drive the real opsconsole in
+# tmux against the real local cluster. Source it; every wait has a timeout
+# and fails the test with the screen it last saw.
+set -euo pipefail
+
+: "${OC_BIN:?OC_BIN must point at the opsconsole binary}"
+: "${OC_CLUSTER_DIR:?OC_CLUSTER_DIR must point at the running test cluster}"
+export SLURM_CONF="$OC_CLUSTER_DIR/etc/slurm.conf"
+E2E_SESSION="oc-e2e-$$"
+E2E_SOCKET="oc-e2e-$$"
+E2E_LAST=""
+
+e2e_tmux() { tmux -L "$E2E_SOCKET" "$@"; }
+
+fail() {
+	echo "FAIL: $*" >&2
+	if [ -n "$E2E_LAST" ]; then
+		echo "---- last screen ----" >&2
+		printf '%s\n' "$E2E_LAST" >&2
+		echo "---------------------" >&2
+	fi
+	exit 1
+}
+
+# e2e_start COLSxROWS ARGS...: start opsconsole in a detached tmux session.
+e2e_start() {
+	local size=$1
+	shift
+	local cols=${size%x*} rows=${size#*x}
+	local cmd
+	cmd=$(printf '%q ' "$OC_BIN" "$@")
+	e2e_tmux kill-server 2>/dev/null || true
+	e2e_tmux -f /dev/null new-session -d -s "$E2E_SESSION" -x "$cols" -y "$rows" \
+		"env TERM=${E2E_TERM:-xterm} LANG=${E2E_LANG:-C.UTF-8} $cmd; echo EXIT=\$?; sleep 3600"
+	e2e_tmux set-option -t "$E2E_SESSION" remain-on-exit on >/dev/null
+	trap e2e_cleanup EXIT
+}
+
+e2e_cleanup() {
+	e2e_tmux kill-server 2>/dev/null || true
+}
+
+e2e_capture() {
+	E2E_LAST=$(e2e_tmux capture-pane -p -t "$E2E_SESSION" 2>/dev/null || true)
+	printf '%s\n' "$E2E_LAST"
+}
+
+# e2e_keys KEY...: send keys (tmux key names: Enter, Tab, Escape, C-c...).
+e2e_keys() { e2e_tmux send-keys -t "$E2E_SESSION" "$@"; }
+
+# e2e_wait REGEX [TIMEOUT_S]: wait until the screen matches (grep -E).
+e2e_wait() {
+	local re=$1 timeout=${2:-10}
+	local end=$((SECONDS + timeout))
+	while :; do
+		if e2e_capture | grep -Eq -- "$re"; then
+			return 0
+		fi
+		[ "$SECONDS" -lt "$end" ] || fail "screen did not show /$re/ within ${timeout}s"
+		sleep 0.1
+	done
+}
+
+# e2e_wait_gone REGEX [TIMEOUT_S]: wait until the screen no longer matches.
+e2e_wait_gone() {
+	local re=$1 timeout=${2:-10}
+	local end=$((SECONDS + timeout))
+	while :; do
+		if ! e2e_capture | grep -Eq -- "$re"; then
+			return 0
+		fi
+		[ "$SECONDS" -lt "$end" ] || fail "screen still shows /$re/ after ${timeout}s"
+		sleep 0.1
+	done
+}
+
+# e2e_line REGEX: print the first screen line matching REGEX.
+e2e_line() { e2e_capture | grep -E -m1 -- "$1" || true; }
+
+# wait_cmd TIMEOUT CMD...: wait until a command succeeds.
+wait_cmd() {
+	local timeout=$1
+	shift
+	local end=$((SECONDS + timeout))
+	until "$@" >/dev/null 2>&1; do
+		[ "$SECONDS" -lt "$end" ] || fail "'$*' did not succeed within ${timeout}s"
+		sleep 0.2
+	done
+}
+
+ok() { echo "ok: $*"; }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Command line: --version names the Slurm it was built against; an unknown
+# cluster lists the known ones and exits 2; bad options exit 2.
+set -uo pipefail
+: "${OC_BIN:?}"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+out=$("$OC_BIN" --version) || fail "--version failed"
+echo "$out" | grep -Eq '^opsconsole [0-9.]+ \(built against Slurm [0-9]+\.[0-9]+' || fail "--version: $out"
+echo "ok: --version: $out"
+
+out=$("$OC_BIN" --help) || fail "--help failed"
+echo "$out" | grep -q -- '--cluster NAME' || fail "--help lacks --cluster"
+
+out=$("$OC_BIN" --cluster no-such-cluster 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "unknown cluster: exit $rc, want 2"
+echo "$out" | grep -q "unknown cluster 'no-such-cluster'" || fail "unknown cluster message: $out"
+echo "$out" | grep -q 'known clusters: .*llm-poc' || fail "known clusters not listed: $out"
+echo "ok: unknown cluster exits 2 and lists: $(echo "$out" | grep known)"
+
+out=$("$OC_BIN" --bogus 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "--bogus: exit $rc, want 2"
+out=$("$OC_BIN" --cluster llm-poc --view nope 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "--view nope: exit $rc, want 2"
+echo "$out" | grep -q "unknown view 'nope'" || fail "bad view message: $out"
+out=$("$OC_BIN" --cluster '../etc' 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "--cluster ../etc: exit $rc, want 2"
+echo "ok: bad options exit 2"
+
+out=$("$OC_BIN" --cluster llm-poc </dev/null 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] || fail "no terminal: exit $rc, want 1"
+echo "$out" | grep -q 'needs a terminal' || fail "no terminal message: $out"
+echo "ok: refuses to start without a terminal"
