@@ -53,6 +53,12 @@ int oc_natcmp(const char *a, const char *b)
 	return *a ? 1 : (*b ? -1 : 0);
 }
 
+bool oc_job_active(const struct oc_job *j)
+{
+	return j->state == OC_JOB_PENDING || j->state == OC_JOB_RUNNING ||
+	       j->state == OC_JOB_SUSPENDED || (j->flags & OC_JF_COMPLETING);
+}
+
 bool oc_job_in_partition(const struct oc_job *j, const char *part)
 {
 	if (!part)
@@ -269,6 +275,9 @@ size_t oc_job_rows(const struct oc_snapshot *s, const char *part, const char *fi
 	size_t n = 0;
 	for (size_t i = 0; t && i < t->n; i++) {
 		const struct oc_job *j = &t->v[i];
+		/* Like squeue: finished jobs are not in the queue. */
+		if (!oc_job_active(j))
+			continue;
 		if (part && !oc_job_in_partition(j, part))
 			continue;
 		if (!part && !show_hidden && job_only_hidden(j, s->partitions))

@@ -9,6 +9,12 @@
 
 #include "core/model.h"
 
+/* The parts each view shows, refreshed at the fast rate while it is on
+ * screen (the others follow at the slow rate): fewer requests per tick. */
+#define OC_FOCUS_PARTITIONS (OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS))
+#define OC_FOCUS_QUEUE (OC_MASK(OC_PART_JOBS))
+#define OC_FOCUS_NODES (OC_MASK(OC_PART_NODES))
+
 /* One line of the partitions overview (sinfo-style counts). */
 struct oc_part_row {
 	uint32_t part;            /* index in the snapshot's partition table */
@@ -22,6 +28,10 @@ struct oc_part_row {
  * show_hidden. Returns the number of rows and sets *rows to a malloc'd
  * array the caller frees (NULL when none); -1 on ENOMEM. */
 long oc_part_rows(const struct oc_snapshot *s, bool show_hidden, struct oc_part_row **rows);
+
+/* Whether a job is still in the queue as squeue lists it by default:
+ * pending, running, suspended or completing. */
+bool oc_job_active(const struct oc_job *j);
 
 /* Whether job j may run in partition part (pending jobs carry a comma list). */
 bool oc_job_in_partition(const struct oc_job *j, const char *part);
@@ -43,7 +53,7 @@ enum oc_job_sort {
 	OC_JOB_SORT_COUNT,
 };
 
-/* Indexes of the jobs to list: in partition part (NULL = all), matching
+/* Indexes of the jobs to list: active ones (oc_job_active) in partition part (NULL = all), matching
  * filter (case-insensitive substring of id, name, user, account,
  * partition, QoS, state, reason or nodes; NULL/"" = all), sorted.
  * Hidden partitions' jobs are left out unless show_hidden or part names

@@ -18,12 +18,9 @@
 #include "core/tres.h"
 #include "source/slurm_reason.h"
 
-#ifndef OC_SLURM_BUILD_VERSION
-#define OC_SLURM_BUILD_VERSION SLURM_VERSION_STRING
-#endif
 
-/* hostlist_t became the struct itself (used through pointers) in 24.05. */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+/* hostlist_t became the struct itself (used through pointers) in 23.11. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
 typedef hostlist_t *oc_hostlist;
 #else
 typedef hostlist_t oc_hostlist;
@@ -46,7 +43,12 @@ struct slurm_backend {
 
 const char *oc_slurm_build_version(void)
 {
-	return OC_SLURM_BUILD_VERSION;
+	static char v[16];
+	if (!v[0])
+		snprintf(v, sizeof(v), "%d.%02d.%d", (int)SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+			 (int)SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+			 (int)SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
+	return v;
 }
 
 static const char *slurm_errtext(void)
@@ -485,7 +487,9 @@ static void resv_flags_string(uint64_t f, char *buf, size_t len)
 		{RESERVE_FLAG_PART_NODES, "PART_NODES"},
 		{RESERVE_FLAG_OVERLAP, "OVERLAP"},
 		{RESERVE_FLAG_SPEC_NODES, "SPEC_NODES"},
+#ifdef RESERVE_FLAG_FIRST_CORES /* gone in 23.11 */
 		{RESERVE_FLAG_FIRST_CORES, "FIRST_CORES"},
+#endif
 		{RESERVE_FLAG_TIME_FLOAT, "TIME_FLOAT"},
 		{RESERVE_FLAG_REPLACE, "REPLACE"},
 		{RESERVE_FLAG_ALL_NODES, "ALL_NODES"},
@@ -587,7 +591,8 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		struct oc_part_status *st = &next->status[OC_PART_NODES];
 		const struct oc_nodes *old = prev ? prev->nodes : NULL;
 		node_info_msg_t *msg = NULL;
-		uint16_t nshow = show;
+		/* SHOW_DETAIL: without it gres_used (GPUs in use) is not sent. */
+		uint16_t nshow = show | SHOW_DETAIL;
 #ifdef SHOW_MIXED
 		nshow |= SHOW_MIXED;
 #endif

@@ -169,28 +169,56 @@ void oc_table_clamp(struct oc_table *t)
 		t->top = t->sel;
 }
 
+/* Width of each column for a line of width columns: fixed ones as set,
+ * the flexible one the rest; optional columns (from the right) are dropped
+ * (width 0) while the flexible one would be narrower than OC_FLEX_MIN. */
+#define OC_FLEX_MIN 24
+static void table_layout(const struct oc_table *t, int width, int *w)
+{
+	int flex = -1;
+	for (int c = 0; c < t->ncols; c++) {
+		w[c] = t->cols[c].width;
+		if (t->cols[c].width == 0 && flex < 0)
+			flex = c;
+	}
+	for (;;) {
+		int fixed = 0;
+		for (int c = 0; c < t->ncols; c++)
+			if (c != flex && w[c] > 0)
+				fixed += w[c] + 1;
+		int rest = width - fixed - (flex >= 0 ? 0 : 0);
+		if (flex >= 0)
+			w[flex] = rest > 4 ? rest : 4;
+		if (flex < 0 || rest >= OC_FLEX_MIN)
+			return;
+		int drop = -1;
+		for (int c = t->ncols - 1; c >= 0; c--)
+			if (t->cols[c].optional && w[c] > 0) {
+				drop = c;
+				break;
+			}
+		if (drop < 0)
+			return;
+		w[drop] = 0;
+	}
+}
+
 void oc_table_draw(struct oc_table *t, WINDOW *w, int y, int x, int h, int width)
 {
 	if (h <= 0 || width <= 0)
 		return;
-	/* Fixed widths first; the flexible column takes what is left. */
-	int fixed = 0, flex = -1;
-	for (int c = 0; c < t->ncols; c++) {
-		if (t->cols[c].width == 0 && flex < 0)
-			flex = c;
-		else
-			fixed += t->cols[c].width;
-		fixed += 1; /* separator */
-	}
-	int flex_w = width - fixed;
-	if (flex_w < 4)
-		flex_w = 4;
+	int cw_of[64];
+	if (t->ncols > 64)
+		return;
+	table_layout(t, width, cw_of);
 
 	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 	wmove(w, y, x);
 	int used = 0;
 	for (int c = 0; c < t->ncols && used < width; c++) {
-		int cw = (c == flex) ? flex_w : t->cols[c].width;
+		int cw = cw_of[c];
+		if (cw == 0)
+			continue;
 		if (cw > width - used)
 			cw = width - used;
 		used += oc_put_text(w, t->cols[c].title, cw, true, t->cols[c].right);
@@ -219,7 +247,9 @@ void oc_table_draw(struct oc_table *t, WINDOW *w, int y, int x, int h, int width
 		bool selected = row == t->sel;
 		used = 0;
 		for (int c = 0; c < t->ncols && used < width; c++) {
-			int cw = (c == flex) ? flex_w : t->cols[c].width;
+			int cw = cw_of[c];
+			if (cw == 0)
+				continue;
 			if (cw > width - used)
 				cw = width - used;
 			char buf[512];

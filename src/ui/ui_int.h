@@ -46,6 +46,7 @@ struct oc_table_col {
 	const char *title;
 	int width;            /* 0: takes the rest of the line */
 	bool right;           /* right-aligned (numbers) */
+	bool optional;        /* dropped when the flexible column gets too narrow */
 };
 
 struct oc_table {

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/views.h"
 #include "source/collector.h"
 #include "source/source.h"
 
@@ -146,9 +147,36 @@ int main(int argc, char **argv)
 	printf("%-38s %10.3f %10.3f\n", "collector unchanged refresh (4 parts)", m_same * 1e3, median(same_wall, runs) * 1e3);
 	printf("%-38s %10.3f\n", "sinfo (process)", m_sinfo * 1e3);
 	printf("%-38s %10.3f\n", "squeue (process)", m_squeue * 1e3);
+	/* What one tick costs with each view on screen: only its parts are
+	 * asked at the fast rate (core/views.h). */
+	static const struct {
+		const char *name;
+		unsigned mask;
+	} per_view[] = {
+		{"partitions", OC_FOCUS_PARTITIONS},
+		{"queue", OC_FOCUS_QUEUE},
+		{"nodes", OC_FOCUS_NODES},
+	};
+	double view_cpu[3];
+	for (int v = 0; v < 3; v++) {
+		for (int i = 0; i < runs; i++) {
+			double c0 = cpu_self();
+			struct oc_snapshot *s = oc_collector_refresh_once(b, per_view[v].mask, prev);
+			same[i] = cpu_self() - c0;
+			oc_snapshot_unref(&prev);
+			prev = s;
+		}
+		view_cpu[v] = median(same, runs);
+		char label[64];
+		snprintf(label, sizeof(label), "unchanged tick, %s view", per_view[v].name);
+		printf("%-38s %10.3f\n", label, view_cpu[v] * 1e3);
+	}
 	printf("\nparts answered \"no change\" in unchanged refreshes: %u of %u\n", unchanged_parts, asked);
-	printf("ratio unchanged refresh / (sinfo + squeue): %.4f  (target <= 0.05)\n", m_same / cli);
-	printf("ratio full refresh / (sinfo + squeue):      %.4f\n", m_full / cli);
+	printf("ratio unchanged refresh (4 parts) / (sinfo + squeue): %.4f\n", m_same / cli);
+	for (int v = 0; v < 3; v++)
+		printf("ratio unchanged tick, %-10s / (sinfo + squeue): %.4f  (target <= 0.05)\n",
+		       per_view[v].name, view_cpu[v] / cli);
+	printf("ratio full refresh / (sinfo + squeue):                 %.4f\n", m_full / cli);
 	oc_snapshot_unref(&prev);
 	oc_backend_close(&b);
 	free(full);

@@ -40,8 +40,13 @@ e2e_cleanup() {
 	e2e_tmux kill-server 2>/dev/null || true
 }
 
-e2e_capture() {
+# e2e_snap: read the screen into E2E_LAST (in this shell, not a subshell).
+e2e_snap() {
 	E2E_LAST=$(e2e_tmux capture-pane -p -t "$E2E_SESSION" 2>/dev/null || true)
+}
+
+e2e_capture() {
+	e2e_snap
 	printf '%s\n' "$E2E_LAST"
 }
 
@@ -53,7 +58,8 @@ e2e_wait() {
 	local re=$1 timeout=${2:-10}
 	local end=$((SECONDS + timeout))
 	while :; do
-		if e2e_capture | grep -Eq -- "$re"; then
+		e2e_snap
+		if grep -Eq -- "$re" <<<"$E2E_LAST"; then
 			return 0
 		fi
 		[ "$SECONDS" -lt "$end" ] || fail "screen did not show /$re/ within ${timeout}s"
@@ -66,7 +72,8 @@ e2e_wait_gone() {
 	local re=$1 timeout=${2:-10}
 	local end=$((SECONDS + timeout))
 	while :; do
-		if ! e2e_capture | grep -Eq -- "$re"; then
+		e2e_snap
+		if ! grep -Eq -- "$re" <<<"$E2E_LAST"; then
 			return 0
 		fi
 		[ "$SECONDS" -lt "$end" ] || fail "screen still shows /$re/ after ${timeout}s"

@@ -11,7 +11,7 @@ jobid=$(runuser -u alice -- sbatch --parsable -p debug --qos=debug_qos -A team-a
 jobid=${jobid%%;*}
 cleanup_job() { scancel "$jobid" 2>/dev/null || true; e2e_cleanup; }
 trap cleanup_job EXIT
-e2e_wait "^ +$jobid +debug +e2e-live +alice +team-a +(R|PD|CF) " 15
+e2e_wait "^ +$jobid +debug +e2e-live\\S* +alice +team-a +(R|PD|CF) " 15
 ok "job $jobid appeared in the queue view"
 state=$(squeue -h -j "$jobid" -o %t)
 e2e_wait "^ +$jobid .* $state " 10

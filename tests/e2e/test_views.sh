@@ -30,7 +30,7 @@ e2e_wait '^NODE +STATE' 5
 drained=$(sinfo -h -N -t drain,drng -o '%N|%E' | sort -u)
 [ -n "$drained" ] || fail "the demo workload should have drained a node"
 while IFS='|' read -r node reason; do
-	e2e_wait "^$node +(drain|drng)[*~#%!@^$-]? .*${reason:0:20}" 10
+	e2e_wait "^$node +(drain|drng)"'[*~#%!@^$-]? .*'"${reason:0:20}" 10
 done <<<"$drained"
 ok "nodes view shows drained nodes with their reasons"
 

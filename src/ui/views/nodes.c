@@ -13,7 +13,7 @@ enum { C_NAME, C_STATE, C_CPUS, C_GPUS, C_BY, C_SINCE, C_AGE, C_REASON };
 static const struct oc_table_col cols[] = {
 	[C_NAME] = {"NODE", 15, false},   [C_STATE] = {"STATE", 7, false},
 	[C_CPUS] = {"CPUS", 7, true},     [C_GPUS] = {"GPUS", 5, true},
-	[C_BY] = {"BY", 8, false},        [C_SINCE] = {"SINCE", 11, false},
+	[C_BY] = {"BY", 8, false},        [C_SINCE] = {"SINCE", 11, false, true},
 	[C_AGE] = {"AGO", 4, true},       [C_REASON] = {"REASON", 0, false},
 };
 
@@ -171,7 +171,7 @@ static void next_sort(void *view, bool reverse)
 const struct oc_view_ops oc_view_nodes = {
 	.name = "nodes",
 	.title = "Nodes",
-	.focus = OC_MASK(OC_PART_NODES),
+	.focus = OC_FOCUS_NODES,
 	.create = create,
 	.destroy = destroy,
 	.update = update,

@@ -164,7 +164,7 @@ static void next_sort(void *view, bool reverse)
 const struct oc_view_ops oc_view_partitions = {
 	.name = "partitions",
 	.title = "Partitions",
-	.focus = OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS),
+	.focus = OC_FOCUS_PARTITIONS,
 	.create = create,
 	.destroy = destroy,
 	.update = update,

@@ -12,9 +12,9 @@ enum { C_ID, C_PART, C_NAME, C_USER, C_ACCT, C_ST, C_TIME, C_NODES, C_GPUS, C_WH
 
 static const struct oc_table_col cols[] = {
 	[C_ID] = {"JOBID", 8, true},     [C_PART] = {"PARTITION", 9, false},
-	[C_NAME] = {"NAME", 9, false},   [C_USER] = {"USER", 8, false},
-	[C_ACCT] = {"ACCOUNT", 7, false}, [C_ST] = {"ST", 2, false},
-	[C_TIME] = {"TIME", 9, true},    [C_NODES] = {"NODES", 5, true},
+	[C_NAME] = {"NAME", 8, false},   [C_USER] = {"USER", 8, false},
+	[C_ACCT] = {"ACCOUNT", 8, false, true}, [C_ST] = {"ST", 2, false},
+	[C_TIME] = {"TIME", 10, true},    [C_NODES] = {"NODES", 5, true},
 	[C_GPUS] = {"GPUS", 4, true},    [C_WHERE] = {"NODELIST(REASON)", 0, false},
 };
 
@@ -180,7 +180,7 @@ static void next_sort(void *view, bool reverse)
 const struct oc_view_ops oc_view_queue = {
 	.name = "queue",
 	.title = "Queue",
-	.focus = OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_NODES),
+	.focus = OC_FOCUS_QUEUE,
 	.create = create,
 	.destroy = destroy,
 	.update = update,

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds (warnings are errors), and runs every
+# test: unit tests, then the real local cluster (started and stopped by
+# ctest's "cluster" fixture) with the cluster, end-to-end and benchmark
+# tests; then the unit tests again under AddressSanitizer+UBSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+tests/install-deps.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+cmake -S . -B build -DOC_WERROR=ON
+cmake --build build -j"$jobs"
+# A console or cluster left over from a demo must not interfere.
+ctest --test-dir build --output-on-failure --timeout 600
+
+cmake -S . -B build-asan -DOC_WERROR=ON -DOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+cmake --build build-asan -j"$jobs"
+ctest --test-dir build-asan --output-on-failure -L unit
+echo "run-all: all tests passed ($top)"
