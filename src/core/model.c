@@ -33,6 +33,7 @@ OC_TABLE_FUNCS(oc_nodes, oc_nodes)
 OC_TABLE_FUNCS(oc_partitions, oc_partitions)
 OC_TABLE_FUNCS(oc_jobs, oc_jobs)
 OC_TABLE_FUNCS(oc_reservations, oc_reservations)
+OC_TABLE_FUNCS(oc_accounting, oc_accounting)
 
 struct oc_snapshot *oc_snapshot_new(void)
 {
@@ -44,7 +45,8 @@ struct oc_snapshot *oc_snapshot_new(void)
 	s->partitions = oc_partitions_new();
 	s->jobs = oc_jobs_new();
 	s->reservations = oc_reservations_new();
-	if (!s->nodes || !s->partitions || !s->jobs || !s->reservations)
+	s->accounting = oc_accounting_new();
+	if (!s->nodes || !s->partitions || !s->jobs || !s->reservations || !s->accounting)
 		oc_snapshot_unref(&s);
 	return s;
 }
@@ -68,6 +70,7 @@ void oc_snapshot_unref(struct oc_snapshot **sp)
 	oc_partitions_unref(&s->partitions);
 	oc_jobs_unref(&s->jobs);
 	oc_reservations_unref(&s->reservations);
+	oc_accounting_unref(&s->accounting);
 	free(s);
 }
 

@@ -10,6 +10,7 @@
 #define OC_CORE_MODEL_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -18,6 +19,14 @@
 
 /* Sentinel for "no value / unlimited" in 32-bit counters and limits. */
 #define OC_NONE UINT32_MAX
+
+/* What every table carries besides its rows. */
+struct oc_table_head {
+	atomic_int refs;
+	struct oc_arena arena;
+	time_t slurm_update;   /* Slurm's last_update of this data */
+	uint64_t generation;   /* bumps when the rows changed */
+};
 
 /* ---- nodes ------------------------------------------------------------ */
 
@@ -146,6 +155,10 @@ struct oc_job {
 	uint32_t num_nodes, num_cpus;
 	uint32_t gpus;            /* allocated (running) or requested (pending) */
 	uint32_t priority;
+	/* Indexes of its allocated nodes in the node table the jobs table was
+	 * resolved against (see oc_jobs.node_generation); NULL when none. */
+	uint32_t *node_idx;
+	uint32_t node_count;
 };
 
 /* ---- reservations ------------------------------------------------------ */
@@ -158,17 +171,63 @@ struct oc_reservation {
 	const char *flags;        /* "MAINT,IGNORE_JOBS" */
 	time_t start_time, end_time;
 	uint32_t node_count;
+	/* Indexes of its nodes in the node table (resolved like jobs'). */
+	uint32_t *node_idx;
+	uint32_t node_idx_count;
+};
+
+/* ---- accounting: slurmctld's association manager ----------------------- */
+
+#define OC_NOLIMIT UINT64_MAX
+
+/* One TRES of a group limit: the limit (OC_NOLIMIT when none) and what the
+ * association or QoS uses now. Memory in MB. */
+struct oc_tres_use {
+	uint64_t limit;
+	uint64_t used;
+};
+
+enum oc_tres_kind { OC_TRES_GPU = 0, OC_TRES_CPU, OC_TRES_MEM, OC_TRES_NODE, OC_TRES_KINDS };
+
+struct oc_assoc {
+	const char *account;
+	const char *user;          /* NULL for the account's own association */
+	const char *parent;        /* parent account ("root"), NULL for root */
+	const char *partition;     /* NULL unless the association is per partition */
+	struct oc_tres_use grp[OC_TRES_KINDS]; /* GrpTRES */
+	const char *grp_tres;      /* the whole GrpTRES as names ("gres/gpu=64"), NULL if none */
+	uint32_t grp_jobs, grp_submit;         /* OC_NONE = no limit */
+	uint32_t max_jobs, max_submit;         /* per association; OC_NONE = none */
+	const char *qos;           /* allowed QoS names, comma separated, NULL = none */
+	const char *def_qos;       /* NULL = none */
+	uint32_t shares;           /* fair-share, OC_NONE = parent */
+};
+
+struct oc_qos {
+	const char *name;
+	uint32_t priority;
+	uint32_t max_jobs_pu, max_submit_pu;   /* per user; OC_NONE = none */
+	uint32_t grp_jobs, grp_submit;         /* OC_NONE = none */
+	struct oc_tres_use grp[OC_TRES_KINDS]; /* GrpTRES of the QoS */
+	const char *max_tres_pu;   /* MaxTRESPerUser as names, NULL if none */
+	const char *preempt_mode;  /* NULL = cluster default */
+};
+
+struct oc_accounting {
+	struct oc_table_head h;
+	struct oc_assoc *assocs;
+	size_t nassocs;
+	struct oc_qos *qos;
+	size_t nqos;
+	bool enabled;              /* AccountingStorageType is not none */
+	/* Why the limits may be stale or missing, "" when slurmdbd answers:
+	 * "slurmdbd unreachable since 14:02:11: ...". The association manager
+	 * of slurmctld keeps enforcing its cached limits meanwhile. */
+	char dbd_error[160];
 };
 
 /* ---- tables ------------------------------------------------------------ */
 
-/* What every table carries besides its rows. */
-struct oc_table_head {
-	atomic_int refs;
-	struct oc_arena arena;
-	time_t slurm_update;   /* Slurm's last_update of this data */
-	uint64_t generation;   /* bumps when the rows changed */
-};
 
 struct oc_nodes {
 	struct oc_table_head h;
@@ -187,12 +246,14 @@ struct oc_jobs {
 	struct oc_table_head h;
 	struct oc_job *v;
 	size_t n;
+	uint64_t node_generation; /* node table the node_idx refer to */
 };
 
 struct oc_reservations {
 	struct oc_table_head h;
 	struct oc_reservation *v;
 	size_t n;
+	uint64_t node_generation;
 };
 
 /* How fresh a part of the snapshot is: failures are data. */
@@ -202,7 +263,7 @@ struct oc_part_status {
 	char error[160];       /* last error, "" when none */
 };
 
-enum oc_part_id { OC_PART_NODES, OC_PART_PARTITIONS, OC_PART_JOBS, OC_PART_RESV, OC_PART_COUNT };
+enum oc_part_id { OC_PART_NODES, OC_PART_PARTITIONS, OC_PART_JOBS, OC_PART_RESV, OC_PART_ACCT, OC_PART_COUNT };
 
 /* Bits of enum oc_part_id: which parts a refresh asks for or a view shows. */
 #define OC_MASK(part) (1u << (part))
@@ -214,10 +275,12 @@ struct oc_snapshot {
 	time_t taken;
 	char cluster[64];
 	char slurm_version[32];
+	char slurm_user[64];   /* SlurmUser: the user Slurm itself sets reasons as */
 	struct oc_nodes *nodes;
 	struct oc_partitions *partitions;
 	struct oc_jobs *jobs;
 	struct oc_reservations *reservations;
+	struct oc_accounting *accounting;
 	struct oc_part_status status[OC_PART_COUNT];
 };
 
@@ -226,18 +289,21 @@ struct oc_nodes *oc_nodes_new(void);
 struct oc_partitions *oc_partitions_new(void);
 struct oc_jobs *oc_jobs_new(void);
 struct oc_reservations *oc_reservations_new(void);
+struct oc_accounting *oc_accounting_new(void);
 
 /* Take one more reference; returns its argument (NULL passes through). */
 struct oc_nodes *oc_nodes_ref(struct oc_nodes *t);
 struct oc_partitions *oc_partitions_ref(struct oc_partitions *t);
 struct oc_jobs *oc_jobs_ref(struct oc_jobs *t);
 struct oc_reservations *oc_reservations_ref(struct oc_reservations *t);
+struct oc_accounting *oc_accounting_ref(struct oc_accounting *t);
 
 /* Drop one reference, free on the last, and clear *t. */
 void oc_nodes_unref(struct oc_nodes **t);
 void oc_partitions_unref(struct oc_partitions **t);
 void oc_jobs_unref(struct oc_jobs **t);
 void oc_reservations_unref(struct oc_reservations **t);
+void oc_accounting_unref(struct oc_accounting **t);
 
 /* A new snapshot with one reference and empty tables. NULL on ENOMEM. */
 struct oc_snapshot *oc_snapshot_new(void);

@@ -53,13 +53,16 @@ struct oc_snapshot *oc_collector_refresh_once(struct oc_backend *b, unsigned mas
 		oc_partitions_unref(&next->partitions);
 		oc_jobs_unref(&next->jobs);
 		oc_reservations_unref(&next->reservations);
+		oc_accounting_unref(&next->accounting);
 		next->nodes = oc_nodes_ref(prev->nodes);
 		next->partitions = oc_partitions_ref(prev->partitions);
 		next->jobs = oc_jobs_ref(prev->jobs);
 		next->reservations = oc_reservations_ref(prev->reservations);
+		next->accounting = oc_accounting_ref(prev->accounting);
 		memcpy(next->status, prev->status, sizeof(next->status));
 		memcpy(next->cluster, prev->cluster, sizeof(next->cluster));
 		memcpy(next->slurm_version, prev->slurm_version, sizeof(next->slurm_version));
+		memcpy(next->slurm_user, prev->slurm_user, sizeof(next->slurm_user));
 		next->seq = prev->seq + 1;
 	} else {
 		next->seq = 1;

@@ -16,6 +16,7 @@
 
 #include "core/strmap.h"
 #include "core/tres.h"
+#include "source/slurm_acct.h"
 #include "source/slurm_reason.h"
 
 
@@ -39,6 +40,9 @@ struct slurm_backend {
 	int conf_loaded;   /* cluster name and version known */
 	char cluster[64];
 	char version[32];
+	char slurm_user[64];
+	bool accounting;   /* AccountingStorageType is not none */
+	struct oc_slurm_acct *acct;
 };
 
 const char *oc_slurm_build_version(void)
@@ -564,6 +568,10 @@ static void backend_load_conf(struct slurm_backend *b)
 		return;
 	snprintf(b->cluster, sizeof(b->cluster), "%s", conf->cluster_name ? conf->cluster_name : "");
 	snprintf(b->version, sizeof(b->version), "%s", conf->version ? conf->version : "");
+	snprintf(b->slurm_user, sizeof(b->slurm_user), "%s",
+		 conf->slurm_user_name ? conf->slurm_user_name : "");
+	b->accounting = conf->accounting_storage_type &&
+			!strstr(conf->accounting_storage_type, "/none");
 	b->conf_loaded = 1;
 	slurm_free_ctl_conf(conf);
 }
@@ -585,6 +593,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		backend_load_conf(b);
 	snprintf(next->cluster, sizeof(next->cluster), "%s", b->cluster);
 	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->version);
+	snprintf(next->slurm_user, sizeof(next->slurm_user), "%s", b->slurm_user);
 
 	int nodes_changed = 0;
 	if (mask & OC_MASK(OC_PART_NODES)) {
@@ -696,6 +705,9 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			failed++;
 		}
 	}
+	if ((mask & OC_MASK(OC_PART_ACCT)) && b->conf_loaded &&
+	    oc_slurm_acct_refresh(b->acct, b->accounting, prev, next) < 0)
+		failed++;
 	if (failed)
 		b->conf_loaded = 0; /* the controller may come back as another version */
 	return failed;
@@ -703,7 +715,9 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 
 static void slurm_close(struct oc_backend *base)
 {
-	free(base);
+	struct slurm_backend *b = (struct slurm_backend *)base;
+	oc_slurm_acct_free(&b->acct);
+	free(b);
 }
 
 static const struct oc_backend_ops slurm_backend_ops = {
@@ -724,6 +738,12 @@ struct oc_backend *oc_slurm_backend_open(const char *slurm_conf, char *err, size
 	}
 	struct slurm_backend *b = calloc(1, sizeof(*b));
 	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	b->acct = oc_slurm_acct_new();
+	if (!b->acct) {
+		free(b);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
