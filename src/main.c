@@ -1,9 +1,14 @@
 /* main.c: options, profile lookup, and wiring the collector to the screen. */
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/profile.h"
 #include "source/collector.h"
@@ -27,9 +32,13 @@ static void usage(FILE *out)
 		"                       ($XDG_CONFIG_HOME/opsconsole/clusters/NAME.json, then\n"
 		"                       /etc/opsconsole/clusters/NAME.json), or else the\n"
 		"                       default slurm.conf when its ClusterName is NAME\n"
-		"      --view VIEW      start in VIEW: partitions, queue, nodes\n"
+		"      --view VIEW      start in VIEW: partitions, queue, nodes, health,\n"
+		"                       quota, reservations\n"
 		"  -p, --partition P    start in the queue of partition P\n"
 		"      --show-hidden    list hidden partitions too (toggle with H)\n"
+		"      --readonly       offer no action that changes the cluster\n"
+		"      --theme NAME     themes/NAME.json (default, light, high-contrast, mono)\n"
+		"      --keymap NAME    keymaps/NAME.json (default, vim)\n"
 		"  -h, --help           this help\n"
 		"  -V, --version        version and the Slurm version it was built against\n"
 		"\n"
@@ -93,6 +102,41 @@ static int resolve_profile(const char *name, struct oc_profile *p)
 	return EXIT_USAGE;
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Where the installed views/, keymaps/, themes/ are: $OPSCONSOLE_DATADIR,
+ * else share/opsconsole beside the program's bin/ (so an install under
+ * /opt/opsconsole works as well as /usr), else the source tree the program
+ * was built from (running from the build folder). */
+static void find_datadir(char *out, size_t len)
+{
+	const char *env = getenv("OPSCONSOLE_DATADIR");
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *bin = dirname(exe);         /* .../bin */
+		char *prefix = dirname(bin);      /* ... */
+		snprintf(out, len, "%s/share/opsconsole", prefix);
+		if (is_dir(out))
+			return;
+	}
+#ifdef OC_SOURCE_DIR
+	snprintf(out, len, "%s", OC_SOURCE_DIR);
+	if (is_dir(out))
+		return;
+#endif
+	out[0] = '\0';
+}
+
 struct hooks_ctx {
 	struct oc_collector *c;
 };
@@ -125,14 +169,17 @@ static time_t h_inflight(void *ctx)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
-	const char *cluster = NULL, *view = NULL, *partition = NULL;
-	int show_hidden = 0;
-	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN };
+	const char *cluster = NULL, *view = NULL, *partition = NULL, *theme = NULL, *keymap = NULL;
+	int show_hidden = 0, readonly = 0;
+	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP };
 	static const struct option opts[] = {
 		{"cluster", required_argument, NULL, 'c'},
 		{"view", required_argument, NULL, OPT_VIEW},
 		{"partition", required_argument, NULL, 'p'},
 		{"show-hidden", no_argument, NULL, OPT_SHOW_HIDDEN},
+		{"readonly", no_argument, NULL, OPT_READONLY},
+		{"theme", required_argument, NULL, OPT_THEME},
+		{"keymap", required_argument, NULL, OPT_KEYMAP},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -144,6 +191,9 @@ int main(int argc, char **argv)
 		case 'p': partition = optarg; break;
 		case OPT_VIEW: view = optarg; break;
 		case OPT_SHOW_HIDDEN: show_hidden = 1; break;
+		case OPT_READONLY: readonly = 1; break;
+		case OPT_THEME: theme = optarg; break;
+		case OPT_KEYMAP: keymap = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V':
 			printf("opsconsole %s (built against Slurm %s)\n", OC_VERSION, oc_slurm_build_version());
@@ -156,8 +206,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (view && strcmp(view, "partitions") && strcmp(view, "queue") && strcmp(view, "nodes")) {
-		fprintf(stderr, "opsconsole: unknown view '%s' (partitions, queue, nodes)\n", view);
+	static const char *const view_names[] = {"partitions", "queue", "nodes", "health", "quota", "reservations"};
+	bool view_ok = !view;
+	for (size_t i = 0; view && i < sizeof(view_names) / sizeof(view_names[0]); i++)
+		if (strcmp(view, view_names[i]) == 0)
+			view_ok = true;
+	if (!view_ok) {
+		fprintf(stderr, "opsconsole: unknown view '%s' (partitions, queue, nodes, health, quota, reservations)\n",
+			view);
 		return EXIT_USAGE;
 	}
 	if (partition && !view)
@@ -178,7 +234,7 @@ int main(int argc, char **argv)
 		.backend = backend,
 		.fast_s = profile.refresh_s,
 		.slow_s = profile.refresh_s * 10 < 30 ? 30 : profile.refresh_s * 10,
-		.focus = OC_MASK_ALL,
+		.focus = OC_MASK_ALL & ~OC_MASK(OC_PART_ACCT),
 	};
 	struct hooks_ctx hctx;
 	hctx.c = oc_collector_start(&ccfg, err, sizeof(err));
@@ -195,12 +251,18 @@ int main(int argc, char **argv)
 		.ack = h_ack,
 		.inflight_since = h_inflight,
 	};
+	char datadir[PATH_MAX];
+	find_datadir(datadir, sizeof(datadir));
 	struct oc_ui_config ucfg = {
 		.cluster = profile.name,
 		.start_view = view,
 		.start_arg = partition,
 		.refresh_s = profile.refresh_s,
 		.show_hidden = show_hidden || profile.show_hidden,
+		.readonly = readonly || profile.readonly,
+		.theme = theme ? theme : (profile.theme[0] ? profile.theme : NULL),
+		.keymap = keymap ? keymap : (profile.keymap[0] ? profile.keymap : NULL),
+		.datadir = datadir,
 	};
 	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
 	oc_collector_stop(&hctx.c);

@@ -128,7 +128,7 @@ static int profile_bool(const char *path, const char *key, json_t *v,
 /* Keys that later parts of the console read; here they are only checked
  * to be an object or a string (a file name). */
 static const char *const profile_reserved[] = {
-	"ssh", "probes", "checklist", "theme", "keymap",
+	"ssh", "probes", "checklist",
 };
 
 /* Applies one key of the top level object to *p. Returns 0, or -1 with a
@@ -146,6 +146,10 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		return profile_bool(path, key, v, &p->readonly, err, errlen);
 	if (strcmp(key, "show_hidden") == 0)
 		return profile_bool(path, key, v, &p->show_hidden, err, errlen);
+	if (strcmp(key, "theme") == 0)
+		return profile_string(path, key, v, p->theme, sizeof(p->theme), err, errlen);
+	if (strcmp(key, "keymap") == 0)
+		return profile_string(path, key, v, p->keymap, sizeof(p->keymap), err, errlen);
 	if (strcmp(key, "refresh_seconds") == 0) {
 		if (!json_is_number(v)) {
 			profile_err(err, errlen, "%s: \"%s\" must be a number", path, key);

@@ -16,6 +16,8 @@ struct oc_profile {
 	double refresh_s;       /* fast refresh interval, default 2 */
 	bool readonly;
 	bool show_hidden;       /* list hidden partitions */
+	char theme[64];         /* themes/NAME.json, "" = default */
+	char keymap[64];        /* keymaps/NAME.json, "" = default */
 };
 
 /* The directories searched, in order: $XDG_CONFIG_HOME/opsconsole/clusters

@@ -247,31 +247,55 @@ static struct oc_nodes *nodes_convert(struct slurm_backend *b, const node_info_m
 
 /* ---- partitions -------------------------------------------------------- */
 
-/* Resolve a partition's hostlist against the node table through libslurm's
- * hostlist functions. Returns 0, -1 on ENOMEM. */
-static int part_resolve_nodes(struct oc_arena *a, struct oc_partition *p, const char *nodes,
-			      const struct oc_strmap *index)
+/* Name -> index of the node table a refresh resolves hostlists against,
+ * built once per refresh on first use. */
+struct node_index {
+	const struct oc_nodes *nodes;
+	struct oc_strmap map;
+	bool built;
+};
+
+static int node_index_build(struct node_index *ix)
 {
-	p->node_idx = NULL;
-	p->node_count = 0;
+	if (ix->built)
+		return 0;
+	if (oc_strmap_init(&ix->map, ix->nodes ? ix->nodes->n : 0) < 0)
+		return -1;
+	for (size_t i = 0; ix->nodes && i < ix->nodes->n; i++)
+		if (oc_strmap_put(&ix->map, ix->nodes->v[i].name, (uint32_t)i) < 0)
+			return -1;
+	ix->built = true;
+	return 0;
+}
+
+/* Resolve a hostlist expression against the node table through libslurm's
+ * hostlist functions: *idx (in the arena) and *count. Unknown names are
+ * skipped. Returns 0, -1 on ENOMEM. */
+static int resolve_nodes(struct oc_arena *a, const char *nodes, struct node_index *ix,
+			 uint32_t **idx, uint32_t *count)
+{
+	*idx = NULL;
+	*count = 0;
 	if (!nodes || !*nodes)
 		return 0;
+	if (node_index_build(ix) < 0)
+		return -1;
 	oc_hostlist hl = slurm_hostlist_create(nodes);
 	if (!hl)
 		return 0;
-	int count = slurm_hostlist_count(hl);
-	if (count > 0) {
-		p->node_idx = oc_arena_alloc(a, sizeof(uint32_t) * (size_t)count);
-		if (!p->node_idx) {
+	int n = slurm_hostlist_count(hl);
+	if (n > 0) {
+		*idx = oc_arena_alloc(a, sizeof(uint32_t) * (size_t)n);
+		if (!*idx) {
 			slurm_hostlist_destroy(hl);
 			return -1;
 		}
 	}
 	char *host;
 	while ((host = slurm_hostlist_shift(hl))) {
-		uint32_t idx = oc_strmap_get(index, host);
-		if (idx != UINT32_MAX && p->node_count < (uint32_t)count)
-			p->node_idx[p->node_count++] = idx;
+		uint32_t i = oc_strmap_get(&ix->map, host);
+		if (i != UINT32_MAX && *count < (uint32_t)n)
+			(*idx)[(*count)++] = i;
 		free(host);
 	}
 	slurm_hostlist_destroy(hl);
@@ -279,7 +303,7 @@ static int part_resolve_nodes(struct oc_arena *a, struct oc_partition *p, const 
 }
 
 static struct oc_partitions *parts_convert(const partition_info_msg_t *msg,
-					   const struct oc_nodes *nodes,
+					   struct node_index *ix,
 					   const struct oc_partitions *prev)
 {
 	struct oc_partitions *t = oc_partitions_new();
@@ -288,13 +312,7 @@ static struct oc_partitions *parts_convert(const partition_info_msg_t *msg,
 	struct oc_arena *a = &t->h.arena;
 	t->h.slurm_update = msg->last_update;
 	t->h.generation = (prev ? prev->h.generation : 0) + 1;
-	t->node_generation = nodes ? nodes->h.generation : 0;
-	struct oc_strmap index = {0};
-	if (nodes && oc_strmap_init(&index, nodes->n) < 0)
-		goto fail;
-	for (size_t i = 0; nodes && i < nodes->n; i++)
-		if (oc_strmap_put(&index, nodes->v[i].name, (uint32_t)i) < 0)
-			goto fail;
+	t->node_generation = ix->nodes ? ix->nodes->h.generation : 0;
 	t->v = oc_arena_alloc(a, sizeof(*t->v) * (msg->record_count ? msg->record_count : 1));
 	if (!t->v)
 		goto fail;
@@ -329,13 +347,11 @@ static struct oc_partitions *parts_convert(const partition_info_msg_t *msg,
 		p->preempt_mode = pi->preempt_mode;
 		p->total_nodes = pi->total_nodes;
 		p->total_cpus = pi->total_cpus;
-		if (!p->name || part_resolve_nodes(a, p, pi->nodes, &index) < 0)
+		if (!p->name || resolve_nodes(a, pi->nodes, ix, &p->node_idx, &p->node_count) < 0)
 			goto fail;
 	}
-	oc_strmap_free(&index);
 	return t;
 fail:
-	oc_strmap_free(&index);
 	oc_partitions_unref(&t);
 	return NULL;
 }
@@ -377,7 +393,7 @@ static uint32_t job_gpus(const slurm_job_info_t *ji, enum oc_job_state st)
 }
 
 static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_t *msg,
-				    const struct oc_jobs *prev)
+				    struct node_index *ix, const struct oc_jobs *prev)
 {
 	struct oc_jobs *t = oc_jobs_new();
 	if (!t)
@@ -385,6 +401,7 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 	struct oc_arena *a = &t->h.arena;
 	t->h.slurm_update = msg->last_update;
 	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->node_generation = ix->nodes ? ix->nodes->h.generation : 0;
 	t->v = oc_arena_alloc(a, sizeof(*t->v) * (msg->record_count ? msg->record_count : 1));
 	if (!t->v) {
 		oc_jobs_unref(&t);
@@ -452,6 +469,10 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 		if (ji->state_reason != WAIT_NO_REASON && oc_slurm_reason_is_limit(ji->state_reason))
 			j->flags |= OC_JF_LIMITED;
 		j->nodes = oc_arena_strdup_nonempty(a, ji->nodes);
+		if (j->nodes && (j->state == OC_JOB_RUNNING || j->state == OC_JOB_SUSPENDED ||
+				 (j->flags & OC_JF_COMPLETING)) &&
+		    resolve_nodes(a, j->nodes, ix, &j->node_idx, &j->node_count) < 0)
+			goto fail;
 		j->submit_time = ji->submit_time;
 		j->start_time = ji->start_time;
 		j->end_time = ji->end_time;
@@ -517,6 +538,7 @@ static void resv_flags_string(uint64_t f, char *buf, size_t len)
 }
 
 static struct oc_reservations *resv_convert(const reserve_info_msg_t *msg,
+					    struct node_index *ix,
 					    const struct oc_reservations *prev)
 {
 	struct oc_reservations *t = oc_reservations_new();
@@ -525,6 +547,7 @@ static struct oc_reservations *resv_convert(const reserve_info_msg_t *msg,
 	struct oc_arena *a = &t->h.arena;
 	t->h.slurm_update = msg->last_update;
 	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->node_generation = ix->nodes ? ix->nodes->h.generation : 0;
 	t->v = oc_arena_alloc(a, sizeof(*t->v) * (msg->record_count ? msg->record_count : 1));
 	if (!t->v) {
 		oc_reservations_unref(&t);
@@ -543,6 +566,10 @@ static struct oc_reservations *resv_convert(const reserve_info_msg_t *msg,
 		r->start_time = ri->start_time;
 		r->end_time = ri->end_time;
 		r->node_count = ri->node_cnt;
+		if (!r->name || resolve_nodes(a, ri->node_list, ix, &r->node_idx, &r->node_idx_count) < 0) {
+			oc_reservations_unref(&t);
+			return NULL;
+		}
 	}
 	return t;
 }
@@ -595,7 +622,6 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->version);
 	snprintf(next->slurm_user, sizeof(next->slurm_user), "%s", b->slurm_user);
 
-	int nodes_changed = 0;
 	if (mask & OC_MASK(OC_PART_NODES)) {
 		struct oc_part_status *st = &next->status[OC_PART_NODES];
 		const struct oc_nodes *old = prev ? prev->nodes : NULL;
@@ -611,7 +637,6 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			struct oc_nodes *t = nodes_convert(b, msg, old);
 			slurm_free_node_info_msg(msg);
 			if (t) {
-				nodes_changed = 1;
 				REPLACE_TABLE(nodes, oc_nodes_unref, t);
 				status_ok(st, time(NULL));
 			} else {
@@ -627,17 +652,24 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		}
 	}
 
+	/* Partitions, jobs and reservations hold indexes into the node table:
+	 * when its layout (names, order) changed, they are all asked for again
+	 * in full and resolved against the new table. */
+	bool layout_changed = !nodes_same_layout(prev ? prev->nodes : NULL, next->nodes);
+	if (layout_changed)
+		mask |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
+	struct node_index ix = {.nodes = next->nodes};
+
 	if (mask & OC_MASK(OC_PART_PARTITIONS)) {
 		struct oc_part_status *st = &next->status[OC_PART_PARTITIONS];
 		const struct oc_partitions *old = prev ? prev->partitions : NULL;
 		partition_info_msg_t *msg = NULL;
 		/* Partitions hold node indexes: ask for everything again when the
 		 * node layout changed under them. */
-		int layout_ok = old && prev && nodes_same_layout(prev->nodes, next->nodes);
-		time_t since = (layout_ok && old->h.slurm_update) ? old->h.slurm_update : 0;
+		time_t since = (!layout_changed && old && old->h.slurm_update) ? old->h.slurm_update : 0;
 		errno = 0;
 		if (slurm_load_partitions(since, &msg, show) == SLURM_SUCCESS && msg) {
-			struct oc_partitions *t = parts_convert(msg, next->nodes, old);
+			struct oc_partitions *t = parts_convert(msg, &ix, old);
 			slurm_free_partition_info_msg(msg);
 			if (t) {
 				REPLACE_TABLE(partitions, oc_partitions_unref, t);
@@ -654,16 +686,15 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			failed++;
 		}
 	}
-	(void)nodes_changed;
 
 	if (mask & OC_MASK(OC_PART_JOBS)) {
 		struct oc_part_status *st = &next->status[OC_PART_JOBS];
 		const struct oc_jobs *old = prev ? prev->jobs : NULL;
 		job_info_msg_t *msg = NULL;
-		time_t since = (old && old->h.slurm_update) ? old->h.slurm_update : 0;
+		time_t since = (!layout_changed && old && old->h.slurm_update) ? old->h.slurm_update : 0;
 		errno = 0;
 		if (slurm_load_jobs(since, &msg, show) == SLURM_SUCCESS && msg) {
-			struct oc_jobs *t = jobs_convert(b, msg, old);
+			struct oc_jobs *t = jobs_convert(b, msg, &ix, old);
 			slurm_free_job_info_msg(msg);
 			if (t) {
 				REPLACE_TABLE(jobs, oc_jobs_unref, t);
@@ -685,10 +716,10 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		struct oc_part_status *st = &next->status[OC_PART_RESV];
 		const struct oc_reservations *old = prev ? prev->reservations : NULL;
 		reserve_info_msg_t *msg = NULL;
-		time_t since = (old && old->h.slurm_update) ? old->h.slurm_update : 0;
+		time_t since = (!layout_changed && old && old->h.slurm_update) ? old->h.slurm_update : 0;
 		errno = 0;
 		if (slurm_load_reservations(since, &msg) == SLURM_SUCCESS && msg) {
-			struct oc_reservations *t = resv_convert(msg, old);
+			struct oc_reservations *t = resv_convert(msg, &ix, old);
 			slurm_free_reservation_info_msg(msg);
 			if (t) {
 				REPLACE_TABLE(reservations, oc_reservations_unref, t);
@@ -705,6 +736,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			failed++;
 		}
 	}
+	oc_strmap_free(&ix.map);
 	if ((mask & OC_MASK(OC_PART_ACCT)) && b->conf_loaded &&
 	    oc_slurm_acct_refresh(b->acct, b->accounting, prev, next) < 0)
 		failed++;

@@ -1,36 +1,28 @@
 /* screen.c: the console's main loop. Waits on the keyboard and on the
  * collector's wake-up pipe, never on Slurm; draws the header, the tab bar,
- * the stale banner, the current view and the status line. */
+ * the stale banner, the current view and the status line; turns keys into
+ * actions through the keymap. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <panel.h>
+
 #include "ui/ui_int.h"
+#include "ui/ui_config.h"
 
 #define OC_MIN_COLS 40
 #define OC_MIN_LINES 8
 
-static const struct oc_view_ops *const views[] = {
-	&oc_view_partitions,
-	&oc_view_queue,
-	&oc_view_nodes,
+static const struct oc_listview_def *const view_defs[] = {
+	&oc_lv_partitions, &oc_lv_queue, &oc_lv_nodes, &oc_lv_health, &oc_lv_quota, &oc_lv_reservations,
 };
-#define NVIEWS ((int)(sizeof(views) / sizeof(views[0])))
-
-struct screen {
-	struct oc_app app;
-	void *view[NVIEWS];
-	int cur;
-	bool filtering;          /* the / prompt is open */
-	char filter[256];
-	bool help;
-	char message[256];       /* one-shot message on the status line */
-	uint64_t shown_seq;
-};
+#define NVIEWS ((int)(sizeof(view_defs) / sizeof(view_defs[0])))
 
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t curses_active;
@@ -67,7 +59,7 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
 	sa.sa_handler = on_fatal_signal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = (int)SA_RESETHAND;
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGFPE, &sa, NULL);
@@ -77,27 +69,34 @@ static void install_signals(void)
 	atexit(restore_terminal);
 }
 
-void oc_app_goto(struct oc_app *app, const char *name, const char *arg)
+void oc_app_message(struct oc_app *app, bool error, const char *fmt, ...)
 {
-	struct screen *sc = (struct screen *)app;
-	for (int i = 0; i < NVIEWS; i++) {
-		if (strcmp(views[i]->name, name) != 0)
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(app->message, sizeof(app->message), fmt, ap);
+	va_end(ap);
+	app->message_is_error = error;
+	app->dirty = true;
+}
+
+bool oc_app_goto(struct oc_app *app, const char *name, const char *arg)
+{
+	for (int i = 0; i < app->nviews; i++) {
+		struct oc_listview *lv = app->view[i];
+		if (strcmp(lv->def->name, name) != 0)
 			continue;
-		if (sc->cur != i || arg) {
-			/* The / filter belongs to the view it was typed in. */
-			sc->filter[0] = '\0';
-			sc->filtering = false;
-			views[i]->set_filter(sc->view[i], "");
-		}
-		sc->cur = i;
-		if (views[i]->open)
-			views[i]->open(sc->view[i], arg);
+		if (arg || app->cur != i || lv->def->arg)
+			oc_listview_open(lv, arg);
+		app->cur = i;
+		if (app->mode == OC_MODE_FILTER || app->mode == OC_MODE_DETAIL)
+			app->mode = OC_MODE_NORMAL;
 		if (app->snap)
-			views[i]->update(sc->view[i], app->snap);
-		app->hooks->set_focus(app->hooks->ctx, views[i]->focus);
+			oc_listview_update(lv, app->snap);
+		app->hooks->set_focus(app->hooks->ctx, lv->def->focus);
 		app->dirty = true;
-		return;
+		return true;
 	}
+	return false;
 }
 
 static void fmt_clock(time_t t, char *buf, size_t len)
@@ -108,14 +107,14 @@ static void fmt_clock(time_t t, char *buf, size_t len)
 }
 
 /* The stale banner's text, or "" when the data on screen is fresh. */
-static void stale_text(struct screen *sc, char *buf, size_t len)
+static void stale_text(struct oc_app *app, char *buf, size_t len)
 {
-	const struct oc_snapshot *s = sc->app.snap;
-	unsigned focus = views[sc->cur]->focus;
-	time_t now = sc->app.now;
+	const struct oc_snapshot *s = app->snap;
+	unsigned focus = app->view[app->cur]->def->focus;
+	time_t now = app->now;
 	buf[0] = '\0';
-	time_t inflight = sc->app.hooks->inflight_since(sc->app.hooks->ctx);
-	double limit = sc->app.cfg->refresh_s * 2 > 5 ? sc->app.cfg->refresh_s * 2 : 5;
+	time_t inflight = app->hooks->inflight_since(app->hooks->ctx);
+	double limit = app->cfg->refresh_s * 2 > 5 ? app->cfg->refresh_s * 2 : 5;
 	time_t oldest = 0;
 	const char *error = NULL;
 	time_t error_since = 0;
@@ -137,29 +136,29 @@ static void stale_text(struct screen *sc, char *buf, size_t len)
 		snprintf(data, sizeof(data), "never");
 	if (error) {
 		fmt_clock(error_since, since, sizeof(since));
-		snprintf(buf, len, " STALE: slurmctld unreachable since %s (%llds): %s; data from %s ",
-			 since, (long long)(now - error_since), error, data);
+		snprintf(buf, len, " STALE: slurmctld unreachable since %s (%llds): %s; data from %s ", since,
+			 (long long)(now - error_since), error, data);
 	} else if (inflight && (double)(now - inflight) >= limit) {
 		fmt_clock(inflight, since, sizeof(since));
-		snprintf(buf, len, " STALE: slurmctld not answering since %s (%llds); data from %s ",
-			 since, (long long)(now - inflight), data);
+		snprintf(buf, len, " STALE: slurmctld not answering since %s (%llds); data from %s ", since,
+			 (long long)(now - inflight), data);
 	}
 }
 
-static void draw_header(struct screen *sc, int width)
+static void draw_header(struct oc_app *app, int width)
 {
-	const struct oc_snapshot *s = sc->app.snap;
+	const struct oc_snapshot *s = app->snap;
 	char left[256], right[64], clock[16];
-	unsigned focus = views[sc->cur]->focus;
+	unsigned focus = app->view[app->cur]->def->focus;
 	time_t newest = 0;
 	for (int p = 0; p < OC_PART_COUNT; p++)
 		if ((focus & OC_MASK(p)) && s->status[p].fetched > newest)
 			newest = s->status[p].fetched;
-	snprintf(left, sizeof(left), " opsconsole  %s  Slurm %s", s->cluster[0] ? s->cluster : sc->app.cfg->cluster,
-		 s->slurm_version[0] ? s->slurm_version : "?");
-	fmt_clock(sc->app.now, clock, sizeof(clock));
+	snprintf(left, sizeof(left), " opsconsole  %s  Slurm %s%s", s->cluster[0] ? s->cluster : app->cfg->cluster,
+		 s->slurm_version[0] ? s->slurm_version : "?", app->cfg->readonly ? "  [read-only]" : "");
+	fmt_clock(app->now, clock, sizeof(clock));
 	if (newest)
-		snprintf(right, sizeof(right), "updated %llds ago  %s ", (long long)(sc->app.now - newest), clock);
+		snprintf(right, sizeof(right), "updated %llds ago  %s ", (long long)(app->now - newest), clock);
 	else
 		snprintf(right, sizeof(right), "connecting...  %s ", clock);
 	attrset(oc_theme_attr(OC_ROLE_HEADER));
@@ -173,28 +172,32 @@ static void draw_header(struct screen *sc, int width)
 	attrset(A_NORMAL);
 }
 
-static void draw_tabs(struct screen *sc, int y, int width)
+static void draw_tabs(struct oc_app *app, int y, int width)
 {
 	move(y, 0);
 	int used = 0;
-	for (int i = 0; i < NVIEWS && used < width; i++) {
+	/* Narrow terminals get the numbers and the current view's title only. */
+	bool narrow = width < 96;
+	for (int i = 0; i < app->nviews && used < width; i++) {
 		char label[64];
-		snprintf(label, sizeof(label), " %d %s ", i + 1, views[i]->title);
-		attrset(oc_theme_attr(i == sc->cur ? OC_ROLE_TAB_ACTIVE : OC_ROLE_TAB));
-		used += oc_put_text(stdscr, label, width - used, false, false);
-		attrset(A_NORMAL);
+		if (narrow && i != app->cur)
+			snprintf(label, sizeof(label), "%d", i + 1);
+		else
+			snprintf(label, sizeof(label), "%d %s", i + 1, app->view[i]->def->title);
+		attrset(oc_theme_attr(i == app->cur ? OC_ROLE_TAB_ACTIVE : OC_ROLE_TAB));
 		if (used < width) {
 			addch(' ');
 			used++;
 		}
+		used += oc_put_text(stdscr, label, width - used, false, false);
+		if (used < width) {
+			addch(' ');
+			used++;
+		}
+		attrset(A_NORMAL);
 	}
 	char ctx[512] = "";
-	if (views[sc->cur]->context)
-		views[sc->cur]->context(sc->view[sc->cur], ctx, sizeof(ctx));
-	if (sc->filter[0] && !sc->filtering) {
-		size_t l = strlen(ctx);
-		snprintf(ctx + l, sizeof(ctx) - l, "%sfilter \"%s\"", l ? "  " : "", sc->filter);
-	}
+	oc_listview_context(app->view[app->cur], ctx, sizeof(ctx));
 	attrset(oc_theme_attr(OC_ROLE_DIM));
 	int cl = (int)strlen(ctx);
 	for (; used < width - cl - 1; used++)
@@ -206,73 +209,87 @@ static void draw_tabs(struct screen *sc, int y, int width)
 	attrset(A_NORMAL);
 }
 
-static void draw_status(struct screen *sc, int y, int width)
+static void draw_status(struct oc_app *app, int y, int width)
 {
 	move(y, 0);
-	attrset(oc_theme_attr(OC_ROLE_STATUS));
-	if (sc->filtering) {
+	if (app->mode == OC_MODE_FILTER || app->mode == OC_MODE_COMMAND) {
+		attrset(oc_theme_attr(OC_ROLE_STATUS));
 		char buf[300];
-		snprintf(buf, sizeof(buf), "/%s", sc->filter);
-		int used = oc_put_text(stdscr, buf, width, true, false);
-		(void)used;
+		snprintf(buf, sizeof(buf), "%c%s", app->mode == OC_MODE_FILTER ? '/' : ':', app->input);
+		oc_put_text(stdscr, buf, width, true, false);
 		attrset(A_NORMAL);
-		move(y, (int)strlen(buf) < width ? (int)strlen(buf) : width - 1);
+		int x = (int)strlen(buf);
+		move(y, x < width ? x : width - 1);
 		curs_set(1);
 		return;
 	}
 	curs_set(0);
-	const char *help = sc->message[0] ? sc->message
-			   : " q quit  Tab/1-3 view  Enter open  / filter  s sort  r refresh  H hidden  ? help";
-	oc_put_text(stdscr, help, width, true, false);
+	if (app->message[0]) {
+		attrset(oc_theme_attr(app->message_is_error ? OC_ROLE_BANNER : OC_ROLE_STATUS));
+		oc_put_text(stdscr, app->message, width, true, false);
+	} else {
+		attrset(oc_theme_attr(OC_ROLE_STATUS));
+		char hint[256];
+		oc_ui_status_hint(app, hint, sizeof(hint));
+		oc_put_text(stdscr, hint, width, true, false);
+	}
 	attrset(A_NORMAL);
 }
 
-static void draw_help(int h, int width)
+/* The help screen: every action of the registry with its keys. */
+static void draw_help(struct oc_app *app, int y, int h, int width)
 {
-	static const char *const lines[] = {
-		"Keys",
-		"",
-		"  q, Ctrl-C     quit",
-		"  Tab, S-Tab    next / previous view",
-		"  1 2 3         partitions, queue, nodes",
-		"  Enter         open (a partition's queue)",
-		"  Up/Down j/k   move;  PgUp/PgDn, g/G  page, first/last",
-		"  /             filter the list (Esc clears)",
-		"  s, S          sort by the next column / reverse",
-		"  r             refresh now",
-		"  H             show hidden partitions (e.g. gpu)",
-		"  ?             this help (any key closes it)",
-	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0]));
-	for (int i = 0; i < h; i++) {
-		move(1 + i, 0);
-		oc_put_text(stdscr, i < n ? lines[i] : "", width, true, false);
+	int line = 0;
+	for (int i = -1; i < OC_ACT_COUNT; i++) {
+		if (line - app->help_top >= h)
+			break;
+		char buf[512];
+		if (i < 0) {
+			snprintf(buf, sizeof(buf), "Keys (keymap %s; any key closes this, arrows scroll)",
+				 oc_ui_keymap_name(app));
+		} else {
+			char keys[128];
+			oc_ui_keys_for(app, (enum oc_act)i, keys, sizeof(keys));
+			snprintf(buf, sizeof(buf), "  %-14s %-18s %s", keys[0] ? keys : "-", oc_actions[i].id,
+				 oc_actions[i].help);
+		}
+		if (line >= app->help_top) {
+			move(y + line - app->help_top, 0);
+			attrset(i < 0 ? oc_theme_attr(OC_ROLE_TITLE) : A_NORMAL);
+			oc_put_text(stdscr, buf, width, true, false);
+		}
+		line++;
+	}
+	attrset(A_NORMAL);
+	for (int r = line - app->help_top; r < h; r++) {
+		move(y + r, 0);
+		clrtoeol();
 	}
 }
 
-static void draw(struct screen *sc)
+static void draw(struct oc_app *app)
 {
 	int height = LINES, width = COLS;
 	erase();
 	if (width < OC_MIN_COLS || height < OC_MIN_LINES) {
 		char msg[80];
-		snprintf(msg, sizeof(msg), "terminal too small (%dx%d), need %dx%d", width, height,
-			 OC_MIN_COLS, OC_MIN_LINES);
+		snprintf(msg, sizeof(msg), "terminal too small (%dx%d), need %dx%d", width, height, OC_MIN_COLS,
+			 OC_MIN_LINES);
 		mvaddnstr(0, 0, msg, width);
 		refresh();
 		return;
 	}
-	draw_header(sc, width);
-	if (sc->help) {
-		draw_help(height - 2, width);
-		draw_status(sc, height - 1, width);
+	draw_header(app, width);
+	if (app->mode == OC_MODE_HELP) {
+		draw_help(app, 1, height - 2, width);
+		draw_status(app, height - 1, width);
 		refresh();
 		return;
 	}
-	draw_tabs(sc, 1, width);
+	draw_tabs(app, 1, width);
 	int y = 2;
 	char banner[512];
-	stale_text(sc, banner, sizeof(banner));
+	stale_text(app, banner, sizeof(banner));
 	if (banner[0]) {
 		move(y, 0);
 		attrset(oc_theme_attr(OC_ROLE_BANNER));
@@ -280,126 +297,153 @@ static void draw(struct screen *sc)
 		attrset(A_NORMAL);
 		y++;
 	}
-	views[sc->cur]->draw(sc->view[sc->cur], stdscr, y, height - 1 - y, width);
-	draw_status(sc, height - 1, width);
+	oc_listview_draw(app->view[app->cur], stdscr, y, height - 1 - y, width);
+	draw_status(app, height - 1, width);
+	if (app->mode == OC_MODE_DETAIL) {
+		wnoutrefresh(stdscr);
+		oc_detail_draw(app, 1, height - 2, width);
+		return;
+	}
 	refresh();
 }
 
-static void take_snapshot(struct screen *sc)
+static void take_snapshot(struct oc_app *app)
 {
-	struct oc_snapshot *s = sc->app.hooks->current(sc->app.hooks->ctx);
-	if (sc->app.snap && s->seq == sc->app.snap->seq) {
+	struct oc_snapshot *s = app->hooks->current(app->hooks->ctx);
+	if (app->snap && s->seq == app->snap->seq) {
 		oc_snapshot_unref(&s);
 		return;
 	}
-	oc_snapshot_unref(&sc->app.snap);
-	sc->app.snap = s;
-	views[sc->cur]->update(sc->view[sc->cur], s);
-	sc->app.dirty = true;
+	oc_snapshot_unref(&app->snap);
+	app->snap = s;
+	oc_listview_update(app->view[app->cur], s);
+	app->dirty = true;
 }
 
-static void filter_key(struct screen *sc, int ch)
+/* Keys typed into the / or : prompt. */
+static void prompt_key(struct oc_app *app, int ch)
 {
-	size_t len = strlen(sc->filter);
-	if (ch == 27) { /* Esc: clear and close */
-		sc->filter[0] = '\0';
-		sc->filtering = false;
-	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		sc->filtering = false;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+	size_t len = strlen(app->input);
+	struct oc_listview *lv = app->view[app->cur];
+	bool filter = app->mode == OC_MODE_FILTER;
+	if (ch == 27) { /* Esc: cancel (a filter is cleared) */
+		app->mode = OC_MODE_NORMAL;
+		if (filter) {
+			oc_listview_set_filter(lv, "");
+			oc_listview_update(lv, app->snap);
+		}
+		return;
+	}
+	if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		app->mode = OC_MODE_NORMAL;
+		if (!filter) {
+			char line[256];
+			snprintf(line, sizeof(line), "%s", app->input);
+			oc_command_run(app, line);
+		}
+		return;
+	}
+	if (ch == '\t' && !filter) {
+		oc_command_complete(app, app->input, sizeof(app->input));
+		return;
+	}
+	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (len)
-			sc->filter[len - 1] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(sc->filter)) {
-		sc->filter[len] = (char)ch;
-		sc->filter[len + 1] = '\0';
+			app->input[len - 1] = '\0';
+		else if (!filter)
+			app->mode = OC_MODE_NORMAL;
+	} else if (ch == OC_CTRL_U) {
+		app->input[0] = '\0';
+	} else if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(app->input)) {
+		app->input[len] = (char)ch;
+		app->input[len + 1] = '\0';
 	} else {
 		return;
 	}
-	views[sc->cur]->set_filter(sc->view[sc->cur], sc->filter);
-	views[sc->cur]->update(sc->view[sc->cur], sc->app.snap);
+	if (filter) {
+		/* The filter applies as it is typed. */
+		oc_listview_set_filter(lv, app->input);
+		oc_listview_update(lv, app->snap);
+	}
 }
 
-/* Returns false when the console should quit. */
-static bool handle_key(struct screen *sc, int ch)
+static void handle_key(struct oc_app *app, int ch)
 {
-	sc->app.dirty = true;
-	sc->message[0] = '\0';
-	if (ch == KEY_RESIZE)
-		return true;
-	if (sc->filtering) {
-		filter_key(sc, ch);
-		return true;
+	app->dirty = true;
+	if (ch == KEY_RESIZE) {
+		/* The terminal may have reflowed or cleared its content: repaint
+		 * everything instead of sending differences. */
+		clearok(curscr, TRUE);
+		return;
 	}
-	if (sc->help) {
-		sc->help = false;
-		return ch != 'q';
+	if (app->mode == OC_MODE_FILTER || app->mode == OC_MODE_COMMAND) {
+		prompt_key(app, ch);
+		return;
 	}
-	switch (ch) {
-	case 'q':
-		return false;
-	case '\t':
-		oc_app_goto(&sc->app, views[(sc->cur + 1) % NVIEWS]->name, NULL);
-		break;
-	case KEY_BTAB:
-		oc_app_goto(&sc->app, views[(sc->cur + NVIEWS - 1) % NVIEWS]->name, NULL);
-		break;
-	case '1':
-	case '2':
-	case '3':
-		oc_app_goto(&sc->app, views[ch - '1']->name, NULL);
-		break;
-	case 'r':
-		sc->app.hooks->refresh_now(sc->app.hooks->ctx);
-		snprintf(sc->message, sizeof(sc->message), " refreshing...");
-		break;
-	case '/':
-		sc->filtering = true;
-		break;
-	case 27:
-		if (sc->filter[0]) {
-			sc->filter[0] = '\0';
-			views[sc->cur]->set_filter(sc->view[sc->cur], "");
-			views[sc->cur]->update(sc->view[sc->cur], sc->app.snap);
+	app->message[0] = '\0';
+	int act = oc_ui_key_action(app, ch);
+	if (app->mode == OC_MODE_HELP) {
+		if (act == OC_ACT_MOVE_DOWN || act == OC_ACT_MOVE_PGDN)
+			app->help_top += act == OC_ACT_MOVE_DOWN ? 1 : LINES / 2;
+		else if (act == OC_ACT_MOVE_UP || act == OC_ACT_MOVE_PGUP)
+			app->help_top = app->help_top > 0 ? app->help_top - (act == OC_ACT_MOVE_UP ? 1 : LINES / 2) : 0;
+		else
+			app->mode = OC_MODE_NORMAL;
+		if (app->help_top < 0)
+			app->help_top = 0;
+		if (act == OC_ACT_QUIT)
+			app->quit = true;
+		return;
+	}
+	if (app->mode == OC_MODE_DETAIL) {
+		/* The detail panel closes on Esc, Enter or q; other keys go on to
+		 * the view (moving on shows the next node's detail). */
+		if (act == OC_ACT_BACK || act == OC_ACT_OPEN || act == OC_ACT_QUIT) {
+			app->mode = OC_MODE_NORMAL;
+			return;
 		}
-		break;
-	case 's':
-	case 'S':
-		views[sc->cur]->next_sort(sc->view[sc->cur], ch == 'S');
-		views[sc->cur]->update(sc->view[sc->cur], sc->app.snap);
-		break;
-	case 'H':
-		sc->app.show_hidden = !sc->app.show_hidden;
-		for (int i = 0; i < NVIEWS; i++)
-			views[i]->update(sc->view[i], sc->app.snap);
-		snprintf(sc->message, sizeof(sc->message), " hidden partitions %s",
-			 sc->app.show_hidden ? "shown" : "hidden");
-		break;
-	case '?':
-		sc->help = true;
-		break;
-	default:
-		if (!views[sc->cur]->key(sc->view[sc->cur], ch))
-			sc->app.dirty = false;
+		app->mode = OC_MODE_NORMAL;
+		if (act >= 0)
+			oc_action_run(app, (enum oc_act)act);
+		struct oc_listview *lv = app->view[app->cur];
+		uint32_t item = oc_listview_selected(lv);
+		if ((act == OC_ACT_MOVE_UP || act == OC_ACT_MOVE_DOWN) && item != UINT32_MAX && lv->def->open)
+			lv->def->open(lv, item);
+		return;
 	}
-	return true;
+	if (act < 0) {
+		char name[24];
+		oc_ui_key_name(ch, name, sizeof(name));
+		oc_app_message(app, false, " key %s is not bound (? lists the keys)", name);
+		return;
+	}
+	oc_action_run(app, (enum oc_act)act);
 }
 
-int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, char *err,
-	      size_t errlen)
+int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, char *err, size_t errlen)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		snprintf(err, errlen, "the console needs a terminal (use --once for scripts)");
 		return -1;
 	}
-	struct screen *sc = calloc(1, sizeof(*sc));
-	if (!sc) {
+	struct oc_app *app = calloc(1, sizeof(*app));
+	if (!app) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	sc->app.cfg = cfg;
-	sc->app.hooks = hooks;
-	sc->app.show_hidden = cfg->show_hidden;
-	sc->app.now = time(NULL);
+	app->cfg = cfg;
+	app->hooks = hooks;
+	app->show_hidden = cfg->show_hidden;
+	app->now = time(NULL);
+	app->datadir = cfg->datadir;
+
+	/* Files first: their errors are shown once the screen is up. */
+	char cfg_err[1024] = "";
+	if (oc_ui_keymap_load(app, cfg->keymap, cfg_err, sizeof(cfg_err)) < 0) {
+		snprintf(err, errlen, "out of memory");
+		free(app);
+		return -1;
+	}
 
 	if (!getenv("ESCDELAY"))
 		set_escdelay(25);
@@ -407,7 +451,8 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	if (!term) {
 		const char *t = getenv("TERM");
 		snprintf(err, errlen, "cannot use terminal type '%s' (check TERM)", t ? t : "");
-		free(sc);
+		oc_ui_keymap_free(app);
+		free(app);
 		return -1;
 	}
 	curses_active = 1;
@@ -418,33 +463,45 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
-	oc_theme_init();
+	char theme_err[600] = "";
+	oc_theme_init(cfg->theme, cfg->datadir, theme_err, sizeof(theme_err));
 
 	for (int i = 0; i < NVIEWS; i++) {
-		sc->view[i] = views[i]->create(&sc->app);
-		if (!sc->view[i]) {
+		app->view[i] = oc_listview_new(app, view_defs[i]);
+		if (!app->view[i]) {
 			restore_terminal();
 			snprintf(err, errlen, "out of memory");
 			for (int k = 0; k < i; k++)
-				views[k]->destroy(sc->view[k]);
-			free(sc);
+				oc_listview_free(&app->view[k]);
+			oc_ui_keymap_free(app);
+			free(app);
 			return -1;
 		}
+		char verr[600] = "";
+		oc_listview_configure(app->view[i], cfg->datadir, verr, sizeof(verr));
+		if (verr[0] && !cfg_err[0])
+			snprintf(cfg_err, sizeof(cfg_err), "%s", verr);
 	}
-	sc->app.snap = hooks->current(hooks->ctx);
-	sc->cur = 0;
-	oc_app_goto(&sc->app, cfg->start_view && *cfg->start_view ? cfg->start_view : "partitions",
-		    cfg->start_arg);
+	app->nviews = NVIEWS;
+	if (!cfg_err[0] && theme_err[0])
+		snprintf(cfg_err, sizeof(cfg_err), "%s", theme_err);
+	if (cfg_err[0])
+		oc_app_message(app, true, " %s", cfg_err);
 
-	bool running = true;
+	app->snap = hooks->current(hooks->ctx);
+	app->cur = 0;
+	const char *start = cfg->start_view && *cfg->start_view ? cfg->start_view : "partitions";
+	if (!oc_app_goto(app, start, cfg->start_arg))
+		oc_app_goto(app, "partitions", NULL);
+
 	time_t last_second = 0;
-	while (running && !quit_signal) {
-		sc->app.now = time(NULL);
-		take_snapshot(sc);
-		if (sc->app.dirty || sc->app.now != last_second) {
-			draw(sc);
-			sc->app.dirty = false;
-			last_second = sc->app.now;
+	while (!app->quit && !quit_signal) {
+		app->now = time(NULL);
+		take_snapshot(app);
+		if (app->dirty || app->now != last_second) {
+			draw(app);
+			app->dirty = false;
+			last_second = app->now;
 		}
 		struct pollfd pfd[2] = {
 			{.fd = STDIN_FILENO, .events = POLLIN},
@@ -458,15 +515,18 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 		if (rc > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN))
 			break; /* the terminal went away */
 		int ch;
-		while (running && (ch = getch()) != ERR)
-			running = handle_key(sc, ch);
+		while (!app->quit && (ch = getch()) != ERR)
+			handle_key(app, ch);
 	}
 
 	restore_terminal();
-	for (int i = 0; i < NVIEWS; i++)
-		views[i]->destroy(sc->view[i]);
-	oc_snapshot_unref(&sc->app.snap);
+	for (int i = 0; i < app->nviews; i++)
+		oc_listview_free(&app->view[i]);
+	oc_tagset_clear(&app->node_tags);
+	oc_tagset_clear(&app->job_tags);
+	oc_ui_keymap_free(app);
+	oc_snapshot_unref(&app->snap);
 	delscreen(term);
-	free(sc);
+	free(app);
 	return 0;
 }

@@ -30,6 +30,10 @@ struct oc_ui_config {
 	const char *start_arg;    /* e.g. a partition for the queue view */
 	double refresh_s;         /* the fast interval, for the stale rule */
 	bool show_hidden;
+	bool readonly;
+	const char *keymap;       /* keymaps/NAME.json, NULL = "default" */
+	const char *theme;        /* themes/NAME.json, NULL = "default" */
+	const char *datadir;      /* installed data (share/opsconsole), may be NULL */
 };
 
 /* Run the console until the user quits or a terminating signal arrives.

@@ -1,16 +1,19 @@
-/* ui_int.h: what the screen's parts share: the app state, the shared table
- * widget, text output, colours and the view vtable. Not for other layers. */
+/* ui_int.h: what the screen's parts share: the app state, the action
+ * registry, the shared list widget, text output, colours and the view
+ * vtable. Not for other layers. */
 #ifndef OC_UI_UI_INT_H
 #define OC_UI_UI_INT_H
 
 #include <curses.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/model.h"
 #include "ui/ui.h"
 
-/* Colour/attribute roles; the theme maps them to curses attributes. */
+/* Colour/attribute roles; the theme maps them to curses attributes. The
+ * names (oc_role_names) are the keys of themes/NAME.json. */
 enum oc_role {
 	OC_ROLE_NORMAL = 0,
 	OC_ROLE_HEADER,      /* top line */
@@ -18,6 +21,7 @@ enum oc_role {
 	OC_ROLE_TAB_ACTIVE,
 	OC_ROLE_TITLE,       /* column titles */
 	OC_ROLE_SELECTED,
+	OC_ROLE_TAGGED,
 	OC_ROLE_BANNER,      /* stale data / errors */
 	OC_ROLE_STATUS,      /* bottom line */
 	OC_ROLE_OK,          /* idle, running */
@@ -25,12 +29,19 @@ enum oc_role {
 	OC_ROLE_WARN,        /* draining, pending on a limit */
 	OC_ROLE_BAD,         /* drained, down, not responding */
 	OC_ROLE_DIM,         /* powered down, hidden */
+	OC_ROLE_GROUP,       /* group header rows */
+	OC_ROLE_BAR_USED,
+	OC_ROLE_BAR_FREE,
+	OC_ROLE_BAR_OVER,
 	OC_ROLE_COUNT,
 };
+extern const char *const oc_role_names[OC_ROLE_COUNT];
 
-/* Set the attribute of every role: colours when the terminal has them and
- * NO_COLOR is not set, plain attributes otherwise. */
-void oc_theme_init(void);
+/* Load the theme called name (user dir, then data dir) or the built-in
+ * one; mono when the terminal has no colours or NO_COLOR is set. Writes a
+ * message into err (and still sets a usable theme) when the file was
+ * broken. */
+void oc_theme_init(const char *name, const char *datadir, char *err, size_t errlen);
 /* The curses attribute of a role. */
 attr_t oc_theme_attr(enum oc_role r);
 
@@ -40,75 +51,229 @@ attr_t oc_theme_attr(enum oc_role r);
  * to width when pad. Returns the columns used. */
 int oc_put_text(WINDOW *w, const char *s, int width, bool pad, bool right);
 
-/* ---- the shared table widget (one serves every list view) ------------- */
+/* Whether the locale is UTF-8 (cached). */
+bool oc_utf8(void);
 
-struct oc_table_col {
-	const char *title;
-	int width;            /* 0: takes the rest of the line */
-	bool right;           /* right-aligned (numbers) */
-	bool optional;        /* dropped when the flexible column gets too narrow */
+/* ---- actions: one registry feeds key dispatch, help and keymaps ------- */
+
+enum oc_act {
+	OC_ACT_QUIT = 0,
+	OC_ACT_HELP,
+	OC_ACT_COMMAND,
+	OC_ACT_FILTER,
+	OC_ACT_REFRESH,
+	OC_ACT_REDRAW,
+	OC_ACT_SORT_NEXT,
+	OC_ACT_SORT_REVERSE,
+	OC_ACT_HIDDEN_TOGGLE,
+	OC_ACT_TAG,
+	OC_ACT_TAG_ALL,
+	OC_ACT_TAG_CLEAR,
+	OC_ACT_OPEN,
+	OC_ACT_BACK,
+	OC_ACT_VIEW_NEXT,
+	OC_ACT_VIEW_PREV,
+	OC_ACT_VIEW_PARTITIONS,
+	OC_ACT_VIEW_QUEUE,
+	OC_ACT_VIEW_NODES,
+	OC_ACT_VIEW_HEALTH,
+	OC_ACT_VIEW_QUOTA,
+	OC_ACT_VIEW_RESERVATIONS,
+	OC_ACT_MOVE_UP,
+	OC_ACT_MOVE_DOWN,
+	OC_ACT_MOVE_PGUP,
+	OC_ACT_MOVE_PGDN,
+	OC_ACT_MOVE_TOP,
+	OC_ACT_MOVE_BOTTOM,
+	OC_ACT_MOVE_LEFT,
+	OC_ACT_MOVE_RIGHT,
+	OC_ACT_COUNT,
 };
-
-struct oc_table {
-	const struct oc_table_col *cols;
-	int ncols;
-	size_t nrows;
-	size_t sel, top;
-	/* Text of one cell into buf. */
-	void (*cell)(void *ctx, size_t row, int col, char *buf, size_t len);
-	/* Role of one cell (OC_ROLE_NORMAL for plain). */
-	enum oc_role (*cell_role)(void *ctx, size_t row, int col);
-	void *ctx;
-	int page;             /* rows visible at the last draw */
-};
-
-/* Draw the title line and the visible rows in the rectangle. */
-void oc_table_draw(struct oc_table *t, WINDOW *w, int y, int x, int h, int width);
-/* Move the selection for navigation keys; returns true when handled. */
-bool oc_table_key(struct oc_table *t, int key);
-/* Keep sel within nrows after the rows changed. */
-void oc_table_clamp(struct oc_table *t);
-
-/* ---- views ------------------------------------------------------------- */
 
 struct oc_app;
 
-struct oc_view_ops {
-	const char *name;    /* "partitions": also its :command and its JSON */
-	const char *title;   /* tab label */
-	unsigned focus;      /* OC_MASK() of the parts it shows */
-	void *(*create)(struct oc_app *app);
-	void (*destroy)(void *view);
-	/* A new snapshot (or a changed filter/sort): rebuild rows. */
-	void (*update)(void *view, const struct oc_snapshot *s);
-	void (*draw)(void *view, WINDOW *w, int y, int h, int width);
-	/* A key the app did not take; returns true when handled. */
-	bool (*key)(void *view, int key);
-	/* Jump into the view with an argument (partition name...). */
-	void (*open)(void *view, const char *arg);
-	/* One-line context for the tab bar ("partition normal", "12 jobs"). */
-	void (*context)(void *view, char *buf, size_t len);
-	/* Set the / filter ("" clears). */
-	void (*set_filter)(void *view, const char *filter);
-	/* Cycle the sort column (reverse when it is already the sort). */
-	void (*next_sort)(void *view, bool reverse);
+struct oc_action_def {
+	const char *id;     /* "view.nodes": what keymaps/NAME.json name */
+	const char *help;   /* one line for the ? screen */
+	/* Global handler; NULL when the action goes to the view on screen. */
+	void (*run)(struct oc_app *app);
 };
 
-extern const struct oc_view_ops oc_view_partitions;
-extern const struct oc_view_ops oc_view_queue;
-extern const struct oc_view_ops oc_view_nodes;
+/* The registry, indexed by enum oc_act. */
+extern const struct oc_action_def oc_actions[OC_ACT_COUNT];
+/* Fill ids with the action ids in registry order (keymap validation). */
+void oc_action_id_list(const char *ids[OC_ACT_COUNT]);
+/* Run an action: its global handler, else the view's. */
+void oc_action_run(struct oc_app *app, enum oc_act act);
 
-/* The app state the views may use. */
+/* ---- the shared list widget (one serves every list view) -------------- */
+
+struct oc_listview;
+
+/* One column a view offers; views/NAME.json pick and order them by id. */
+struct oc_col_def {
+	const char *id;     /* "jobid" */
+	const char *title;  /* "JOBID" */
+	int width;          /* 0: takes the rest of the line */
+	bool right;         /* right-aligned (numbers) */
+	bool optional;      /* dropped first on narrow terminals */
+	bool hidden;        /* offered to views/NAME.json, not in the built-in layout */
+	/* Text of the cell of item. */
+	void (*cell)(struct oc_listview *lv, uint32_t item, char *buf, size_t len);
+	/* Order of two items by this column; NULL: by the cells' text. */
+	int (*cmp)(struct oc_listview *lv, uint32_t a, uint32_t b);
+	/* Role of the cell; NULL: normal. */
+	enum oc_role (*role)(struct oc_listview *lv, uint32_t item);
+};
+
+/* A column on screen: a definition with the width the view file gave. */
+struct oc_col {
+	int def;            /* index in the view's oc_col_def table */
+	int width;
+	bool optional;
+};
+
+/* What a list view provides to the shared widget. */
+struct oc_listview_def {
+	const char *name;             /* "queue": also its :command and views/queue.json */
+	const char *title;            /* tab label */
+	unsigned focus;               /* OC_MASK() of the parts it shows */
+	const struct oc_col_def *cols;
+	int ncols;
+	const char *default_sort;     /* column id, or NULL for collect()'s order */
+	bool default_reverse;
+	/* Collect the items to list (before filter and sort) into lv->items
+	 * (use oc_listview_reserve). Returns the count. */
+	size_t (*collect)(struct oc_listview *lv, const struct oc_snapshot *s);
+	/* Which tag set Space uses: the nodes' (shared by the nodes and health
+	 * views, used by node actions) or the jobs'. */
+	enum { OC_TAG_NONE = 0, OC_TAG_NODES, OC_TAG_JOBS } tags;
+	/* The key an item is tagged under (node name, job id). */
+	const char *(*tag_key)(struct oc_listview *lv, uint32_t item, char *buf, size_t len);
+	/* An action for this view before the shared ones (expand/collapse...);
+	 * returns true when handled. NULL: none. */
+	bool (*action)(struct oc_listview *lv, enum oc_act act);
+	/* Enter on an item; NULL: nothing. */
+	void (*open)(struct oc_listview *lv, uint32_t item);
+	/* Jump into the view with an argument (partition name...); NULL: none. */
+	void (*arg)(struct oc_listview *lv, const char *arg);
+	/* Extra text for the tab bar; NULL: none. */
+	void (*context)(struct oc_listview *lv, char *buf, size_t len);
+	/* Lines drawn above the table (returns how many it used); NULL: none. */
+	int (*draw_top)(struct oc_listview *lv, WINDOW *w, int y, int h, int width);
+	/* Whether an item is a group header (not sortable, not taggable), and
+	 * its text, drawn across the whole line. */
+	bool (*is_group)(struct oc_listview *lv, uint32_t item);
+	void (*group_text)(struct oc_listview *lv, uint32_t item, char *buf, size_t len);
+	/* View state beyond the list: created with the view, freed with it. */
+	void *(*priv_new)(void);
+	void (*priv_free)(void *priv);
+};
+
+struct oc_listview {
+	const struct oc_listview_def *def;
+	struct oc_app *app;
+	const struct oc_snapshot *snap;  /* the app's snapshot, borrowed */
+	void *priv;
+	uint32_t *items;                 /* collected, then filtered and sorted */
+	size_t nitems, cap;
+	struct oc_col cols[32];          /* columns on screen */
+	int ncols;
+	int sort;                        /* index in cols[], -1 = collect order */
+	bool reverse;
+	char filter[256];
+	size_t sel, top;
+	int page;
+	char arg[128];                   /* e.g. the queue's partition */
+};
+
+/* Make room for n items. Returns 0, -1 on ENOMEM. */
+int oc_listview_reserve(struct oc_listview *lv, size_t n);
+/* The item under the cursor, or UINT32_MAX when the list is empty. */
+uint32_t oc_listview_selected(const struct oc_listview *lv);
+
+/* ---- views ------------------------------------------------------------- */
+
+/* The list views. */
+extern const struct oc_listview_def oc_lv_partitions;
+extern const struct oc_listview_def oc_lv_queue;
+extern const struct oc_listview_def oc_lv_nodes;
+extern const struct oc_listview_def oc_lv_health;
+extern const struct oc_listview_def oc_lv_quota;
+extern const struct oc_listview_def oc_lv_reservations;
+
+/* Create a list view for def; NULL on ENOMEM. */
+struct oc_listview *oc_listview_new(struct oc_app *app, const struct oc_listview_def *def);
+void oc_listview_free(struct oc_listview **lv);
+/* A new snapshot, filter or sort: collect, filter and sort again. */
+void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s);
+void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width);
+/* Navigation, sort, tag and open actions; returns true when handled. */
+bool oc_listview_action(struct oc_listview *lv, enum oc_act act);
+void oc_listview_set_filter(struct oc_listview *lv, const char *filter);
+/* Jump into the view with an argument (may be NULL: clears it). */
+void oc_listview_open(struct oc_listview *lv, const char *arg);
+/* Tab bar text: counts, sort, filter. */
+void oc_listview_context(struct oc_listview *lv, char *buf, size_t len);
+
+/* Apply views/NAME.json (user dir, then data dir) to a list view's
+ * columns and sort; on a broken file keep the built-in layout and write
+ * the message into err. */
+void oc_listview_configure(struct oc_listview *lv, const char *datadir, char *err, size_t errlen);
+
+/* ---- the app ----------------------------------------------------------- */
+
+#define OC_MAX_VIEWS 8
+
+struct oc_tagset {
+	char **keys;
+	size_t n, cap;
+};
+/* Whether key is tagged. */
+bool oc_tagset_has(const struct oc_tagset *t, const char *key);
+/* Tag or untag key; returns the new state. */
+bool oc_tagset_toggle(struct oc_tagset *t, const char *key);
+void oc_tagset_clear(struct oc_tagset *t);
+
+struct oc_keymap;
+
 struct oc_app {
 	const struct oc_ui_config *cfg;
 	const struct oc_ui_hooks *hooks;
 	struct oc_snapshot *snap;   /* the snapshot on screen (one reference) */
 	bool show_hidden;
 	bool dirty;
+	bool quit;
 	time_t now;
+	struct oc_listview *view[OC_MAX_VIEWS];
+	int nviews, cur;
+	const char *datadir;        /* installed views/, keymaps/, themes/ */
+	enum { OC_MODE_NORMAL, OC_MODE_FILTER, OC_MODE_COMMAND, OC_MODE_HELP, OC_MODE_DETAIL } mode;
+	char input[256];            /* the / or : prompt's text */
+	char message[512];          /* one-shot message on the status line */
+	bool message_is_error;
+	struct oc_tagset node_tags; /* shared by the nodes and health views */
+	struct oc_tagset job_tags;
+	struct oc_keymap *keymap;
+	char detail_node[128];      /* node shown in the detail panel */
+	int help_top;
 };
 
-/* Switch to the view called name and open it with arg (may be NULL). */
-void oc_app_goto(struct oc_app *app, const char *name, const char *arg);
+/* Switch to the view called name and open it with arg (may be NULL).
+ * Returns false when there is no such view. */
+bool oc_app_goto(struct oc_app *app, const char *name, const char *arg);
+/* Show a one-line message (an error in the banner colour). */
+void oc_app_message(struct oc_app *app, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Open the detail panel of a node. */
+void oc_app_show_node(struct oc_app *app, const char *node);
+/* Draw the node detail panel over the screen. */
+void oc_detail_draw(struct oc_app *app, int y, int h, int width);
+/* Run a : command line ("nodes", "queue normal", "quota"...). Returns
+ * true when it was understood (an error message is set otherwise). */
+bool oc_command_run(struct oc_app *app, const char *line);
+/* Complete the : command line in place (Tab); sets a message listing the
+ * candidates when there are several. */
+void oc_command_complete(struct oc_app *app, char *line, size_t len);
 
 #endif

@@ -7,7 +7,19 @@ set -euo pipefail
 : "${OC_CLUSTER_DIR:?OC_CLUSTER_DIR must point at the running test cluster}"
 export SLURM_CONF="$OC_CLUSTER_DIR/etc/slurm.conf"
 E2E_SESSION="oc-e2e-$$"
-E2E_SOCKET="oc-e2e-$$"
+E2E_CLEANUPS=()
+
+# e2e_on_exit CMD...: run CMD when the test ends, however it ends.
+e2e_on_exit() { E2E_CLEANUPS+=("$(printf '%q ' "$@")"); }
+
+e2e_exit() {
+	local c i
+	for c in "${E2E_CLEANUPS[@]}"; do eval "$c" >/dev/null 2>&1 || true; done
+	for ((i = 0; i <= E2E_STARTS; i++)); do tmux -L "oc-e2e-$$-$i" kill-server 2>/dev/null || true; done
+}
+trap e2e_exit EXIT
+E2E_SOCKET="oc-e2e-$$-0"
+E2E_STARTS=0
 E2E_LAST=""
 
 e2e_tmux() { tmux -L "$E2E_SOCKET" "$@"; }
@@ -29,15 +41,14 @@ e2e_start() {
 	local cols=${size%x*} rows=${size#*x}
 	local cmd
 	cmd=$(printf '%q ' "$OC_BIN" "$@")
+	# Each start gets its own tmux server: a server being killed must not
+	# race with the next one.
 	e2e_tmux kill-server 2>/dev/null || true
+	E2E_STARTS=$((E2E_STARTS + 1))
+	E2E_SOCKET="oc-e2e-$$-$E2E_STARTS"
 	e2e_tmux -f /dev/null new-session -d -s "$E2E_SESSION" -x "$cols" -y "$rows" \
-		"env TERM=${E2E_TERM:-xterm} LANG=${E2E_LANG:-C.UTF-8} $cmd; echo EXIT=\$?; sleep 3600"
+		"env TERM=${E2E_TERM:-screen} LANG=${E2E_LANG:-C.UTF-8} ${E2E_ENV:-} $cmd; echo EXIT=\$?; sleep 3600"
 	e2e_tmux set-option -t "$E2E_SESSION" remain-on-exit on >/dev/null
-	trap e2e_cleanup EXIT
-}
-
-e2e_cleanup() {
-	e2e_tmux kill-server 2>/dev/null || true
 }
 
 # e2e_snap: read the screen into E2E_LAST (in this shell, not a subshell).
@@ -49,6 +60,9 @@ e2e_capture() {
 	e2e_snap
 	printf '%s\n' "$E2E_LAST"
 }
+
+# e2e_capture_escapes: the screen with its colour/attribute escapes.
+e2e_capture_escapes() { e2e_tmux capture-pane -e -p -t "$E2E_SESSION"; }
 
 # e2e_keys KEY...: send keys (tmux key names: Enter, Tab, Escape, C-c...).
 e2e_keys() { e2e_tmux send-keys -t "$E2E_SESSION" "$@"; }

@@ -9,8 +9,7 @@ name="e2e-live-$$"
 jobid=$(runuser -u alice -- sbatch --parsable -p debug --qos=debug_qos -A team-a -J "$name" \
 	--wrap 'sleep 600' 2>&1) || fail "sbatch failed: $jobid"
 jobid=${jobid%%;*}
-cleanup_job() { scancel "$jobid" 2>/dev/null || true; e2e_cleanup; }
-trap cleanup_job EXIT
+e2e_on_exit scancel "$jobid"
 e2e_wait "^ +$jobid +debug +e2e-live\\S* +alice +team-a +(R|PD|CF) " 15
 ok "job $jobid appeared in the queue view"
 state=$(squeue -h -j "$jobid" -o %t)

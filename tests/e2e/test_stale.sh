@@ -7,8 +7,7 @@ pidfile="$OC_CLUSTER_DIR/run/slurmctld.pid"
 [ -r "$pidfile" ] || fail "no slurmctld pid file at $pidfile"
 ctld=$(cat "$pidfile")
 kill -0 "$ctld" || fail "slurmctld ($ctld) is not running"
-resume() { kill -CONT "$ctld" 2>/dev/null || true; e2e_cleanup; }
-trap resume EXIT
+e2e_on_exit kill -CONT "$ctld"
 
 e2e_start 80x24 --cluster llm-poc
 e2e_wait '^normal\* +up ' 15

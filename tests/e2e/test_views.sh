@@ -34,8 +34,13 @@ while IFS='|' read -r node reason; do
 done <<<"$drained"
 ok "nodes view shows drained nodes with their reasons"
 
-# Tab cycles back to partitions; Enter opens the queue of the selected one.
+# Tab and Shift-Tab cycle through the views, number keys jump; Enter
+# opens the queue of the selected partition.
 e2e_keys Tab
+e2e_wait '^-- |^ok [0-9]+ +draining' 5   # 4 Health
+e2e_keys BTab
+e2e_wait '^NODE +STATE' 5
+e2e_keys 1
 e2e_wait '^PARTITION +AVAIL' 5
 e2e_keys Down Enter
 e2e_wait 'partition normal' 5

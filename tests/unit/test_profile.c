@@ -157,7 +157,7 @@ static void test_load_valid(void **state)
 		   "  \"probes\": {},\n"
 		   "  \"checklist\": \"rehearsal.json\",\n"
 		   "  \"theme\": \"light\",\n"
-		   "  \"keymap\": {\"q\": \"quit\"}\n"
+		   "  \"keymap\": \"vim\"\n"
 		   "}\n",
 		   path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
@@ -169,6 +169,8 @@ static void test_load_valid(void **state)
 	assert_true(p.refresh_s == 0.5);
 	assert_true(p.readonly);
 	assert_true(p.show_hidden);
+	assert_string_equal(p.theme, "light");
+	assert_string_equal(p.keymap, "vim");
 
 	/* an empty object: defaults, name from the file name */
 	write_file(f, "onprem.json", "{}", path);
@@ -274,6 +276,7 @@ static void test_load_wrong_types(void **state)
 	expect_error(f, "t.json", "{\"checklist\": false}", "\"checklist\"", NULL);
 	expect_error(f, "t.json", "{\"theme\": null}", "\"theme\"", NULL);
 	expect_error(f, "t.json", "{\"keymap\": 1.5}", "\"keymap\"", NULL);
+	expect_error(f, "t.json", "{\"keymap\": {\"q\": \"quit\"}}", "\"keymap\"", NULL);
 }
 
 static void test_load_unknown_and_mismatch(void **state)

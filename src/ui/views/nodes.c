@@ -1,5 +1,6 @@
 /* nodes.c: one row per node with Slurm's state and suffix, CPUs and GPUs
- * in use, and the drain/down reason with who set it and when. */
+ * in use, the reservation it is in, and the drain/down reason with who set
+ * it and when. Enter opens the node's detail. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,177 +9,258 @@
 #include "core/views.h"
 #include "ui/ui_int.h"
 
-enum { C_NAME, C_STATE, C_CPUS, C_GPUS, C_BY, C_SINCE, C_AGE, C_REASON };
-
-static const struct oc_table_col cols[] = {
-	[C_NAME] = {"NODE", 15, false},   [C_STATE] = {"STATE", 7, false},
-	[C_CPUS] = {"CPUS", 7, true},     [C_GPUS] = {"GPUS", 5, true},
-	[C_BY] = {"BY", 8, false},        [C_SINCE] = {"SINCE", 11, false, true},
-	[C_AGE] = {"AGO", 4, true},       [C_REASON] = {"REASON", 0, false},
-};
-
-static const struct {
-	enum oc_node_sort sort;
-	const char *name;
-} sorts[] = {
-	{OC_NODE_SORT_NAME, "name"},
-	{OC_NODE_SORT_STATE, "state"},
-	{OC_NODE_SORT_REASON, "reason"},
-	{OC_NODE_SORT_GPUS, "gpus"},
-};
-
-struct nview {
-	struct oc_app *app;
-	struct oc_table table;
-	uint32_t *rows;
+/* Per node: the reservation it is in (active first), rebuilt each update. */
+struct npriv {
+	const char **resv;
+	char (*parts)[64];   /* partitions of each node (slurmctld does not send them) */
 	size_t cap;
-	char filter[256];
-	int sort;
-	bool desc;
-	const struct oc_snapshot *snap;
 };
 
-static const struct oc_node *row_node(struct nview *v, size_t r)
+static void *priv_new(void)
 {
-	return &v->snap->nodes->v[v->rows[r]];
+	return calloc(1, sizeof(struct npriv));
 }
 
-static void cell(void *ctx, size_t r, int c, char *buf, size_t len)
+static void priv_free(void *p)
 {
-	struct nview *v = ctx;
-	const struct oc_node *n = row_node(v, r);
+	struct npriv *np = p;
+	if (np) {
+		free(np->resv);
+		free(np->parts);
+	}
+	free(np);
+}
+
+static const struct oc_node *node(struct oc_listview *lv, uint32_t item)
+{
+	return &lv->snap->nodes->v[item];
+}
+
+static int cmp_u64(uint64_t x, uint64_t y)
+{
+	return x < y ? -1 : x > y;
+}
+
+static void c_name(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", node(lv, item)->name);
+}
+
+static int c_name_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	return oc_natcmp(node(lv, a)->name, node(lv, b)->name);
+}
+
+static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	oc_node_state_compact(node(lv, item), buf, len);
+}
+
+static int c_state_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	int r = (int)oc_node_health(node(lv, b)) - (int)oc_node_health(node(lv, a));
+	if (r)
+		return r;
+	char x[32], y[32];
+	return strcmp(oc_node_state_compact(node(lv, a), x, sizeof(x)),
+		      oc_node_state_compact(node(lv, b), y, sizeof(y)));
+}
+
+static void c_cpus(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u/%u", node(lv, item)->alloc_cpus, node(lv, item)->cpus);
+}
+
+static int c_cpus_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	return cmp_u64(node(lv, a)->alloc_cpus, node(lv, b)->alloc_cpus);
+}
+
+static void c_gpus(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u/%u", node(lv, item)->alloc_gpus, node(lv, item)->gpus);
+}
+
+static int c_gpus_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	return cmp_u64(node(lv, a)->alloc_gpus, node(lv, b)->alloc_gpus);
+}
+
+static void c_mem(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lluG/%lluG", (unsigned long long)(node(lv, item)->alloc_mem_mb / 1024),
+		 (unsigned long long)(node(lv, item)->mem_mb / 1024));
+}
+
+static int c_mem_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	return cmp_u64(node(lv, a)->alloc_mem_mb, node(lv, b)->alloc_mem_mb);
+}
+
+static void c_parts(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	struct npriv *np = lv->priv;
+	snprintf(buf, len, "%s", item < np->cap ? np->parts[item] : "");
+}
+
+static void c_resv(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	struct npriv *np = lv->priv;
+	const char *r = item < np->cap ? np->resv[item] : NULL;
+	snprintf(buf, len, "%s", r ? r : "");
+}
+
+static void c_by(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_node *n = node(lv, item);
+	snprintf(buf, len, "%s", n->reason ? (n->reason_user ? n->reason_user : "?") : "");
+}
+
+static void c_since(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_node *n = node(lv, item);
 	buf[0] = '\0';
-	switch (c) {
-	case C_NAME: snprintf(buf, len, "%s", n->name); break;
-	case C_STATE: oc_node_state_compact(n, buf, len); break;
-	case C_CPUS: snprintf(buf, len, "%u/%u", n->alloc_cpus, n->cpus); break;
-	case C_GPUS: snprintf(buf, len, "%u/%u", n->alloc_gpus, n->gpus); break;
-	case C_BY:
-		if (n->reason)
-			snprintf(buf, len, "%s", n->reason_user ? n->reason_user : "?");
-		break;
-	case C_SINCE:
-		if (n->reason && n->reason_time) {
-			struct tm tm;
-			localtime_r(&n->reason_time, &tm);
-			strftime(buf, len, "%m-%d %H:%M", &tm);
-		}
-		break;
-	case C_AGE:
-		if (n->reason && n->reason_time)
-			oc_format_age((long long)(v->app->now - n->reason_time), buf, len);
-		break;
-	case C_REASON: snprintf(buf, len, "%s", n->reason ? n->reason : ""); break;
-	default: break;
+	if (n->reason && n->reason_time) {
+		struct tm tm;
+		localtime_r(&n->reason_time, &tm);
+		strftime(buf, len, "%m-%d %H:%M", &tm);
 	}
 }
 
-static enum oc_role cell_role(void *ctx, size_t r, int c)
+static int c_since_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
-	struct nview *v = ctx;
-	const struct oc_node *n = row_node(v, r);
-	if (c != C_STATE && c != C_REASON)
-		return OC_ROLE_NORMAL;
+	const struct oc_node *x = node(lv, a), *y = node(lv, b);
+	return cmp_u64((uint64_t)(x->reason ? x->reason_time : 0), (uint64_t)(y->reason ? y->reason_time : 0));
+}
+
+static void c_ago(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_node *n = node(lv, item);
+	buf[0] = '\0';
+	if (n->reason && n->reason_time)
+		oc_format_age((long long)(lv->app->now - n->reason_time), buf, len);
+}
+
+static void c_reason(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const char *r = node(lv, item)->reason;
+	snprintf(buf, len, "%s", r ? r : "");
+}
+
+static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
+{
+	const struct oc_node *n = node(lv, item);
 	switch (oc_node_health(n)) {
 	case OC_HEALTH_DRAINING: return OC_ROLE_WARN;
 	case OC_HEALTH_DRAINED:
 	case OC_HEALTH_DOWN:
 	case OC_HEALTH_NOT_RESPONDING: return OC_ROLE_BAD;
 	case OC_HEALTH_POWER: return OC_ROLE_DIM;
-	default:
-		if (c == C_REASON)
-			return OC_ROLE_NORMAL;
-		return n->base == OC_NODE_IDLE ? OC_ROLE_OK : OC_ROLE_BUSY;
+	default: return n->base == OC_NODE_IDLE ? OC_ROLE_OK : OC_ROLE_BUSY;
 	}
 }
 
-static void *create(struct oc_app *app)
+static enum oc_role r_reason(struct oc_listview *lv, uint32_t item)
 {
-	struct nview *v = calloc(1, sizeof(*v));
-	if (!v)
-		return NULL;
-	v->app = app;
-	v->table.cols = cols;
-	v->table.ncols = (int)(sizeof(cols) / sizeof(cols[0]));
-	v->table.cell = cell;
-	v->table.cell_role = cell_role;
-	v->table.ctx = v;
-	return v;
+	enum oc_role r = r_state(lv, item);
+	return (r == OC_ROLE_OK || r == OC_ROLE_BUSY) ? OC_ROLE_NORMAL : r;
 }
 
-static void destroy(void *view)
-{
-	struct nview *v = view;
-	free(v->rows);
-	free(v);
-}
+static const struct oc_col_def cols[] = {
+	{"node", "NODE", 15, false, false, false, c_name, c_name_cmp, NULL},
+	{"state", "STATE", 7, false, false, false, c_state, c_state_cmp, r_state},
+	{"cpus", "CPUS", 7, true, false, false, c_cpus, c_cpus_cmp, NULL},
+	{"gpus", "GPUS", 5, true, false, false, c_gpus, c_gpus_cmp, NULL},
+	{"mem", "MEM", 11, true, true, true, c_mem, c_mem_cmp, NULL},
+	{"partitions", "PARTITIONS", 16, false, true, true, c_parts, NULL, NULL},
+	{"reservation", "RESV", 10, false, true, false, c_resv, NULL, NULL},
+	{"by", "BY", 8, false, false, false, c_by, NULL, NULL},
+	{"since", "SINCE", 11, false, true, false, c_since, c_since_cmp, NULL},
+	{"ago", "AGO", 4, true, false, false, c_ago, c_since_cmp, NULL},
+	{"reason", "REASON", 0, false, false, false, c_reason, NULL, r_reason},
+};
 
-static void update(void *view, const struct oc_snapshot *s)
+/* Which reservation each node is in: active ones win over future ones. */
+static void map_reservations(struct oc_listview *lv, const struct oc_snapshot *s)
 {
-	struct nview *v = view;
-	size_t need = s->nodes ? s->nodes->n : 0;
-	if (need > v->cap) {
-		uint32_t *r = realloc(v->rows, need * sizeof(*r));
+	struct npriv *np = lv->priv;
+	size_t n = s->nodes ? s->nodes->n : 0;
+	if (n > np->cap) {
+		const char **r = realloc(np->resv, n * sizeof(*r));
 		if (!r)
 			return;
-		v->rows = r;
-		v->cap = need;
+		np->resv = r;
+		char(*pp)[64] = realloc(np->parts, n * sizeof(*pp));
+		if (!pp)
+			return;
+		np->parts = pp;
+		np->cap = n;
 	}
-	v->snap = s;
-	v->table.nrows = oc_node_rows(s->nodes, v->filter, sorts[v->sort].sort, v->desc, v->rows);
-	oc_table_clamp(&v->table);
-}
-
-static void draw(void *view, WINDOW *w, int y, int h, int width)
-{
-	struct nview *v = view;
-	v->snap = v->app->snap;
-	oc_table_draw(&v->table, w, y, 0, h, width);
-	if (v->table.nrows == 0 && h > 1) {
-		wmove(w, y + 1, 1);
-		oc_put_text(w, v->snap->seq ? "no nodes" : "loading...", width - 1, false, false);
+	memset(np->resv, 0, np->cap * sizeof(*np->resv));
+	memset(np->parts, 0, np->cap * sizeof(*np->parts));
+	for (size_t i = 0; s->partitions && i < s->partitions->n; i++) {
+		const struct oc_partition *p = &s->partitions->v[i];
+		if ((p->flags & OC_PF_HIDDEN) && !lv->app->show_hidden)
+			continue;
+		for (uint32_t k = 0; k < p->node_count; k++) {
+			if (p->node_idx[k] >= n)
+				continue;
+			char *dst = np->parts[p->node_idx[k]];
+			size_t l = strlen(dst);
+			snprintf(dst + l, sizeof(*np->parts) - l, "%s%s", l ? "," : "", p->name);
+		}
+	}
+	for (int pass = 0; pass < 2 && s->reservations; pass++) {
+		for (size_t i = 0; i < s->reservations->n; i++) {
+			const struct oc_reservation *r = &s->reservations->v[i];
+			bool active = r->start_time <= lv->app->now && lv->app->now < r->end_time;
+			if (active != (pass == 1))
+				continue; /* future ones first, active ones overwrite */
+			for (uint32_t k = 0; k < r->node_idx_count; k++)
+				if (r->node_idx[k] < n)
+					np->resv[r->node_idx[k]] = r->name;
+		}
 	}
 }
 
-static bool key(void *view, int ch)
+static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 {
-	struct nview *v = view;
-	return oc_table_key(&v->table, ch);
+	size_t n = s->nodes ? s->nodes->n : 0;
+	if (oc_listview_reserve(lv, n) < 0)
+		return 0;
+	map_reservations(lv, s);
+	return oc_node_rows(s->nodes, NULL, OC_NODE_SORT_NAME, false, lv->items);
 }
 
-static void context(void *view, char *buf, size_t len)
+static const char *tag_key(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	struct nview *v = view;
-	snprintf(buf, len, "%zu nodes  sort %s%s", v->table.nrows, sorts[v->sort].name,
-		 v->desc ? " (rev)" : "");
+	(void)buf;
+	(void)len;
+	return node(lv, item)->name;
 }
 
-static void set_filter(void *view, const char *f)
+static void open_item(struct oc_listview *lv, uint32_t item)
 {
-	struct nview *v = view;
-	snprintf(v->filter, sizeof(v->filter), "%s", f ? f : "");
+	oc_app_show_node(lv->app, node(lv, item)->name);
 }
 
-static void next_sort(void *view, bool reverse)
+static void context(struct oc_listview *lv, char *buf, size_t len)
 {
-	struct nview *v = view;
-	if (reverse)
-		v->desc = !v->desc;
-	else
-		v->sort = (v->sort + 1) % (int)(sizeof(sorts) / sizeof(sorts[0]));
+	snprintf(buf, len, "%zu nodes", lv->nitems);
 }
 
-const struct oc_view_ops oc_view_nodes = {
+const struct oc_listview_def oc_lv_nodes = {
 	.name = "nodes",
 	.title = "Nodes",
 	.focus = OC_FOCUS_NODES,
-	.create = create,
-	.destroy = destroy,
-	.update = update,
-	.draw = draw,
-	.key = key,
-	.open = NULL,
+	.cols = cols,
+	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.default_sort = NULL,
+	.collect = collect,
+	.tags = OC_TAG_NODES,
+	.tag_key = tag_key,
+	.open = open_item,
 	.context = context,
-	.set_filter = set_filter,
-	.next_sort = next_sort,
+	.priv_new = priv_new,
+	.priv_free = priv_free,
 };

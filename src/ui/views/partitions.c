@@ -8,170 +8,166 @@
 #include "core/views.h"
 #include "ui/ui_int.h"
 
-enum { C_NAME, C_AVAIL, C_TIME, C_NODES, C_ALLOC, C_MIX, C_IDLE, C_DRAIN, C_DOWN, C_GPUS, C_RUN, C_PEND };
-
-static const struct oc_table_col cols[] = {
-	[C_NAME] = {"PARTITION", 10, false}, [C_AVAIL] = {"AVAIL", 5, false},
-	[C_TIME] = {"TIMELIMIT", 11, true},  [C_NODES] = {"NODES", 5, true},
-	[C_ALLOC] = {"ALLOC", 5, true},      [C_MIX] = {"MIX", 4, true},
-	[C_IDLE] = {"IDLE", 4, true},        [C_DRAIN] = {"DRN", 4, true},
-	[C_DOWN] = {"DOWN", 4, true},        [C_GPUS] = {"GPUS A/T", 9, true},
-	[C_RUN] = {"RUN", 4, true},          [C_PEND] = {"PEND", 0, true},
-};
-
-struct pview {
-	struct oc_app *app;
-	struct oc_table table;
+/* The rows of the last update; items index them. */
+struct ppriv {
 	struct oc_part_row *rows;
-	size_t nrows;
-	const struct oc_snapshot *snap; /* borrowed from app for cell callbacks */
-	char filter[256];
+	long n;
 };
 
-static const struct oc_partition *row_part(struct pview *v, size_t r)
+static void *priv_new(void)
 {
-	return &v->snap->partitions->v[v->rows[r].part];
+	return calloc(1, sizeof(struct ppriv));
 }
 
-static void cell(void *ctx, size_t r, int c, char *buf, size_t len)
+static void priv_free(void *p)
 {
-	struct pview *v = ctx;
-	const struct oc_part_row *row = &v->rows[r];
-	const struct oc_partition *p = row_part(v, r);
-	switch (c) {
-	case C_NAME:
-		snprintf(buf, len, "%s%s", p->name, (p->flags & OC_PF_DEFAULT) ? "*" : "");
-		break;
-	case C_AVAIL:
-		snprintf(buf, len, "%s", (p->flags & OC_PF_UP) ? "up" : (p->flags & OC_PF_DRAIN) ? "drain"
-					 : (p->flags & OC_PF_INACTIVE) ? "inact" : "down");
-		break;
-	case C_TIME: oc_format_minutes(p->max_time_min, buf, len); break;
-	case C_NODES: snprintf(buf, len, "%u", row->nodes); break;
-	case C_ALLOC: snprintf(buf, len, "%u", row->alloc); break;
-	case C_MIX: snprintf(buf, len, "%u", row->mix); break;
-	case C_IDLE: snprintf(buf, len, "%u", row->idle); break;
-	case C_DRAIN: snprintf(buf, len, "%u", row->drain); break;
-	case C_DOWN: snprintf(buf, len, "%u", row->down); break;
-	case C_GPUS: snprintf(buf, len, "%u/%u", row->gpus_alloc, row->gpus_total); break;
-	case C_RUN: snprintf(buf, len, "%u", row->jobs_running); break;
-	case C_PEND: snprintf(buf, len, "%u", row->jobs_pending); break;
-	default: buf[0] = '\0';
+	struct ppriv *pp = p;
+	if (pp)
+		free(pp->rows);
+	free(pp);
+}
+
+static const struct oc_part_row *row(struct oc_listview *lv, uint32_t item)
+{
+	return &((struct ppriv *)lv->priv)->rows[item];
+}
+
+static const struct oc_partition *part(struct oc_listview *lv, uint32_t item)
+{
+	return &lv->snap->partitions->v[row(lv, item)->part];
+}
+
+#define U32_CELL(fname, field)                                                      \
+	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
+	{                                                                           \
+		snprintf(buf, len, "%u", row(lv, item)->field);                     \
+	}                                                                           \
+	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
+	{                                                                           \
+		uint32_t x = row(lv, a)->field, y = row(lv, b)->field;              \
+		return x < y ? -1 : x > y;                                          \
 	}
+
+U32_CELL(c_nodes, nodes)
+U32_CELL(c_alloc, alloc)
+U32_CELL(c_mix, mix)
+U32_CELL(c_idle, idle)
+U32_CELL(c_drain, drain)
+U32_CELL(c_down, down)
+U32_CELL(c_run, jobs_running)
+U32_CELL(c_pend, jobs_pending)
+
+static void c_name(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_partition *p = part(lv, item);
+	snprintf(buf, len, "%s%s", p->name, (p->flags & OC_PF_DEFAULT) ? "*" : "");
 }
 
-static enum oc_role cell_role(void *ctx, size_t r, int c)
+static void c_avail(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	struct pview *v = ctx;
-	const struct oc_part_row *row = &v->rows[r];
-	const struct oc_partition *p = row_part(v, r);
-	if (c == C_NAME && (p->flags & OC_PF_HIDDEN))
-		return OC_ROLE_DIM;
-	if (c == C_AVAIL && !(p->flags & OC_PF_UP))
-		return OC_ROLE_BAD;
-	if (c == C_DRAIN && row->drain)
-		return OC_ROLE_WARN;
-	if (c == C_DOWN && row->down)
-		return OC_ROLE_BAD;
-	if (c == C_IDLE && row->idle)
-		return OC_ROLE_OK;
-	return OC_ROLE_NORMAL;
+	uint32_t f = part(lv, item)->flags;
+	snprintf(buf, len, "%s", (f & OC_PF_UP) ? "up" : (f & OC_PF_DRAIN) ? "drain" : (f & OC_PF_INACTIVE) ? "inact" : "down");
 }
 
-static void *create(struct oc_app *app)
+static void c_time(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	struct pview *v = calloc(1, sizeof(*v));
-	if (!v)
-		return NULL;
-	v->app = app;
-	v->table.cols = cols;
-	v->table.ncols = (int)(sizeof(cols) / sizeof(cols[0]));
-	v->table.cell = cell;
-	v->table.cell_role = cell_role;
-	v->table.ctx = v;
-	return v;
+	oc_format_minutes(part(lv, item)->max_time_min, buf, len);
 }
 
-static void destroy(void *view)
+static int c_time_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
-	struct pview *v = view;
-	free(v->rows);
-	free(v);
+	uint32_t x = part(lv, a)->max_time_min, y = part(lv, b)->max_time_min;
+	return x < y ? -1 : x > y;
 }
 
-static void update(void *view, const struct oc_snapshot *s)
+static void c_gpus(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	struct pview *v = view;
+	snprintf(buf, len, "%u/%u", row(lv, item)->gpus_alloc, row(lv, item)->gpus_total);
+}
+
+static int c_gpus_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	uint32_t x = row(lv, a)->gpus_alloc, y = row(lv, b)->gpus_alloc;
+	return x < y ? -1 : x > y;
+}
+
+static enum oc_role r_name(struct oc_listview *lv, uint32_t item)
+{
+	return (part(lv, item)->flags & OC_PF_HIDDEN) ? OC_ROLE_DIM : OC_ROLE_NORMAL;
+}
+
+static enum oc_role r_avail(struct oc_listview *lv, uint32_t item)
+{
+	return (part(lv, item)->flags & OC_PF_UP) ? OC_ROLE_NORMAL : OC_ROLE_BAD;
+}
+
+static enum oc_role r_drain(struct oc_listview *lv, uint32_t item)
+{
+	return row(lv, item)->drain ? OC_ROLE_WARN : OC_ROLE_NORMAL;
+}
+
+static enum oc_role r_down(struct oc_listview *lv, uint32_t item)
+{
+	return row(lv, item)->down ? OC_ROLE_BAD : OC_ROLE_NORMAL;
+}
+
+static enum oc_role r_idle(struct oc_listview *lv, uint32_t item)
+{
+	return row(lv, item)->idle ? OC_ROLE_OK : OC_ROLE_NORMAL;
+}
+
+static const struct oc_col_def cols[] = {
+	{"partition", "PARTITION", 10, false, false, false, c_name, NULL, r_name},
+	{"avail", "AVAIL", 5, false, false, false, c_avail, NULL, r_avail},
+	{"timelimit", "TIMELIMIT", 11, true, false, false, c_time, c_time_cmp, NULL},
+	{"nodes", "NODES", 5, true, false, false, c_nodes, c_nodes_cmp, NULL},
+	{"alloc", "ALLOC", 5, true, false, false, c_alloc, c_alloc_cmp, NULL},
+	{"mix", "MIX", 4, true, false, false, c_mix, c_mix_cmp, NULL},
+	{"idle", "IDLE", 4, true, false, false, c_idle, c_idle_cmp, r_idle},
+	{"drain", "DRN", 4, true, false, false, c_drain, c_drain_cmp, r_drain},
+	{"down", "DOWN", 4, true, false, false, c_down, c_down_cmp, r_down},
+	{"gpus", "GPUS A/T", 9, true, false, false, c_gpus, c_gpus_cmp, NULL},
+	{"running", "RUN", 4, true, false, false, c_run, c_run_cmp, NULL},
+	{"pending", "PEND", 0, true, false, false, c_pend, c_pend_cmp, NULL},
+};
+
+static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	struct ppriv *pp = lv->priv;
 	struct oc_part_row *rows = NULL;
-	long n = oc_part_rows(s, v->app->show_hidden, &rows);
-	if (n < 0)
-		return; /* keep the old rows on ENOMEM */
-	/* Filter by partition name. */
-	size_t k = 0;
+	long n = oc_part_rows(s, lv->app->show_hidden, &rows);
+	if (n < 0 || oc_listview_reserve(lv, (size_t)n) < 0) {
+		free(rows);
+		return 0;
+	}
+	free(pp->rows);
+	pp->rows = rows;
+	pp->n = n;
 	for (long i = 0; i < n; i++)
-		if (oc_contains_ci(s->partitions->v[rows[i].part].name, v->filter))
-			rows[k++] = rows[i];
-	free(v->rows);
-	v->rows = rows;
-	v->nrows = k;
-	v->snap = s;
-	v->table.nrows = k;
-	oc_table_clamp(&v->table);
+		lv->items[i] = (uint32_t)i;
+	return (size_t)n;
 }
 
-static void draw(void *view, WINDOW *w, int y, int h, int width)
+static void open_item(struct oc_listview *lv, uint32_t item)
 {
-	struct pview *v = view;
-	v->snap = v->app->snap;
-	if (v->nrows == 0 && !(v->snap->partitions && v->snap->partitions->n)) {
-		oc_table_draw(&v->table, w, y, 0, 1, width);
-		wmove(w, y + 1, 1);
-		oc_put_text(w, v->snap->seq ? "no partitions" : "loading...", width - 1, false, false);
-		return;
-	}
-	oc_table_draw(&v->table, w, y, 0, h, width);
+	oc_app_goto(lv->app, "queue", part(lv, item)->name);
 }
 
-static bool key(void *view, int ch)
+static void context(struct oc_listview *lv, char *buf, size_t len)
 {
-	struct pview *v = view;
-	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		if (v->nrows)
-			oc_app_goto(v->app, "queue", row_part(v, v->table.sel)->name);
-		return true;
-	}
-	return oc_table_key(&v->table, ch);
+	snprintf(buf, len, "%zu partitions%s", lv->nitems, lv->app->show_hidden ? " (incl. hidden)" : "");
 }
 
-static void context(void *view, char *buf, size_t len)
-{
-	struct pview *v = view;
-	snprintf(buf, len, "%zu partitions%s", v->nrows, v->app->show_hidden ? " (incl. hidden)" : "");
-}
-
-static void set_filter(void *view, const char *f)
-{
-	struct pview *v = view;
-	snprintf(v->filter, sizeof(v->filter), "%s", f ? f : "");
-}
-
-static void next_sort(void *view, bool reverse)
-{
-	(void)view;
-	(void)reverse; /* partitions keep slurm.conf's order */
-}
-
-const struct oc_view_ops oc_view_partitions = {
+const struct oc_listview_def oc_lv_partitions = {
 	.name = "partitions",
 	.title = "Partitions",
 	.focus = OC_FOCUS_PARTITIONS,
-	.create = create,
-	.destroy = destroy,
-	.update = update,
-	.draw = draw,
-	.key = key,
-	.open = NULL,
+	.cols = cols,
+	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.default_sort = NULL,
+	.collect = collect,
+	.open = open_item,
 	.context = context,
-	.set_filter = set_filter,
-	.next_sort = next_sort,
+	.priv_new = priv_new,
+	.priv_free = priv_free,
 };

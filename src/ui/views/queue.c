@@ -8,186 +8,172 @@
 #include "core/views.h"
 #include "ui/ui_int.h"
 
-enum { C_ID, C_PART, C_NAME, C_USER, C_ACCT, C_ST, C_TIME, C_NODES, C_GPUS, C_WHERE };
-
-static const struct oc_table_col cols[] = {
-	[C_ID] = {"JOBID", 8, true},     [C_PART] = {"PARTITION", 9, false},
-	[C_NAME] = {"NAME", 8, false},   [C_USER] = {"USER", 8, false},
-	[C_ACCT] = {"ACCOUNT", 8, false, true}, [C_ST] = {"ST", 2, false},
-	[C_TIME] = {"TIME", 10, true},    [C_NODES] = {"NODES", 5, true},
-	[C_GPUS] = {"GPUS", 4, true},    [C_WHERE] = {"NODELIST(REASON)", 0, false},
-};
-
-static const struct {
-	enum oc_job_sort sort;
-	const char *name;
-} sorts[] = {
-	{OC_JOB_SORT_DEFAULT, "state,priority"}, {OC_JOB_SORT_ID, "jobid"},
-	{OC_JOB_SORT_USER, "user"},             {OC_JOB_SORT_ACCOUNT, "account"},
-	{OC_JOB_SORT_PARTITION, "partition"},   {OC_JOB_SORT_TIME, "time"},
-	{OC_JOB_SORT_GPUS, "gpus"},             {OC_JOB_SORT_PRIORITY, "priority"},
-};
-
-struct qview {
-	struct oc_app *app;
-	struct oc_table table;
-	uint32_t *rows;
-	size_t cap;
-	char partition[128];      /* "" = all */
-	char filter[256];
-	int sort;                 /* index in sorts[] */
-	bool desc;
-	const struct oc_snapshot *snap;
-};
-
-static const struct oc_job *row_job(struct qview *v, size_t r)
+static const struct oc_job *job(struct oc_listview *lv, uint32_t item)
 {
-	return &v->snap->jobs->v[v->rows[r]];
+	return &lv->snap->jobs->v[item];
 }
 
-static void cell(void *ctx, size_t r, int c, char *buf, size_t len)
+static int cmp_u32(uint32_t x, uint32_t y)
 {
-	struct qview *v = ctx;
-	const struct oc_job *j = row_job(v, r);
-	switch (c) {
-	case C_ID:
-		if (j->array_task_id != OC_NONE)
-			snprintf(buf, len, "%u_%u", j->array_job_id, j->array_task_id);
-		else
-			snprintf(buf, len, "%u", j->job_id);
-		break;
-	case C_PART: snprintf(buf, len, "%s", j->partition ? j->partition : ""); break;
-	case C_NAME: snprintf(buf, len, "%s", j->name ? j->name : ""); break;
-	case C_USER: snprintf(buf, len, "%s", j->user ? j->user : ""); break;
-	case C_ACCT: snprintf(buf, len, "%s", j->account ? j->account : ""); break;
-	case C_ST: snprintf(buf, len, "%s", oc_job_state_compact(j)); break;
-	case C_TIME:
-		if (j->state == OC_JOB_PENDING || !j->start_time)
-			oc_format_duration(0, buf, len);
-		else
-			oc_format_duration((long long)(v->app->now - j->start_time), buf, len);
-		break;
-	case C_NODES: snprintf(buf, len, "%u", j->num_nodes); break;
-	case C_GPUS: snprintf(buf, len, "%u", j->gpus); break;
-	case C_WHERE:
-		if (j->state == OC_JOB_PENDING || !j->nodes)
-			snprintf(buf, len, "(%s)", j->reason ? j->reason : "None");
-		else
-			snprintf(buf, len, "%s", j->nodes);
-		break;
-	default: buf[0] = '\0';
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static void c_id(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_job *j = job(lv, item);
+	if (j->array_task_id != OC_NONE)
+		snprintf(buf, len, "%u_%u", j->array_job_id, j->array_task_id);
+	else
+		snprintf(buf, len, "%u", j->job_id);
+}
+
+static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	return cmp_u32(job(lv, a)->job_id, job(lv, b)->job_id);
+}
+
+#define STR_CELL(fname, field)                                                      \
+	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
+	{                                                                           \
+		const char *v = job(lv, item)->field;                               \
+		snprintf(buf, len, "%s", v ? v : "");                               \
+	}                                                                           \
+	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
+	{                                                                           \
+		return cmp_str(job(lv, a)->field, job(lv, b)->field);               \
 	}
+
+#define U32_CELL(fname, field)                                                      \
+	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
+	{                                                                           \
+		snprintf(buf, len, "%u", job(lv, item)->field);                     \
+	}                                                                           \
+	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
+	{                                                                           \
+		return cmp_u32(job(lv, a)->field, job(lv, b)->field);               \
+	}
+
+STR_CELL(c_part, partition)
+STR_CELL(c_name, name)
+STR_CELL(c_user, user)
+STR_CELL(c_acct, account)
+STR_CELL(c_qos, qos)
+U32_CELL(c_nodes, num_nodes)
+U32_CELL(c_cpus, num_cpus)
+U32_CELL(c_gpus, gpus)
+U32_CELL(c_prio, priority)
+
+static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", oc_job_state_compact(job(lv, item)));
 }
 
-static enum oc_role cell_role(void *ctx, size_t r, int c)
+static long long run_time(struct oc_listview *lv, const struct oc_job *j)
 {
-	struct qview *v = ctx;
-	const struct oc_job *j = row_job(v, r);
-	if (c != C_ST && c != C_WHERE)
-		return OC_ROLE_NORMAL;
+	if (j->state == OC_JOB_PENDING || !j->start_time)
+		return 0;
+	return (long long)(lv->app->now - j->start_time);
+}
+
+static void c_time(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	oc_format_duration(run_time(lv, job(lv, item)), buf, len);
+}
+
+static int c_time_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	long long x = run_time(lv, job(lv, a)), y = run_time(lv, job(lv, b));
+	return x < y ? -1 : x > y;
+}
+
+static void c_limit(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	oc_format_minutes(job(lv, item)->time_limit_min, buf, len);
+}
+
+static int c_limit_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	return cmp_u32(job(lv, a)->time_limit_min, job(lv, b)->time_limit_min);
+}
+
+static void c_where(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_job *j = job(lv, item);
+	if (j->state == OC_JOB_PENDING || !j->nodes)
+		snprintf(buf, len, "(%s)", j->reason ? j->reason : "None");
+	else
+		snprintf(buf, len, "%s", j->nodes);
+}
+
+static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
+{
+	const struct oc_job *j = job(lv, item);
 	if (j->state == OC_JOB_RUNNING)
-		return c == C_ST ? OC_ROLE_OK : OC_ROLE_NORMAL;
+		return OC_ROLE_OK;
 	if (j->state == OC_JOB_PENDING)
 		return (j->flags & (OC_JF_LIMITED | OC_JF_HELD)) ? OC_ROLE_WARN : OC_ROLE_NORMAL;
 	return OC_ROLE_DIM;
 }
 
-static void *create(struct oc_app *app)
+static enum oc_role r_where(struct oc_listview *lv, uint32_t item)
 {
-	struct qview *v = calloc(1, sizeof(*v));
-	if (!v)
-		return NULL;
-	v->app = app;
-	v->table.cols = cols;
-	v->table.ncols = (int)(sizeof(cols) / sizeof(cols[0]));
-	v->table.cell = cell;
-	v->table.cell_role = cell_role;
-	v->table.ctx = v;
-	return v;
+	const struct oc_job *j = job(lv, item);
+	return (j->state == OC_JOB_PENDING && (j->flags & (OC_JF_LIMITED | OC_JF_HELD))) ? OC_ROLE_WARN
+											  : OC_ROLE_NORMAL;
 }
 
-static void destroy(void *view)
-{
-	struct qview *v = view;
-	free(v->rows);
-	free(v);
-}
+static const struct oc_col_def cols[] = {
+	{"jobid", "JOBID", 8, true, false, false, c_id, c_id_cmp, NULL},
+	{"partition", "PARTITION", 9, false, false, false, c_part, c_part_cmp, NULL},
+	{"name", "NAME", 8, false, false, false, c_name, c_name_cmp, NULL},
+	{"user", "USER", 8, false, false, false, c_user, c_user_cmp, NULL},
+	{"account", "ACCOUNT", 8, false, true, false, c_acct, c_acct_cmp, NULL},
+	{"qos", "QOS", 10, false, true, true, c_qos, c_qos_cmp, NULL},
+	{"state", "ST", 2, false, false, false, c_state, NULL, r_state},
+	{"time", "TIME", 10, true, false, false, c_time, c_time_cmp, NULL},
+	{"timelimit", "TIME_LIMIT", 10, true, true, true, c_limit, c_limit_cmp, NULL},
+	{"nodes", "NODES", 5, true, false, false, c_nodes, c_nodes_cmp, NULL},
+	{"cpus", "CPUS", 5, true, true, true, c_cpus, c_cpus_cmp, NULL},
+	{"gpus", "GPUS", 4, true, false, false, c_gpus, c_gpus_cmp, NULL},
+	{"priority", "PRIORITY", 10, true, true, true, c_prio, c_prio_cmp, NULL},
+	{"reason", "NODELIST(REASON)", 0, false, false, false, c_where, NULL, r_where},
+};
 
-static void update(void *view, const struct oc_snapshot *s)
+static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 {
-	struct qview *v = view;
 	size_t need = s->jobs ? s->jobs->n : 0;
-	if (need > v->cap) {
-		uint32_t *r = realloc(v->rows, need * sizeof(*r));
-		if (!r)
-			return;
-		v->rows = r;
-		v->cap = need;
-	}
-	v->snap = s;
-	v->table.nrows = oc_job_rows(s, v->partition[0] ? v->partition : NULL, v->filter,
-				     sorts[v->sort].sort, v->desc, v->app->show_hidden, v->rows,
-				     time(NULL));
-	oc_table_clamp(&v->table);
+	if (oc_listview_reserve(lv, need) < 0)
+		return 0;
+	return oc_job_rows(s, lv->arg[0] ? lv->arg : NULL, NULL, OC_JOB_SORT_DEFAULT, false,
+			   lv->app->show_hidden, lv->items, lv->app->now);
 }
 
-static void draw(void *view, WINDOW *w, int y, int h, int width)
+static const char *tag_key(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	struct qview *v = view;
-	v->snap = v->app->snap;
-	oc_table_draw(&v->table, w, y, 0, h, width);
-	if (v->table.nrows == 0 && h > 1) {
-		wmove(w, y + 1, 1);
-		oc_put_text(w, v->snap->seq ? "no jobs" : "loading...", width - 1, false, false);
-	}
+	snprintf(buf, len, "%u", job(lv, item)->job_id);
+	return buf;
 }
 
-static bool key(void *view, int ch)
+static void context(struct oc_listview *lv, char *buf, size_t len)
 {
-	struct qview *v = view;
-	return oc_table_key(&v->table, ch);
+	snprintf(buf, len, "%s%s  %zu jobs", lv->arg[0] ? "partition " : "all partitions", lv->arg,
+		 lv->nitems);
 }
 
-static void open_view(void *view, const char *arg)
-{
-	struct qview *v = view;
-	snprintf(v->partition, sizeof(v->partition), "%s", arg ? arg : "");
-	v->table.sel = v->table.top = 0;
-}
-
-static void context(void *view, char *buf, size_t len)
-{
-	struct qview *v = view;
-	snprintf(buf, len, "%s%s  %zu jobs  sort %s%s", v->partition[0] ? "partition " : "all partitions",
-		 v->partition, v->table.nrows, sorts[v->sort].name, v->desc ? " (rev)" : "");
-}
-
-static void set_filter(void *view, const char *f)
-{
-	struct qview *v = view;
-	snprintf(v->filter, sizeof(v->filter), "%s", f ? f : "");
-}
-
-static void next_sort(void *view, bool reverse)
-{
-	struct qview *v = view;
-	if (reverse)
-		v->desc = !v->desc;
-	else
-		v->sort = (v->sort + 1) % (int)(sizeof(sorts) / sizeof(sorts[0]));
-}
-
-const struct oc_view_ops oc_view_queue = {
+const struct oc_listview_def oc_lv_queue = {
 	.name = "queue",
 	.title = "Queue",
 	.focus = OC_FOCUS_QUEUE,
-	.create = create,
-	.destroy = destroy,
-	.update = update,
-	.draw = draw,
-	.key = key,
-	.open = open_view,
+	.cols = cols,
+	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.default_sort = NULL,
+	.collect = collect,
+	.tags = OC_TAG_JOBS,
+	.tag_key = tag_key,
 	.context = context,
-	.set_filter = set_filter,
-	.next_sort = next_sort,
 };

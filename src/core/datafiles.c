@@ -1,0 +1,366 @@
+/* datafiles.c: the directories keymap, theme and view files are looked up
+ * in, finding one, reading one with the size and permission checks, and
+ * listing the names there are. */
+#include "core/datafiles.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DATAFILE_SYSCONFDIR_DEFAULT "/etc/opsconsole"
+
+/* Formats into err when err and errlen allow. */
+static void datafile_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void datafile_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Appends a + b as one directory of d. Returns 0, or -1 when it does not
+ * fit or d is full. */
+static int datafile_add2(struct oc_datafile_dirs *d, const char *a, const char *b, bool strict)
+{
+	if (d->n >= OC_DATAFILE_MAX_DIRS)
+		return -1;
+	int n = snprintf(d->dir[d->n], sizeof(d->dir[d->n]), "%s%s", a, b);
+	if (n < 0 || (size_t)n >= sizeof(d->dir[d->n]))
+		return -1;
+	d->strict[d->n] = strict;
+	d->n++;
+	return 0;
+}
+
+/* Returns 0 or -1 (datafiles.h). */
+int oc_datafile_dirs_add(struct oc_datafile_dirs *d, const char *dir, bool strict)
+{
+	if (!d || !dir || !*dir)
+		return -1;
+	return datafile_add2(d, dir, "", strict);
+}
+
+/* Fills d (datafiles.h). */
+void oc_datafile_dirs(struct oc_datafile_dirs *d, const char *datadir)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	const char *sys = getenv("OPSCONSOLE_SYSCONFDIR");
+
+	if (!d)
+		return;
+	memset(d, 0, sizeof(*d));
+	/* XDG Base Directory spec: a relative XDG_CONFIG_HOME is invalid and
+	 * must be ignored (as profile.c does). */
+	if (xdg && xdg[0] == '/')
+		(void)datafile_add2(d, xdg, "/opsconsole", true);
+	else if (home && home[0] == '/')
+		(void)datafile_add2(d, home, "/.config/opsconsole", true);
+	if (!sys || !*sys)
+		sys = DATAFILE_SYSCONFDIR_DEFAULT;
+	(void)datafile_add2(d, sys, "", true);
+	if (datadir && *datadir)
+		(void)datafile_add2(d, datadir, "", false);
+}
+
+/* Returns true when name is acceptable (datafiles.h). */
+bool oc_datafile_name_ok(const char *name)
+{
+	size_t len;
+
+	if (!name || !*name || name[0] == '.')
+		return false;
+	len = strlen(name);
+	if (len > OC_DATAFILE_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* Returns 0 or -1 (datafiles.h). */
+int oc_datafile_stem(const char *path, char *out, size_t len)
+{
+	const char *base;
+	size_t n;
+
+	if (!path || !out || len == 0)
+		return -1;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n <= 5 || strcmp(base + n - 5, ".json") != 0)
+		return -1;
+	n -= 5;
+	if (n > OC_DATAFILE_NAME_MAX || n >= len)
+		return -1;
+	memcpy(out, base, n);
+	out[n] = '\0';
+	return oc_datafile_name_ok(out) ? 0 : -1;
+}
+
+/* Returns 0 / 1 / -1 (datafiles.h). */
+int oc_datafile_find(const char *kind, const char *name, const struct oc_datafile_dirs *d,
+		     char *path, size_t len, bool *strict, char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = '\0';
+	if (!kind || !*kind || strchr(kind, '/') || !path || len == 0) {
+		datafile_err(err, errlen, "invalid data file kind");
+		return -1;
+	}
+	if (!oc_datafile_name_ok(name)) {
+		datafile_err(err, errlen,
+			     "invalid name \"%.80s\": 1 to %d of A-Z a-z 0-9 . _ -, not starting with '.'",
+			     name ? name : "", OC_DATAFILE_NAME_MAX);
+		return -1;
+	}
+	for (size_t i = 0; d && i < d->n; i++) {
+		struct stat st;
+		int n = snprintf(path, len, "%s/%s/%s.json", d->dir[i], kind, name);
+		if (n < 0 || (size_t)n >= len)
+			continue;
+		if (stat(path, &st) < 0) {
+			if (errno == ENOENT || errno == ENOTDIR)
+				continue;
+			datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (strict)
+			*strict = d->strict[i];
+		return 0;
+	}
+	path[0] = '\0';
+	if (!d || d->n == 0) {
+		datafile_err(err, errlen, "no %s/%s.json: no directories to look in", kind, name);
+		return 1;
+	}
+	datafile_err(err, errlen, "no %s/%s.json in", kind, name);
+	for (size_t i = 0; i < d->n && err && errlen; i++) {
+		size_t used = strlen(err);
+		if (used + 1 < errlen)
+			snprintf(err + used, errlen - used, "%s %s/%s", i ? "," : "", d->dir[i], kind);
+	}
+	return 1;
+}
+
+/* Checks what fstat says of the open file at path. Returns 0, or -1 with
+ * err set. */
+static int datafile_check(const char *path, const struct stat *st, bool strict, char *err,
+			  size_t errlen)
+{
+	if (S_ISDIR(st->st_mode)) {
+		datafile_err(err, errlen, "%s: is a directory", path);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		datafile_err(err, errlen, "%s: not a regular file", path);
+		return -1;
+	}
+	if (st->st_size > OC_DATAFILE_MAX_SIZE) {
+		datafile_err(err, errlen, "%s: too large (%lld bytes, at most %d)", path,
+			     (long long)st->st_size, OC_DATAFILE_MAX_SIZE);
+		return -1;
+	}
+	if (!strict)
+		return 0;
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		datafile_err(err, errlen,
+			     "%s: refused: writable by %s (mode %04o); run chmod go-w on it",
+			     path, (st->st_mode & S_IWOTH) ? "others" : "group",
+			     (unsigned)(st->st_mode & 07777));
+		return -1;
+	}
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		datafile_err(err, errlen, "%s: refused: owned by uid %u, neither you nor root", path,
+			     (unsigned)st->st_uid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Returns 0 with *text malloc'd, or -1 (datafiles.h). */
+int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen,
+		     char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t used = 0;
+	int fd = -1;
+	int rc = -1;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!text) {
+		datafile_err(err, errlen, "no buffer to read into");
+		return -1;
+	}
+	*text = NULL;
+	if (textlen)
+		*textlen = 0;
+	if (!path || !*path) {
+		datafile_err(err, errlen, "no path");
+		return -1;
+	}
+	/* O_NONBLOCK: a FIFO put in place of the file must not hang the open;
+	 * it is then refused as not a regular file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (datafile_check(path, &st, strict, err, errlen) < 0)
+		goto out;
+	/* Read at most one byte more than the limit: the file may grow between
+	 * fstat and read. */
+	buf = malloc((size_t)OC_DATAFILE_MAX_SIZE + 2);
+	if (!buf) {
+		datafile_err(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + used, (size_t)OC_DATAFILE_MAX_SIZE + 1 - used);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		used += (size_t)r;
+		if (used > OC_DATAFILE_MAX_SIZE) {
+			datafile_err(err, errlen, "%s: too large (more than %d bytes)", path,
+				     OC_DATAFILE_MAX_SIZE);
+			goto out;
+		}
+	}
+	buf[used] = '\0';
+	{
+		char *small = realloc(buf, used + 1);
+		if (small)
+			buf = small;
+	}
+	*text = buf;
+	buf = NULL;
+	if (textlen)
+		*textlen = used;
+	rc = 0;
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* qsort comparator for an array of char *. */
+static int datafile_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends a copy of the first len bytes of name to *v. Returns 0, -1 on
+ * ENOMEM. */
+static int datafile_push(char ***v, size_t *n, size_t *cap, const char *name, size_t len)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		char **nv = realloc(*v, ncap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = ncap;
+	}
+	char *s = malloc(len + 1);
+	if (!s)
+		return -1;
+	memcpy(s, name, len);
+	s[len] = '\0';
+	(*v)[(*n)++] = s;
+	return 0;
+}
+
+/* Returns the malloc'd list, or NULL on ENOMEM (datafiles.h). */
+char *oc_datafile_list(const char *kind, const struct oc_datafile_dirs *d,
+		       const char *const *extra, size_t nextra)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	char *out = NULL;
+	char stem[OC_DATAFILE_NAME_MAX + 1];
+	char dir[OC_DATAFILE_PATH_MAX + 64];
+
+	for (size_t i = 0; i < nextra && extra; i++) {
+		if (extra[i] && datafile_push(&v, &n, &cap, extra[i], strlen(extra[i])) < 0)
+			goto out;
+	}
+	for (size_t i = 0; d && kind && i < d->n; i++) {
+		DIR *dh;
+		struct dirent *de;
+		int len = snprintf(dir, sizeof(dir), "%s/%s", d->dir[i], kind);
+		if (len < 0 || (size_t)len >= sizeof(dir))
+			continue;
+		dh = opendir(dir);
+		if (!dh)
+			continue;
+		while ((de = readdir(dh)) != NULL) {
+			if (de->d_type == DT_DIR)
+				continue;
+			if (oc_datafile_stem(de->d_name, stem, sizeof(stem)) < 0)
+				continue;
+			if (datafile_push(&v, &n, &cap, stem, strlen(stem)) < 0) {
+				closedir(dh);
+				goto out;
+			}
+		}
+		closedir(dh);
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), datafile_cmp);
+
+	size_t total = 1;
+	for (size_t i = 0; i < n; i++)
+		total += strlen(v[i]) + 2;
+	out = malloc(total);
+	if (!out)
+		goto out;
+	out[0] = '\0';
+	size_t used = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
+			continue;
+		size_t len = strlen(v[i]);
+		if (used) {
+			memcpy(out + used, ", ", 2);
+			used += 2;
+		}
+		memcpy(out + used, v[i], len);
+		used += len;
+		out[used] = '\0';
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return out;
+}

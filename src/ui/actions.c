@@ -1,0 +1,133 @@
+/* actions.c: the one action registry. Key dispatch (through the keymap),
+ * the ? help screen and keymap file validation all read this table, so
+ * they cannot drift apart. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/ui_int.h"
+
+static void a_quit(struct oc_app *app)
+{
+	app->quit = true;
+}
+
+static void a_help(struct oc_app *app)
+{
+	app->mode = OC_MODE_HELP;
+	app->help_top = 0;
+}
+
+static void a_command(struct oc_app *app)
+{
+	app->mode = OC_MODE_COMMAND;
+	app->input[0] = '\0';
+}
+
+static void a_filter(struct oc_app *app)
+{
+	app->mode = OC_MODE_FILTER;
+	snprintf(app->input, sizeof(app->input), "%s", app->view[app->cur]->filter);
+}
+
+static void a_refresh(struct oc_app *app)
+{
+	app->hooks->refresh_now(app->hooks->ctx);
+	oc_app_message(app, false, " refreshing...");
+}
+
+static void a_redraw(struct oc_app *app)
+{
+	app->dirty = true;
+	clearok(curscr, TRUE);
+}
+
+static void a_hidden(struct oc_app *app)
+{
+	app->show_hidden = !app->show_hidden;
+	for (int i = 0; i < app->nviews; i++)
+		oc_listview_update(app->view[i], app->snap);
+	oc_app_message(app, false, " hidden partitions %s", app->show_hidden ? "shown" : "hidden");
+}
+
+static void a_back(struct oc_app *app)
+{
+	struct oc_listview *lv = app->view[app->cur];
+	if (lv->filter[0]) {
+		oc_listview_set_filter(lv, "");
+		oc_listview_update(lv, app->snap);
+	}
+}
+
+static void a_view_next(struct oc_app *app)
+{
+	oc_app_goto(app, app->view[(app->cur + 1) % app->nviews]->def->name, NULL);
+}
+
+static void a_view_prev(struct oc_app *app)
+{
+	oc_app_goto(app, app->view[(app->cur + app->nviews - 1) % app->nviews]->def->name, NULL);
+}
+
+#define VIEW_ACTION(fn, name)                          \
+	static void fn(struct oc_app *app)             \
+	{                                              \
+		oc_app_goto(app, name, NULL);          \
+	}
+VIEW_ACTION(a_partitions, "partitions")
+VIEW_ACTION(a_queue, "queue")
+VIEW_ACTION(a_nodes, "nodes")
+VIEW_ACTION(a_health, "health")
+VIEW_ACTION(a_quota, "quota")
+VIEW_ACTION(a_reservations, "reservations")
+
+const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
+	[OC_ACT_QUIT] = {"quit", "quit the console", a_quit},
+	[OC_ACT_HELP] = {"help", "this help", a_help},
+	[OC_ACT_COMMAND] = {"command", "command line: :nodes, :queue normal, :quota (Tab completes)", a_command},
+	[OC_ACT_FILTER] = {"filter", "filter the list on any visible text (Esc clears)", a_filter},
+	[OC_ACT_REFRESH] = {"refresh", "refresh everything now", a_refresh},
+	[OC_ACT_REDRAW] = {"redraw", "redraw the screen", a_redraw},
+	[OC_ACT_SORT_NEXT] = {"sort.next", "sort by the next column", NULL},
+	[OC_ACT_SORT_REVERSE] = {"sort.reverse", "reverse the sort order", NULL},
+	[OC_ACT_HIDDEN_TOGGLE] = {"hidden.toggle", "show or hide hidden partitions (e.g. gpu)", a_hidden},
+	[OC_ACT_TAG] = {"tag", "tag or untag the row (nodes, jobs)", NULL},
+	[OC_ACT_TAG_ALL] = {"tag.all", "tag every row listed", NULL},
+	[OC_ACT_TAG_CLEAR] = {"tag.clear", "clear the tags", NULL},
+	[OC_ACT_OPEN] = {"open", "open: a partition's queue, a node's detail, expand an account", NULL},
+	[OC_ACT_BACK] = {"back", "close / clear the filter", a_back},
+	[OC_ACT_VIEW_NEXT] = {"view.next", "next view", a_view_next},
+	[OC_ACT_VIEW_PREV] = {"view.prev", "previous view", a_view_prev},
+	[OC_ACT_VIEW_PARTITIONS] = {"view.partitions", "partitions overview", a_partitions},
+	[OC_ACT_VIEW_QUEUE] = {"view.queue", "job queue", a_queue},
+	[OC_ACT_VIEW_NODES] = {"view.nodes", "nodes", a_nodes},
+	[OC_ACT_VIEW_HEALTH] = {"view.health", "node health: grid and reasons", a_health},
+	[OC_ACT_VIEW_QUOTA] = {"view.quota", "team GPU quota against GrpTRES", a_quota},
+	[OC_ACT_VIEW_RESERVATIONS] = {"view.reservations", "reservations", a_reservations},
+	[OC_ACT_MOVE_UP] = {"move.up", "up", NULL},
+	[OC_ACT_MOVE_DOWN] = {"move.down", "down", NULL},
+	[OC_ACT_MOVE_PGUP] = {"move.pgup", "page up", NULL},
+	[OC_ACT_MOVE_PGDN] = {"move.pgdn", "page down", NULL},
+	[OC_ACT_MOVE_TOP] = {"move.top", "first row", NULL},
+	[OC_ACT_MOVE_BOTTOM] = {"move.bottom", "last row", NULL},
+	[OC_ACT_MOVE_LEFT] = {"move.left", "collapse (quota)", NULL},
+	[OC_ACT_MOVE_RIGHT] = {"move.right", "expand (quota)", NULL},
+};
+
+void oc_action_id_list(const char *ids[OC_ACT_COUNT])
+{
+	for (int i = 0; i < OC_ACT_COUNT; i++)
+		ids[i] = oc_actions[i].id;
+}
+
+void oc_action_run(struct oc_app *app, enum oc_act act)
+{
+	if (act < 0 || act >= OC_ACT_COUNT)
+		return;
+	if (oc_actions[act].run) {
+		oc_actions[act].run(app);
+		return;
+	}
+	struct oc_listview *lv = app->view[app->cur];
+	if (!oc_listview_action(lv, act))
+		oc_app_message(app, false, " %s: nothing to do here", oc_actions[act].id);
+}

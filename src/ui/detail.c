@@ -1,0 +1,165 @@
+/* detail.c: the detail panel of one node, everything `scontrol show node`
+ * tells that an admin needs, plus the jobs running on it, drawn in an
+ * ncurses panel over the current view. */
+#include <panel.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/reason.h"
+#include "core/state.h"
+#include "ui/ui_int.h"
+
+void oc_app_show_node(struct oc_app *app, const char *node)
+{
+	snprintf(app->detail_node, sizeof(app->detail_node), "%s", node);
+	app->mode = OC_MODE_DETAIL;
+	app->dirty = true;
+}
+
+static void fmt_when(time_t t, time_t now, char *buf, size_t len)
+{
+	if (!t) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	struct tm tm;
+	char stamp[32], age[16];
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(buf, len, "%s (%s ago)", stamp, oc_format_age((long long)(now - t), age, sizeof(age)));
+}
+
+/* One "Label  value" line; returns the next line. */
+static int field(WINDOW *w, int y, int width, const char *label, const char *value, attr_t a)
+{
+	wmove(w, y, 2);
+	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
+	oc_put_text(w, label, 13, true, false);
+	wattrset(w, a);
+	oc_put_text(w, value ? value : "-", width - 17, true, false);
+	wattrset(w, A_NORMAL);
+	return y + 1;
+}
+
+static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
+{
+	const struct oc_snapshot *s = app->snap;
+	long idx = oc_nodes_find(s->nodes, app->detail_node);
+	werase(w);
+	box(w, 0, 0);
+	wmove(w, 0, 2);
+	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
+	char title[200];
+	snprintf(title, sizeof(title), " %s ", app->detail_node);
+	oc_put_text(w, title, width - 20, false, false);
+	wattrset(w, A_NORMAL);
+	wmove(w, 0, width - 15 > 0 ? width - 15 : 0);
+	oc_put_text(w, " Esc closes ", 12, false, false);
+	if (idx < 0) {
+		field(w, 2, width, "", "this node is no longer in the cluster", oc_theme_attr(OC_ROLE_BAD));
+		return;
+	}
+	const struct oc_node *n = &s->nodes->v[idx];
+	char buf[512], a[64], b[64];
+	int y = 1;
+	snprintf(buf, sizeof(buf), "%s (%s)   health: %s", oc_node_state_long(n, a, sizeof(a)),
+		 oc_node_state_compact(n, b, sizeof(b)), oc_health_name(oc_node_health(n)));
+	enum oc_health hl = oc_node_health(n);
+	y = field(w, y, width, "State", buf,
+		  oc_theme_attr(hl == OC_HEALTH_OK ? OC_ROLE_OK : hl == OC_HEALTH_DRAINING ? OC_ROLE_WARN : OC_ROLE_BAD));
+	if (n->reason) {
+		y = field(w, y, width, "Reason", n->reason, oc_theme_attr(OC_ROLE_WARN));
+		char when[96];
+		fmt_when(n->reason_time, app->now, when, sizeof(when));
+		snprintf(buf, sizeof(buf), "%s at %s   source: %s", n->reason_user ? n->reason_user : "?", when,
+			 oc_reason_source_name(oc_reason_classify(n->reason, n->reason_user, s->slurm_user)));
+		y = field(w, y, width, "Set by", buf, A_NORMAL);
+	}
+	/* Partitions: slurmctld does not send them with the node. */
+	buf[0] = '\0';
+	size_t poff = 0;
+	for (size_t i = 0; s->partitions && i < s->partitions->n; i++) {
+		const struct oc_partition *p = &s->partitions->v[i];
+		for (uint32_t k = 0; k < p->node_count; k++)
+			if (p->node_idx[k] == (uint32_t)idx && poff < sizeof(buf)) {
+				poff += (size_t)snprintf(buf + poff, sizeof(buf) - poff, "%s%s%s", poff ? "," : "",
+							 p->name, (p->flags & OC_PF_HIDDEN) ? "(hidden)" : "");
+				break;
+			}
+	}
+	y = field(w, y, width, "Partitions", buf[0] ? buf : "-", A_NORMAL);
+	snprintf(buf, sizeof(buf), "%u/%u allocated   load %.2f", n->alloc_cpus, n->cpus, n->cpu_load / 100.0);
+	y = field(w, y, width, "CPUs", buf, A_NORMAL);
+	snprintf(buf, sizeof(buf), "%llu/%llu MB allocated", (unsigned long long)n->alloc_mem_mb,
+		 (unsigned long long)n->mem_mb);
+	y = field(w, y, width, "Memory", buf, A_NORMAL);
+	snprintf(buf, sizeof(buf), "%u/%u allocated", n->alloc_gpus, n->gpus);
+	y = field(w, y, width, "GPUs", buf, A_NORMAL);
+	y = field(w, y, width, "CfgTRES", n->cfg_tres, A_NORMAL);
+	y = field(w, y, width, "AllocTRES", n->alloc_tres ? n->alloc_tres : "(none)", A_NORMAL);
+	/* Reservations that hold this node. */
+	buf[0] = '\0';
+	size_t off = 0;
+	for (size_t i = 0; s->reservations && i < s->reservations->n; i++) {
+		const struct oc_reservation *r = &s->reservations->v[i];
+		for (uint32_t k = 0; k < r->node_idx_count; k++)
+			if (r->node_idx[k] == (uint32_t)idx && off < sizeof(buf)) {
+				bool active = r->start_time <= app->now && app->now < r->end_time;
+				off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s (%s%s%s)", off ? ", " : "",
+							r->name, active ? "active" : "not active",
+							r->flags ? ", " : "", r->flags ? r->flags : "");
+			}
+	}
+	if (buf[0])
+		y = field(w, y, width, "Reservation", buf, oc_theme_attr(OC_ROLE_WARN));
+	char when[96];
+	fmt_when(n->boot_time, app->now, when, sizeof(when));
+	y = field(w, y, width, "Boot", when, A_NORMAL);
+	fmt_when(n->slurmd_start_time, app->now, when, sizeof(when));
+	y = field(w, y, width, "slurmd start", when, A_NORMAL);
+	snprintf(buf, sizeof(buf), "%s   features: %s", n->version ? n->version : "-", n->features ? n->features : "-");
+	y = field(w, y, width, "Version", buf, A_NORMAL);
+	/* Jobs on the node. */
+	size_t njobs = 0;
+	for (size_t i = 0; s->jobs && i < s->jobs->n; i++)
+		for (uint32_t k = 0; k < s->jobs->v[i].node_count; k++)
+			if (s->jobs->v[i].node_idx[k] == (uint32_t)idx)
+				njobs++;
+	snprintf(buf, sizeof(buf), "%zu running", njobs);
+	y = field(w, y, width, "Jobs", buf, A_NORMAL);
+	for (size_t i = 0; s->jobs && i < s->jobs->n && y < h - 1; i++) {
+		const struct oc_job *j = &s->jobs->v[i];
+		for (uint32_t k = 0; k < j->node_count; k++) {
+			if (j->node_idx[k] != (uint32_t)idx)
+				continue;
+			char t[32];
+			oc_format_duration(j->start_time ? (long long)(app->now - j->start_time) : 0, t, sizeof(t));
+			snprintf(buf, sizeof(buf), "%8u %-2s %-8s %-8s %-10s %3u GPUs %10s  %s", j->job_id,
+				 oc_job_state_compact(j), j->user ? j->user : "", j->account ? j->account : "",
+				 j->partition ? j->partition : "", j->gpus, t, j->name ? j->name : "");
+			wmove(w, y++, 4);
+			oc_put_text(w, buf, width - 6, true, false);
+			break;
+		}
+	}
+}
+
+void oc_detail_draw(struct oc_app *app, int y, int h, int width)
+{
+	int pw = width - 4 > 100 ? 100 : width - 4;
+	int ph = h - 2;
+	if (pw < 30 || ph < 8) {
+		pw = width;
+		ph = h;
+	}
+	WINDOW *w = newwin(ph, pw, y + (h - ph) / 2, (width - pw) / 2);
+	if (!w)
+		return;
+	PANEL *p = new_panel(w);
+	detail_fill(app, w, ph, pw);
+	update_panels();
+	doupdate();
+	if (p)
+		del_panel(p);
+	delwin(w);
+}

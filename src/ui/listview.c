@@ -1,0 +1,539 @@
+/* listview.c: the one list widget every view uses (as tmux's mode-tree
+ * serves several modes): columns chosen by views/NAME.json, filter over the
+ * visible cells, sort by any column, tags, selection and paging. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/viewcfg.h"
+#include "core/views.h"
+#include "ui/ui_int.h"
+
+int oc_listview_reserve(struct oc_listview *lv, size_t n)
+{
+	if (n <= lv->cap)
+		return 0;
+	size_t cap = lv->cap ? lv->cap : 64;
+	while (cap < n)
+		cap *= 2;
+	uint32_t *p = realloc(lv->items, cap * sizeof(*p));
+	if (!p)
+		return -1;
+	lv->items = p;
+	lv->cap = cap;
+	return 0;
+}
+
+uint32_t oc_listview_selected(const struct oc_listview *lv)
+{
+	return lv->sel < lv->nitems ? lv->items[lv->sel] : UINT32_MAX;
+}
+
+static int col_index_of(const struct oc_listview_def *def, const char *id)
+{
+	for (int i = 0; id && i < def->ncols; i++)
+		if (strcmp(def->cols[i].id, id) == 0)
+			return i;
+	return -1;
+}
+
+/* The built-in layout: every column as defined, the default sort. */
+static void listview_default_layout(struct oc_listview *lv)
+{
+	const struct oc_listview_def *def = lv->def;
+	lv->ncols = 0;
+	for (int i = 0; i < def->ncols && lv->ncols < (int)(sizeof(lv->cols) / sizeof(lv->cols[0])); i++) {
+		if (def->cols[i].hidden)
+			continue;
+		lv->cols[lv->ncols].def = i;
+		lv->cols[lv->ncols].width = def->cols[i].width;
+		lv->cols[lv->ncols].optional = def->cols[i].optional;
+		lv->ncols++;
+	}
+	lv->sort = -1;
+	int d = col_index_of(def, def->default_sort);
+	for (int c = 0; d >= 0 && c < lv->ncols; c++)
+		if (lv->cols[c].def == d)
+			lv->sort = c;
+	lv->reverse = def->default_reverse;
+}
+
+struct oc_listview *oc_listview_new(struct oc_app *app, const struct oc_listview_def *def)
+{
+	struct oc_listview *lv = calloc(1, sizeof(*lv));
+	if (!lv)
+		return NULL;
+	lv->def = def;
+	lv->app = app;
+	if (def->priv_new) {
+		lv->priv = def->priv_new();
+		if (!lv->priv) {
+			free(lv);
+			return NULL;
+		}
+	}
+	listview_default_layout(lv);
+	return lv;
+}
+
+void oc_listview_free(struct oc_listview **lvp)
+{
+	struct oc_listview *lv = lvp ? *lvp : NULL;
+	if (!lv)
+		return;
+	*lvp = NULL;
+	if (lv->def->priv_free)
+		lv->def->priv_free(lv->priv);
+	free(lv->items);
+	free(lv);
+}
+
+/* ---- filter and sort --------------------------------------------------- */
+
+static bool item_matches(struct oc_listview *lv, uint32_t item)
+{
+	if (lv->def->is_group && lv->def->is_group(lv, item))
+		return true; /* groups stay; emptied ones are dropped below */
+	char buf[512];
+	for (int c = 0; c < lv->ncols; c++) {
+		buf[0] = '\0';
+		lv->def->cols[lv->cols[c].def].cell(lv, item, buf, sizeof(buf));
+		if (oc_contains_ci(buf, lv->filter))
+			return true;
+	}
+	return false;
+}
+
+static int listview_cmp(const void *pa, const void *pb, void *arg)
+{
+	struct oc_listview *lv = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const struct oc_col_def *cd = &lv->def->cols[lv->cols[lv->sort].def];
+	int r;
+	if (cd->cmp) {
+		r = cd->cmp(lv, a, b);
+	} else {
+		char x[256], y[256];
+		x[0] = y[0] = '\0';
+		cd->cell(lv, a, x, sizeof(x));
+		cd->cell(lv, b, y, sizeof(y));
+		r = oc_natcmp(x, y);
+	}
+	if (!r)
+		r = a < b ? -1 : a > b;
+	return lv->reverse ? -r : r;
+}
+
+void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	if (!s)
+		return;
+	uint32_t before = oc_listview_selected(lv);
+	lv->snap = s;
+	size_t n = lv->def->collect(lv, s);
+	if (lv->filter[0]) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			if (item_matches(lv, lv->items[i]))
+				lv->items[k++] = lv->items[i];
+		n = k;
+		/* Drop group headers the filter left without members. */
+		if (lv->def->is_group) {
+			k = 0;
+			for (size_t i = 0; i < n; i++) {
+				bool g = lv->def->is_group(lv, lv->items[i]);
+				bool next_member = i + 1 < n && !lv->def->is_group(lv, lv->items[i + 1]);
+				if (!g || next_member)
+					lv->items[k++] = lv->items[i];
+			}
+			n = k;
+		}
+	}
+	/* Views with group rows keep collect()'s order (groups in place). */
+	if (lv->sort >= 0 && n > 1 && !lv->def->is_group)
+		qsort_r(lv->items, n, sizeof(*lv->items), listview_cmp, lv);
+	lv->nitems = n;
+	/* Keep the cursor on the same item when it is still listed. */
+	if (before != UINT32_MAX)
+		for (size_t i = 0; i < n; i++)
+			if (lv->items[i] == before) {
+				lv->sel = i;
+				break;
+			}
+	if (lv->sel >= n)
+		lv->sel = n ? n - 1 : 0;
+}
+
+void oc_listview_set_filter(struct oc_listview *lv, const char *filter)
+{
+	snprintf(lv->filter, sizeof(lv->filter), "%s", filter ? filter : "");
+	lv->sel = lv->top = 0;
+}
+
+void oc_listview_open(struct oc_listview *lv, const char *arg)
+{
+	snprintf(lv->arg, sizeof(lv->arg), "%s", arg ? arg : "");
+	if (lv->def->arg)
+		lv->def->arg(lv, arg);
+	lv->sel = lv->top = 0;
+}
+
+/* ---- tags -------------------------------------------------------------- */
+
+static struct oc_tagset *listview_tags(struct oc_listview *lv)
+{
+	switch (lv->def->tags) {
+	case OC_TAG_NODES: return lv->def->tag_key ? &lv->app->node_tags : NULL;
+	case OC_TAG_JOBS: return lv->def->tag_key ? &lv->app->job_tags : NULL;
+	default: return NULL;
+	}
+}
+
+static bool item_tagged(struct oc_listview *lv, uint32_t item)
+{
+	struct oc_tagset *t = listview_tags(lv);
+	if (!t || !t->n || (lv->def->is_group && lv->def->is_group(lv, item)))
+		return false;
+	char buf[128];
+	const char *k = lv->def->tag_key(lv, item, buf, sizeof(buf));
+	return k && oc_tagset_has(t, k);
+}
+
+static void tag_item(struct oc_listview *lv, uint32_t item, int mode /* -1 toggle, 1 set */)
+{
+	struct oc_tagset *t = listview_tags(lv);
+	if (!t || (lv->def->is_group && lv->def->is_group(lv, item)))
+		return;
+	char buf[128];
+	const char *k = lv->def->tag_key(lv, item, buf, sizeof(buf));
+	if (!k)
+		return;
+	if (mode < 0 || !oc_tagset_has(t, k))
+		oc_tagset_toggle(t, k);
+}
+
+/* ---- drawing ----------------------------------------------------------- */
+
+#define OC_FLEX_MIN 24
+
+/* Widths for a line of width columns: the flexible column takes the rest;
+ * optional columns (from the right) give way while it would be narrower
+ * than OC_FLEX_MIN. */
+static void listview_layout(const struct oc_listview *lv, int width, int *w)
+{
+	int flex = -1;
+	for (int c = 0; c < lv->ncols; c++) {
+		w[c] = lv->cols[c].width;
+		if (w[c] == 0 && flex < 0)
+			flex = c;
+	}
+	for (;;) {
+		int fixed = 0;
+		for (int c = 0; c < lv->ncols; c++)
+			if (c != flex && w[c] > 0)
+				fixed += w[c] + 1;
+		int rest = width - fixed;
+		if (flex >= 0)
+			w[flex] = rest > 4 ? rest : 4;
+		/* A numeric flexible column only needs its title's width. */
+		const struct oc_col_def *fd = flex >= 0 ? &lv->def->cols[lv->cols[flex].def] : NULL;
+		int min = fd && fd->right ? (int)strlen(fd->title) : OC_FLEX_MIN;
+		if (flex < 0 || rest >= min)
+			return;
+		int drop = -1;
+		for (int c = lv->ncols - 1; c >= 0; c--)
+			if (lv->cols[c].optional && w[c] > 0) {
+				drop = c;
+				break;
+			}
+		if (drop < 0)
+			return;
+		w[drop] = 0;
+	}
+}
+
+void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
+{
+	if (h <= 0 || width <= 0)
+		return;
+	lv->snap = lv->app->snap;
+	if (lv->def->draw_top) {
+		int used = lv->def->draw_top(lv, w, y, h, width);
+		y += used;
+		h -= used;
+		if (h <= 0)
+			return;
+	}
+	int cw[32];
+	listview_layout(lv, width, cw);
+
+	/* Title line, with the sort column marked. */
+	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
+	wmove(w, y, 0);
+	int used = 0;
+	for (int c = 0; c < lv->ncols && used < width; c++) {
+		if (cw[c] == 0)
+			continue;
+		int cwid = cw[c] < width - used ? cw[c] : width - used;
+		char title[64];
+		const char *t = lv->def->cols[lv->cols[c].def].title;
+		if (c == lv->sort)
+			snprintf(title, sizeof(title), "%s%s", t, lv->reverse ? "v" : "^");
+		else
+			snprintf(title, sizeof(title), "%s", t);
+		used += oc_put_text(w, title, cwid, true, lv->def->cols[lv->cols[c].def].right);
+		if (used < width) {
+			waddch(w, ' ');
+			used++;
+		}
+	}
+	for (; used < width; used++)
+		waddch(w, ' ');
+
+	int rows = h - 1;
+	lv->page = rows > 0 ? rows : 1;
+	if (lv->sel >= lv->nitems)
+		lv->sel = lv->nitems ? lv->nitems - 1 : 0;
+	if (lv->top > lv->sel)
+		lv->top = lv->sel;
+	if (lv->sel >= lv->top + (size_t)lv->page)
+		lv->top = lv->sel - (size_t)lv->page + 1;
+	for (int r = 0; r < rows; r++) {
+		size_t row = lv->top + (size_t)r;
+		wmove(w, y + 1 + r, 0);
+		if (row >= lv->nitems) {
+			wattrset(w, A_NORMAL);
+			for (int i = 0; i < width; i++)
+				waddch(w, ' ');
+			continue;
+		}
+		uint32_t item = lv->items[row];
+		bool selected = row == lv->sel;
+		bool tagged = item_tagged(lv, item);
+		bool group = lv->def->is_group && lv->def->is_group(lv, item);
+		attr_t base = selected ? oc_theme_attr(OC_ROLE_SELECTED)
+			      : tagged ? oc_theme_attr(OC_ROLE_TAGGED)
+			      : group  ? oc_theme_attr(OC_ROLE_GROUP)
+				       : A_NORMAL;
+		if (group && lv->def->group_text) {
+			char text[512];
+			text[0] = '\0';
+			lv->def->group_text(lv, item, text, sizeof(text));
+			wattrset(w, base);
+			oc_put_text(w, text, width, true, false);
+			continue;
+		}
+		used = 0;
+		for (int c = 0; c < lv->ncols && used < width; c++) {
+			if (cw[c] == 0)
+				continue;
+			int cwid = cw[c] < width - used ? cw[c] : width - used;
+			const struct oc_col_def *cd = &lv->def->cols[lv->cols[c].def];
+			char buf[512];
+			buf[0] = '\0';
+			cd->cell(lv, item, buf, sizeof(buf));
+			attr_t a = base;
+			if (!selected && !tagged && !group && cd->role)
+				a = oc_theme_attr(cd->role(lv, item));
+			/* Tagged rows carry a mark in the first column, so the tag
+			 * shows in mono themes too. */
+			if (c == 0 && tagged && cwid > 1) {
+				wattrset(w, a);
+				waddch(w, '+');
+				used++;
+				cwid--;
+			}
+			wattrset(w, a);
+			used += oc_put_text(w, buf, cwid, true, cd->right);
+			if (used < width) {
+				wattrset(w, base);
+				waddch(w, ' ');
+				used++;
+			}
+		}
+		wattrset(w, base);
+		for (; used < width; used++)
+			waddch(w, ' ');
+	}
+	wattrset(w, A_NORMAL);
+	if (lv->nitems == 0 && rows > 0) {
+		wmove(w, y + 1, 1);
+		const char *msg = !lv->snap || !lv->snap->seq ? "loading..."
+				  : lv->filter[0]		    ? "nothing matches the filter"
+								    : "nothing to show";
+		oc_put_text(w, msg, width - 1, false, false);
+	}
+}
+
+/* ---- actions ----------------------------------------------------------- */
+
+bool oc_listview_action(struct oc_listview *lv, enum oc_act act)
+{
+	if (lv->def->action && lv->def->action(lv, act))
+		return true;
+	size_t page = lv->page > 1 ? (size_t)lv->page : 1;
+	uint32_t item = oc_listview_selected(lv);
+	switch (act) {
+	case OC_ACT_MOVE_UP:
+		if (lv->sel > 0)
+			lv->sel--;
+		return true;
+	case OC_ACT_MOVE_DOWN:
+		if (lv->sel + 1 < lv->nitems)
+			lv->sel++;
+		return true;
+	case OC_ACT_MOVE_PGUP:
+		lv->sel = lv->sel > page ? lv->sel - page : 0;
+		return true;
+	case OC_ACT_MOVE_PGDN:
+		lv->sel = lv->sel + page < lv->nitems ? lv->sel + page : (lv->nitems ? lv->nitems - 1 : 0);
+		return true;
+	case OC_ACT_MOVE_TOP:
+		lv->sel = 0;
+		return true;
+	case OC_ACT_MOVE_BOTTOM:
+		lv->sel = lv->nitems ? lv->nitems - 1 : 0;
+		return true;
+	case OC_ACT_SORT_NEXT:
+	case OC_ACT_SORT_REVERSE:
+		if (lv->def->is_group) {
+			oc_app_message(lv->app, false, " this view keeps its grouping; use / to filter");
+			return true;
+		}
+		if (act == OC_ACT_SORT_REVERSE) {
+			if (lv->sort < 0)
+				lv->sort = 0;
+			lv->reverse = !lv->reverse;
+		} else {
+			lv->sort = lv->sort + 1 < lv->ncols ? lv->sort + 1 : 0;
+			lv->reverse = false;
+		}
+		oc_listview_update(lv, lv->snap);
+		oc_app_message(lv->app, false, " sorted by %s%s",
+			       lv->def->cols[lv->cols[lv->sort].def].title, lv->reverse ? " (reversed)" : "");
+		return true;
+	case OC_ACT_TAG:
+		if (!listview_tags(lv)) {
+			oc_app_message(lv->app, false, " rows of this view cannot be tagged");
+			return true;
+		}
+		if (item != UINT32_MAX) {
+			tag_item(lv, item, -1);
+			if (lv->sel + 1 < lv->nitems)
+				lv->sel++;
+		}
+		return true;
+	case OC_ACT_TAG_ALL:
+		if (listview_tags(lv))
+			for (size_t i = 0; i < lv->nitems; i++)
+				tag_item(lv, lv->items[i], 1);
+		return true;
+	case OC_ACT_TAG_CLEAR: {
+		struct oc_tagset *t = listview_tags(lv);
+		if (t)
+			oc_tagset_clear(t);
+		return true;
+	}
+	case OC_ACT_OPEN:
+		if (item != UINT32_MAX && lv->def->open)
+			lv->def->open(lv, item);
+		return true;
+	default:
+		return false;
+	}
+}
+
+void oc_listview_context(struct oc_listview *lv, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	if (lv->def->context) {
+		lv->def->context(lv, buf, len);
+		off = strlen(buf);
+	}
+	struct oc_tagset *t = listview_tags(lv);
+	if (t && t->n && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%s%zu tagged", off ? "  " : "", t->n);
+	if (lv->filter[0] && off < len)
+		snprintf(buf + off, len - off, "%sfilter \"%s\"", off ? "  " : "", lv->filter);
+}
+
+/* ---- tag sets ---------------------------------------------------------- */
+
+bool oc_tagset_has(const struct oc_tagset *t, const char *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->keys[i], key) == 0)
+			return true;
+	return false;
+}
+
+bool oc_tagset_toggle(struct oc_tagset *t, const char *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->keys[i], key) == 0) {
+			free(t->keys[i]);
+			t->keys[i] = t->keys[--t->n];
+			return false;
+		}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		char **k = realloc(t->keys, cap * sizeof(*k));
+		if (!k)
+			return false;
+		t->keys = k;
+		t->cap = cap;
+	}
+	char *dup = strdup(key);
+	if (!dup)
+		return false;
+	t->keys[t->n++] = dup;
+	return true;
+}
+
+void oc_tagset_clear(struct oc_tagset *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->keys[i]);
+	free(t->keys);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- layout files ------------------------------------------------------ */
+
+void oc_listview_configure(struct oc_listview *lv, const char *datadir, char *err, size_t errlen)
+{
+	const struct oc_listview_def *def = lv->def;
+	const char *ids[64];
+	size_t nids = 0;
+	for (int i = 0; i < def->ncols && nids < 64; i++)
+		ids[nids++] = def->cols[i].id;
+	struct oc_datafile_dirs dirs;
+	oc_datafile_dirs(&dirs, datadir);
+	struct oc_viewcfg *vc = calloc(1, sizeof(*vc));
+	if (!vc)
+		return;
+	char why[1024] = "";
+	int rc = oc_viewcfg_find(def->name, &dirs, ids, nids, vc, why, sizeof(why));
+	if (rc == 1)
+		rc = oc_viewcfg_builtin(def->name, ids, nids, vc, why, sizeof(why)) == 0 ? 0 : 1;
+	if (rc < 0)
+		snprintf(err, errlen, "view %s: %s; using the built-in layout", def->name, why);
+	if (rc != 0) {
+		free(vc);
+		return; /* keep the definition's own layout */
+	}
+	lv->ncols = 0;
+	for (size_t i = 0; i < vc->ncols && lv->ncols < (int)(sizeof(lv->cols) / sizeof(lv->cols[0])); i++) {
+		lv->cols[lv->ncols].def = vc->cols[i].col;
+		lv->cols[lv->ncols].width = vc->cols[i].width;
+		lv->cols[lv->ncols].optional = vc->cols[i].optional;
+		lv->ncols++;
+	}
+	lv->sort = -1;
+	for (int c = 0; vc->sort >= 0 && c < lv->ncols; c++)
+		if (lv->cols[c].def == vc->sort)
+			lv->sort = c;
+	lv->reverse = vc->reverse;
+	free(vc);
+}

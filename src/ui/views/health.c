@@ -1,0 +1,341 @@
+/* health.c: the whole cluster at a glance. On top, node counts per health
+ * group and a grid of every node coloured by state (like sview's); below,
+ * the nodes that are not OK, grouped by where their reason comes from:
+ * health scripts, a person, Slurm itself, other (never dropped). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/reason.h"
+#include "core/state.h"
+#include "core/views.h"
+#include "ui/ui_int.h"
+
+/* Items: a group header (source) or a node. */
+struct hrow {
+	bool group;
+	int source;        /* enum oc_reason_source, or OC_RS_COUNT: no reason */
+	uint32_t node;
+	uint32_t count;    /* members, for group rows */
+};
+
+struct hpriv {
+	struct hrow *rows;
+	size_t n, cap;
+	uint32_t by_health[OC_HEALTH_COUNT];
+};
+
+static void *priv_new(void)
+{
+	return calloc(1, sizeof(struct hpriv));
+}
+
+static void priv_free(void *p)
+{
+	struct hpriv *hp = p;
+	if (hp)
+		free(hp->rows);
+	free(hp);
+}
+
+static const struct hrow *hrow(struct oc_listview *lv, uint32_t item)
+{
+	return &((struct hpriv *)lv->priv)->rows[item];
+}
+
+static const struct oc_node *node(struct oc_listview *lv, uint32_t item)
+{
+	return &lv->snap->nodes->v[hrow(lv, item)->node];
+}
+
+static void c_node(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", node(lv, item)->name);
+}
+
+static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	oc_node_state_compact(node(lv, item), buf, len);
+}
+
+static void c_by(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_node *n = node(lv, item);
+	snprintf(buf, len, "%s", n->reason && n->reason_user ? n->reason_user : "");
+}
+
+static void c_since(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_node *n = node(lv, item);
+	buf[0] = '\0';
+	if (n->reason && n->reason_time) {
+		struct tm tm;
+		localtime_r(&n->reason_time, &tm);
+		strftime(buf, len, "%m-%d %H:%M", &tm);
+	}
+}
+
+static void c_ago(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_node *n = node(lv, item);
+	buf[0] = '\0';
+	if (n->reason && n->reason_time)
+		oc_format_age((long long)(lv->app->now - n->reason_time), buf, len);
+}
+
+static void c_reason(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_node *n = node(lv, item);
+	snprintf(buf, len, "%s", n->reason ? n->reason : oc_health_name(oc_node_health(n)));
+}
+
+static enum oc_role health_role(enum oc_health h)
+{
+	switch (h) {
+	case OC_HEALTH_OK: return OC_ROLE_OK;
+	case OC_HEALTH_DRAINING: return OC_ROLE_WARN;
+	case OC_HEALTH_POWER: return OC_ROLE_DIM;
+	default: return OC_ROLE_BAD;
+	}
+}
+
+static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
+{
+	return health_role(oc_node_health(node(lv, item)));
+}
+
+static void c_group(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	int src = hrow(lv, item)->source;
+	snprintf(buf, len, "%s", src == OC_RS_COUNT ? "no reason" : oc_reason_source_name((enum oc_reason_source)src));
+}
+
+static const struct oc_col_def cols[] = {
+	{"group", "SOURCE", 12, false, true, true, c_group, NULL, NULL},
+	{"node", "NODE", 15, false, false, false, c_node, NULL, NULL},
+	{"state", "STATE", 7, false, false, false, c_state, NULL, r_state},
+	{"by", "BY", 8, false, false, false, c_by, NULL, NULL},
+	{"since", "SINCE", 11, false, true, false, c_since, NULL, NULL},
+	{"ago", "AGO", 4, true, false, false, c_ago, NULL, NULL},
+	{"reason", "REASON", 0, false, false, false, c_reason, NULL, NULL},
+};
+
+static int push(struct hpriv *hp, struct hrow r)
+{
+	if (hp->n == hp->cap) {
+		size_t cap = hp->cap ? hp->cap * 2 : 64;
+		struct hrow *p = realloc(hp->rows, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		hp->rows = p;
+		hp->cap = cap;
+	}
+	hp->rows[hp->n++] = r;
+	return 0;
+}
+
+static int by_reason_then_name(const void *pa, const void *pb, void *arg)
+{
+	const struct oc_nodes *nodes = arg;
+	const struct oc_node *a = &nodes->v[*(const uint32_t *)pa];
+	const struct oc_node *b = &nodes->v[*(const uint32_t *)pb];
+	int r = strcmp(a->reason ? a->reason : "", b->reason ? b->reason : "");
+	return r ? r : oc_natcmp(a->name, b->name);
+}
+
+static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	struct hpriv *hp = lv->priv;
+	hp->n = 0;
+	memset(hp->by_health, 0, sizeof(hp->by_health));
+	size_t nn = s->nodes ? s->nodes->n : 0;
+	uint32_t *idx = malloc((nn ? nn : 1) * sizeof(*idx));
+	int *src = malloc((nn ? nn : 1) * sizeof(*src));
+	if (!idx || !src) {
+		free(idx);
+		free(src);
+		return 0;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		const struct oc_node *n = &s->nodes->v[i];
+		enum oc_health h = oc_node_health(n);
+		hp->by_health[h]++;
+		src[i] = h == OC_HEALTH_OK && !n->reason ? -1
+			 : n->reason ? (int)oc_reason_classify(n->reason, n->reason_user, s->slurm_user)
+				     : OC_RS_COUNT;
+	}
+	for (int g = 0; g <= OC_RS_COUNT; g++) {
+		size_t k = 0;
+		for (size_t i = 0; i < nn; i++)
+			if (src[i] == g)
+				idx[k++] = (uint32_t)i;
+		if (!k)
+			continue;
+		qsort_r(idx, k, sizeof(*idx), by_reason_then_name, (void *)s->nodes);
+		if (push(hp, (struct hrow){.group = true, .source = g, .count = (uint32_t)k}) < 0)
+			break;
+		for (size_t i = 0; i < k; i++)
+			if (push(hp, (struct hrow){.source = g, .node = idx[i]}) < 0)
+				break;
+	}
+	free(idx);
+	free(src);
+	if (oc_listview_reserve(lv, hp->n) < 0)
+		return 0;
+	for (size_t i = 0; i < hp->n; i++)
+		lv->items[i] = (uint32_t)i;
+	return hp->n;
+}
+
+static bool is_group(struct oc_listview *lv, uint32_t item)
+{
+	return hrow(lv, item)->group;
+}
+
+static void group_text(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct hrow *r = hrow(lv, item);
+	const char *name = r->source == OC_RS_COUNT ? "not OK, no reason" : oc_reason_source_name(r->source);
+	snprintf(buf, len, "-- %s: %u node%s", name, r->count, r->count == 1 ? "" : "s");
+}
+
+static const char *tag_key(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return node(lv, item)->name;
+}
+
+static void open_item(struct oc_listview *lv, uint32_t item)
+{
+	if (!hrow(lv, item)->group)
+		oc_app_show_node(lv->app, node(lv, item)->name);
+}
+
+/* The grid glyph of a node: meaningful without colour too. */
+static char grid_glyph(const struct oc_node *n)
+{
+	switch (oc_node_health(n)) {
+	case OC_HEALTH_DRAINING: return 'd';
+	case OC_HEALTH_DRAINED: return 'D';
+	case OC_HEALTH_DOWN: return 'X';
+	case OC_HEALTH_NOT_RESPONDING: return '*';
+	case OC_HEALTH_POWER: return '~';
+	default:
+		if (n->base == OC_NODE_ALLOCATED)
+			return '#';
+		if (n->base == OC_NODE_MIXED)
+			return '+';
+		return '.';
+	}
+}
+
+static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
+{
+	struct hpriv *hp = lv->priv;
+	const struct oc_nodes *nodes = lv->snap->nodes;
+	size_t nn = nodes ? nodes->n : 0;
+	int used = 0;
+	/* Counts per health group. */
+	wmove(w, y, 0);
+	int x = 0;
+	for (int g = 0; g < OC_HEALTH_COUNT && x < width; g++) {
+		char part[48];
+		snprintf(part, sizeof(part), "%s %u  ", oc_health_name((enum oc_health)g), hp->by_health[g]);
+		wattrset(w, hp->by_health[g] && g != OC_HEALTH_OK ? oc_theme_attr(health_role((enum oc_health)g))
+								   : A_NORMAL);
+		x += oc_put_text(w, part, width - x, false, false);
+	}
+	wattrset(w, A_NORMAL);
+	for (; x < width; x++)
+		waddch(w, ' ');
+	used++;
+	/* The grid: two columns a node when it fits in a third of the height,
+	 * else one. */
+	int max_rows = h / 3 > 2 ? h / 3 : 2;
+	int cell = 2;
+	int per_row = width / cell;
+	if (per_row < 1)
+		return used;
+	if ((int)((nn + (size_t)per_row - 1) / (size_t)per_row) > max_rows) {
+		cell = 1;
+		per_row = width;
+	}
+	int grid_rows = (int)((nn + (size_t)per_row - 1) / (size_t)per_row);
+	if (grid_rows > max_rows)
+		grid_rows = max_rows; /* the rest is in the list below */
+	uint32_t sel_node = UINT32_MAX;
+	uint32_t item = oc_listview_selected(lv);
+	if (item != UINT32_MAX && !hrow(lv, item)->group)
+		sel_node = hrow(lv, item)->node;
+	/* Natural name order for the grid. */
+	uint32_t *order = malloc((nn ? nn : 1) * sizeof(*order));
+	if (!order)
+		return used;
+	size_t k = oc_node_rows(nodes, NULL, OC_NODE_SORT_NAME, false, order);
+	for (int r = 0; r < grid_rows && used < h; r++) {
+		wmove(w, y + used, 0);
+		int cx = 0;
+		for (int c = 0; c < per_row; c++) {
+			size_t i = (size_t)r * (size_t)per_row + (size_t)c;
+			if (i >= k)
+				break;
+			const struct oc_node *n = &nodes->v[order[i]];
+			attr_t a = oc_theme_attr(health_role(oc_node_health(n)));
+			if (oc_node_health(n) == OC_HEALTH_OK && n->base != OC_NODE_IDLE)
+				a = oc_theme_attr(OC_ROLE_BUSY);
+			if (order[i] == sel_node)
+				a = oc_theme_attr(OC_ROLE_SELECTED);
+			else if (oc_tagset_has(&lv->app->node_tags, n->name))
+				a = oc_theme_attr(OC_ROLE_TAGGED);
+			wattrset(w, a);
+			waddch(w, (chtype)(unsigned char)grid_glyph(n));
+			if (cell == 2) {
+				wattrset(w, A_NORMAL);
+				waddch(w, ' ');
+			}
+			cx += cell;
+		}
+		wattrset(w, A_NORMAL);
+		for (; cx < width; cx++)
+			waddch(w, ' ');
+		used++;
+	}
+	free(order);
+	if (used < h) {
+		wmove(w, y + used, 0);
+		wattrset(w, oc_theme_attr(OC_ROLE_DIM));
+		oc_put_text(w, ". idle  # alloc  + mix  d draining  D drained  X down  * not responding  ~ power save",
+			    width, true, false);
+		wattrset(w, A_NORMAL);
+		used++;
+	}
+	return used;
+}
+
+static void context(struct oc_listview *lv, char *buf, size_t len)
+{
+	struct hpriv *hp = lv->priv;
+	uint32_t bad = 0;
+	for (int g = 1; g < OC_HEALTH_COUNT; g++)
+		bad += hp->by_health[g];
+	snprintf(buf, len, "%u of %zu nodes not OK", bad, lv->snap && lv->snap->nodes ? lv->snap->nodes->n : 0);
+}
+
+const struct oc_listview_def oc_lv_health = {
+	.name = "health",
+	.title = "Health",
+	.focus = OC_FOCUS_NODES,
+	.cols = cols,
+	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.collect = collect,
+	.tags = OC_TAG_NODES,
+	.tag_key = tag_key,
+	.open = open_item,
+	.context = context,
+	.draw_top = draw_top,
+	.is_group = is_group,
+	.group_text = group_text,
+	.priv_new = priv_new,
+	.priv_free = priv_free,
+};

@@ -1,0 +1,344 @@
+/* quota.c: each team's GPU consumption against its GrpTRES limit, from
+ * slurmctld's association manager, with a bar; pending GPUs and how many
+ * jobs wait on a limit. Enter (or Right) expands an account into its users
+ * (running and pending GPUs) and its QoS (per-user limits, used/limit). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/quota.h"
+#include "core/views.h"
+#include "ui/ui_int.h"
+
+enum qkind { Q_ACCOUNT, Q_USER, Q_QOS };
+
+struct qitem {
+	enum qkind kind;
+	uint32_t row, child;
+};
+
+struct qpriv {
+	struct oc_quota_row *rows;
+	long n;
+	struct qitem *items;
+	size_t nitems, cap;
+	struct oc_tagset expanded;  /* account names */
+};
+
+static void *priv_new(void)
+{
+	return calloc(1, sizeof(struct qpriv));
+}
+
+static void priv_free(void *p)
+{
+	struct qpriv *qp = p;
+	if (!qp)
+		return;
+	oc_quota_rows_free(&qp->rows, qp->n);
+	free(qp->items);
+	oc_tagset_clear(&qp->expanded);
+	free(qp);
+}
+
+static const struct qitem *qi(struct oc_listview *lv, uint32_t item)
+{
+	return &((struct qpriv *)lv->priv)->items[item];
+}
+
+static const struct oc_quota_row *qrow(struct oc_listview *lv, uint32_t item)
+{
+	return &((struct qpriv *)lv->priv)->rows[qi(lv, item)->row];
+}
+
+static const struct oc_quota_user *quser(struct oc_listview *lv, uint32_t item)
+{
+	return &qrow(lv, item)->users[qi(lv, item)->child];
+}
+
+static void fmt_limit(uint64_t v, char *buf, size_t len)
+{
+	if (v == OC_NOLIMIT)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+static void c_account(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct qitem *q = qi(lv, item);
+	struct qpriv *qp = lv->priv;
+	const struct oc_quota_row *r = qrow(lv, item);
+	if (q->kind == Q_ACCOUNT)
+		snprintf(buf, len, "%s %s", (r->nusers || r->nqos) ? (oc_tagset_has(&qp->expanded, r->account) ? "-" : "+") : " ",
+			 r->account);
+	else
+		snprintf(buf, len, "    %s", quser(lv, item)->user);
+}
+
+static void c_gpus(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct qitem *q = qi(lv, item);
+	const struct oc_quota_row *r = qrow(lv, item);
+	if (q->kind == Q_ACCOUNT) {
+		char lim[24];
+		if (r->has_gpu_limit)
+			fmt_limit(r->gpu.limit, lim, sizeof(lim));
+		else
+			snprintf(lim, sizeof(lim), "NONE");
+		snprintf(buf, len, "%llu/%s", (unsigned long long)r->gpu.used, lim);
+	} else {
+		snprintf(buf, len, "%u", quser(lv, item)->run_gpus);
+	}
+}
+
+static void c_bar(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct qitem *q = qi(lv, item);
+	const struct oc_quota_row *r = qrow(lv, item);
+	const unsigned width = 10;
+	if (len < width + 8)
+		return;
+	uint64_t used = q->kind == Q_ACCOUNT ? r->gpu.used : quser(lv, item)->run_gpus;
+	if (!r->has_gpu_limit) {
+		snprintf(buf, len, q->kind == Q_ACCOUNT ? "no GPU limit!" : "");
+		return;
+	}
+	unsigned fill = oc_quota_fill(used, r->gpu.limit, width);
+	size_t o = 0;
+	buf[o++] = '[';
+	for (unsigned i = 0; i < width; i++)
+		buf[o++] = i < fill ? '#' : '.';
+	snprintf(buf + o, len - o, "]%3u%%", oc_quota_pct(used, r->gpu.limit));
+}
+
+static void c_running(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct qitem *q = qi(lv, item);
+	snprintf(buf, len, "%u", q->kind == Q_ACCOUNT ? qrow(lv, item)->run_jobs : quser(lv, item)->run_jobs);
+}
+
+static void c_pending(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct qitem *q = qi(lv, item);
+	uint32_t g = q->kind == Q_ACCOUNT ? qrow(lv, item)->pend_gpus : quser(lv, item)->pend_gpus;
+	uint32_t j = q->kind == Q_ACCOUNT ? qrow(lv, item)->pend_jobs : quser(lv, item)->pend_jobs;
+	snprintf(buf, len, "%u/%u", g, j);
+}
+
+static void c_blocked(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct qitem *q = qi(lv, item);
+	uint32_t b = q->kind == Q_ACCOUNT ? qrow(lv, item)->limited_jobs : quser(lv, item)->limited_jobs;
+	if (b)
+		snprintf(buf, len, "%u job%s on limit", b, b == 1 ? "" : "s");
+	else
+		buf[0] = '\0';
+}
+
+static void c_cpu(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_quota_row *r = qrow(lv, item);
+	char lim[24];
+	fmt_limit(r->cpu.limit, lim, sizeof(lim));
+	snprintf(buf, len, "%llu/%s", (unsigned long long)r->cpu.used, lim);
+}
+
+static void c_mem(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_quota_row *r = qrow(lv, item);
+	char lim[24];
+	if (r->mem.limit == OC_NOLIMIT)
+		snprintf(lim, sizeof(lim), "-");
+	else
+		snprintf(lim, sizeof(lim), "%lluG", (unsigned long long)(r->mem.limit / 1024));
+	snprintf(buf, len, "%lluG/%s", (unsigned long long)(r->mem.used / 1024), lim);
+}
+
+static void c_nodes(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_quota_row *r = qrow(lv, item);
+	char lim[24];
+	fmt_limit(r->node.limit, lim, sizeof(lim));
+	snprintf(buf, len, "%llu/%s", (unsigned long long)r->node.used, lim);
+}
+
+static enum oc_role r_gpus(struct oc_listview *lv, uint32_t item)
+{
+	const struct oc_quota_row *r = qrow(lv, item);
+	if (qi(lv, item)->kind != Q_ACCOUNT)
+		return OC_ROLE_NORMAL;
+	if (!r->has_gpu_limit)
+		return OC_ROLE_WARN;
+	return r->gpu.used >= r->gpu.limit ? OC_ROLE_BAR_OVER : OC_ROLE_NORMAL;
+}
+
+static enum oc_role r_bar(struct oc_listview *lv, uint32_t item)
+{
+	const struct oc_quota_row *r = qrow(lv, item);
+	if (!r->has_gpu_limit)
+		return OC_ROLE_WARN;
+	uint64_t used = qi(lv, item)->kind == Q_ACCOUNT ? r->gpu.used : quser(lv, item)->run_gpus;
+	return used >= r->gpu.limit ? OC_ROLE_BAR_OVER : OC_ROLE_BAR_USED;
+}
+
+static enum oc_role r_blocked(struct oc_listview *lv, uint32_t item)
+{
+	(void)lv;
+	(void)item;
+	return OC_ROLE_WARN;
+}
+
+static const struct oc_col_def cols[] = {
+	{"account", "ACCOUNT", 16, false, false, false, c_account, NULL, NULL},
+	{"gpus", "GPUS", 9, true, false, false, c_gpus, NULL, r_gpus},
+	{"bar", "USE OF GrpTRES", 16, false, false, false, c_bar, NULL, r_bar},
+	{"running", "RUN", 4, true, false, false, c_running, NULL, NULL},
+	{"pending", "PEND G/J", 8, true, false, false, c_pending, NULL, NULL},
+	{"blocked", "BLOCKED", 0, false, false, false, c_blocked, NULL, r_blocked},
+	{"cpu", "CPU", 10, true, true, true, c_cpu, NULL, NULL},
+	{"mem", "MEM", 12, true, true, true, c_mem, NULL, NULL},
+	{"nodes", "NODES", 7, true, true, true, c_nodes, NULL, NULL},
+};
+
+static int push(struct qpriv *qp, struct qitem it)
+{
+	if (qp->nitems == qp->cap) {
+		size_t cap = qp->cap ? qp->cap * 2 : 64;
+		struct qitem *p = realloc(qp->items, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		qp->items = p;
+		qp->cap = cap;
+	}
+	qp->items[qp->nitems++] = it;
+	return 0;
+}
+
+static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	struct qpriv *qp = lv->priv;
+	oc_quota_rows_free(&qp->rows, qp->n);
+	qp->n = oc_quota_rows(s, &qp->rows);
+	if (qp->n < 0) {
+		qp->n = 0;
+		return 0;
+	}
+	qp->nitems = 0;
+	for (long r = 0; r < qp->n; r++) {
+		const struct oc_quota_row *row = &qp->rows[r];
+		if (push(qp, (struct qitem){Q_ACCOUNT, (uint32_t)r, 0}) < 0)
+			break;
+		if (!oc_tagset_has(&qp->expanded, row->account))
+			continue;
+		for (size_t u = 0; u < row->nusers; u++)
+			push(qp, (struct qitem){Q_USER, (uint32_t)r, (uint32_t)u});
+		for (size_t k = 0; k < row->nqos; k++)
+			push(qp, (struct qitem){Q_QOS, (uint32_t)r, (uint32_t)k});
+	}
+	if (oc_listview_reserve(lv, qp->nitems) < 0)
+		return 0;
+	for (size_t i = 0; i < qp->nitems; i++)
+		lv->items[i] = (uint32_t)i;
+	return qp->nitems;
+}
+
+static bool is_group(struct oc_listview *lv, uint32_t item)
+{
+	return qi(lv, item)->kind == Q_QOS;
+}
+
+static void fmt_pu(uint32_t used, uint32_t limit, char *buf, size_t len)
+{
+	if (limit == OC_NONE)
+		snprintf(buf, len, "%u/-", used);
+	else
+		snprintf(buf, len, "%u/%u", used, limit);
+}
+
+static void group_text(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_quota_qos *q = &qrow(lv, item)->qos[qi(lv, item)->child];
+	char jobs[32], sub[32];
+	fmt_pu(q->top_running, q->max_jobs_pu, jobs, sizeof(jobs));
+	fmt_pu(q->top_submitted, q->max_submit_pu, sub, sizeof(sub));
+	snprintf(buf, len, "      qos %-14s MaxJobsPerUser %-6s MaxSubmitJobsPerUser %-6s%s%s%s%s", q->name, jobs,
+		 sub, q->top_user ? " (" : "", q->top_user ? q->top_user : "", q->top_user ? ")" : "",
+		 q->qos ? "" : "  [unknown QoS]");
+}
+
+static void toggle(struct oc_listview *lv, uint32_t item, int want /* -1 toggle, 0 close, 1 open */)
+{
+	struct qpriv *qp = lv->priv;
+	const struct oc_quota_row *r = qrow(lv, item);
+	bool open = oc_tagset_has(&qp->expanded, r->account);
+	if (want < 0 || (want == 1) != open)
+		oc_tagset_toggle(&qp->expanded, r->account);
+	/* The cursor stays on the account row. */
+	uint32_t row = qi(lv, item)->row;
+	oc_listview_update(lv, lv->snap);
+	for (size_t i = 0; i < lv->nitems; i++)
+		if (qi(lv, lv->items[i])->kind == Q_ACCOUNT && qi(lv, lv->items[i])->row == row)
+			lv->sel = i;
+}
+
+static bool action(struct oc_listview *lv, enum oc_act act)
+{
+	uint32_t item = oc_listview_selected(lv);
+	if (item == UINT32_MAX)
+		return false;
+	switch (act) {
+	case OC_ACT_OPEN: toggle(lv, item, -1); return true;
+	case OC_ACT_MOVE_RIGHT: toggle(lv, item, 1); return true;
+	case OC_ACT_MOVE_LEFT: toggle(lv, item, 0); return true;
+	default: return false;
+	}
+}
+
+static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
+{
+	const struct oc_accounting *a = lv->snap->accounting;
+	char msg[256] = "";
+	if (!lv->snap->seq)
+		return 0;
+	if (a && !a->enabled && lv->snap->status[OC_PART_ACCT].fetched)
+		snprintf(msg, sizeof(msg), " accounting is not configured (AccountingStorageType=none): no GrpTRES limits");
+	else if (a && a->dbd_error[0])
+		snprintf(msg, sizeof(msg), " %s; limits and use shown are slurmctld's cache", a->dbd_error);
+	if (!msg[0] || h < 3)
+		return 0;
+	wmove(w, y, 0);
+	wattrset(w, oc_theme_attr(OC_ROLE_WARN));
+	oc_put_text(w, msg, width, true, false);
+	wattrset(w, A_NORMAL);
+	return 1;
+}
+
+static void context(struct oc_listview *lv, char *buf, size_t len)
+{
+	struct qpriv *qp = lv->priv;
+	long nolimit = 0;
+	for (long i = 0; i < qp->n; i++)
+		if (!qp->rows[i].has_gpu_limit)
+			nolimit++;
+	if (nolimit)
+		snprintf(buf, len, "%ld accounts, %ld without GPU limit", qp->n, nolimit);
+	else
+		snprintf(buf, len, "%ld accounts", qp->n);
+}
+
+const struct oc_listview_def oc_lv_quota = {
+	.name = "quota",
+	.title = "Quota",
+	.focus = OC_MASK(OC_PART_ACCT) | OC_MASK(OC_PART_JOBS),
+	.cols = cols,
+	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.collect = collect,
+	.action = action,
+	.context = context,
+	.draw_top = draw_top,
+	.is_group = is_group,
+	.group_text = group_text,
+	.priv_new = priv_new,
+	.priv_free = priv_free,
+};

@@ -1,0 +1,166 @@
+/* reservations.c: every reservation with its nodes, times, flags, users
+ * and accounts, and whether it is active. Enter lists its nodes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/state.h"
+#include "core/views.h"
+#include "ui/ui_int.h"
+
+static const struct oc_reservation *resv(struct oc_listview *lv, uint32_t item)
+{
+	return &lv->snap->reservations->v[item];
+}
+
+static int cmp_time(time_t a, time_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static void fmt_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%m-%dT%H:%M", &tm);
+}
+
+static void c_name(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", resv(lv, item)->name);
+}
+
+static void c_nodes(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const char *n = resv(lv, item)->nodes;
+	snprintf(buf, len, "%s", n ? n : "");
+}
+
+static void c_start(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	fmt_time(resv(lv, item)->start_time, buf, len);
+}
+
+static int c_start_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	return cmp_time(resv(lv, a)->start_time, resv(lv, b)->start_time);
+}
+
+/* Slurm's "infinite" reservations end about a year after their start. */
+static bool endless(const struct oc_reservation *r)
+{
+	return r->end_time - r->start_time >= 365LL * 24 * 3600;
+}
+
+static void c_end(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_reservation *r = resv(lv, item);
+	if (endless(r))
+		snprintf(buf, len, "infinite");
+	else
+		fmt_time(r->end_time, buf, len);
+}
+
+static int c_end_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	return cmp_time(resv(lv, a)->end_time, resv(lv, b)->end_time);
+}
+
+static void c_duration(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const struct oc_reservation *r = resv(lv, item);
+	if (endless(r))
+		snprintf(buf, len, "UNLIMITED");
+	else
+		oc_format_duration((long long)(r->end_time - r->start_time), buf, len);
+}
+
+static void c_flags(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const char *f = resv(lv, item)->flags;
+	snprintf(buf, len, "%s", f ? f : "");
+}
+
+static void c_users(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const char *u = resv(lv, item)->users;
+	snprintf(buf, len, "%s", u ? u : "");
+}
+
+static void c_accounts(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	const char *a = resv(lv, item)->accounts;
+	snprintf(buf, len, "%s", a ? a : "");
+}
+
+static const char *state_of(struct oc_listview *lv, const struct oc_reservation *r)
+{
+	if (lv->app->now < r->start_time)
+		return "future";
+	return lv->app->now < r->end_time ? "ACTIVE" : "ended";
+}
+
+static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", state_of(lv, resv(lv, item)));
+}
+
+static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
+{
+	const char *st = state_of(lv, resv(lv, item));
+	return st[0] == 'A' ? OC_ROLE_WARN : OC_ROLE_DIM;
+}
+
+static enum oc_role r_flags(struct oc_listview *lv, uint32_t item)
+{
+	const char *f = resv(lv, item)->flags;
+	return f && strstr(f, "MAINT") ? OC_ROLE_WARN : OC_ROLE_NORMAL;
+}
+
+static const struct oc_col_def cols[] = {
+	{"name", "NAME", 18, false, false, false, c_name, NULL, NULL},
+	{"state", "STATE", 6, false, false, false, c_state, NULL, r_state},
+	{"nodes", "NODES", 20, false, false, false, c_nodes, NULL, NULL},
+	{"start", "START", 11, false, false, false, c_start, c_start_cmp, NULL},
+	{"end", "END", 11, false, true, false, c_end, c_end_cmp, NULL},
+	{"duration", "DURATION", 10, true, true, true, c_duration, NULL, NULL},
+	{"users", "USERS", 10, false, true, false, c_users, NULL, NULL},
+	{"accounts", "ACCOUNTS", 10, false, true, true, c_accounts, NULL, NULL},
+	{"flags", "FLAGS", 0, false, false, false, c_flags, NULL, r_flags},
+};
+
+static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	size_t n = s->reservations ? s->reservations->n : 0;
+	if (oc_listview_reserve(lv, n) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		lv->items[i] = (uint32_t)i;
+	return n;
+}
+
+static void open_item(struct oc_listview *lv, uint32_t item)
+{
+	/* The nodes view, filtered on the reservation's name (its RESV column). */
+	char name[128];
+	snprintf(name, sizeof(name), "%s", resv(lv, item)->name);
+	if (oc_app_goto(lv->app, "nodes", NULL))
+		oc_listview_set_filter(lv->app->view[lv->app->cur], name);
+}
+
+static void context(struct oc_listview *lv, char *buf, size_t len)
+{
+	snprintf(buf, len, "%zu reservations", lv->nitems);
+}
+
+const struct oc_listview_def oc_lv_reservations = {
+	.name = "reservations",
+	.title = "Resv",
+	.focus = OC_MASK(OC_PART_RESV) | OC_MASK(OC_PART_NODES),
+	.cols = cols,
+	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.default_sort = "start",
+	.collect = collect,
+	.open = open_item,
+	.context = context,
+};

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# ':' command mode jumps to views (with completion) and '/' filters lists;
+# Space tags rows; s sorts by the next column.
+. "$(dirname "$0")/lib.sh"
+
+e2e_start 80x24 --cluster llm-poc
+e2e_wait '^normal\* +up ' 15   # data is there (completion needs the partitions)
+e2e_keys : n o d e s Enter
+e2e_wait '^NODE +STATE' 5
+ok ":nodes opens the nodes view"
+
+e2e_keys : q u e u e Space n o r Tab
+e2e_wait '^:queue normal' 5
+e2e_keys Enter
+e2e_wait 'partition normal' 5
+ok ":queue nor<Tab> completes to normal and opens its queue"
+
+e2e_keys : b o g u s Enter
+e2e_wait "unknown command 'bogus'" 5
+ok "an unknown command is refused with a message"
+
+e2e_keys : n Enter
+e2e_wait '^NODE +STATE' 5
+e2e_keys / b 3 0 0 - 1 2
+e2e_wait '^/b300-12' 5
+e2e_wait '^gpu-st-b300-12 ' 5
+e2e_capture | grep -Eq '^gpu-st-b300-(1|2|3|11|13) ' && fail "filter left other nodes"
+e2e_keys Enter
+e2e_wait 'filter "b300-12"' 5
+ok "/ filters as typed and stays after Enter"
+e2e_keys Escape
+e2e_wait '^gpu-st-b300-1 ' 5
+ok "Esc clears the filter"
+
+e2e_keys Home Space Space
+e2e_wait '2 tagged' 5
+e2e_wait '^\+gpu-st-b300-1 ' 5
+ok "Space tags rows (marked with +)"
+
+e2e_keys s
+e2e_wait '^NODE\^' 5
+e2e_keys s
+e2e_wait '^NODE +STATE\^' 5
+e2e_wait '^\+?gpu-st-b300-7 +drain' 5   # drained sorts first by state
+e2e_keys S
+e2e_wait '^NODE +STATEv' 5
+ok "s sorts by the next column, S reverses (marked in the title)"
+e2e_keys q
+e2e_wait 'EXIT=0' 5
