@@ -10,8 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "actions/audit.h"
+#include "actions/worker.h"
 #include "core/profile.h"
 #include "source/collector.h"
+#include "source/slurm_write.h"
 #include "source/source.h"
 #include "ui/ui.h"
 
@@ -137,6 +140,35 @@ static void find_datadir(char *out, size_t len)
 	out[0] = '\0';
 }
 
+/* The file libslurm's messages go to while the screen is up:
+ * $XDG_STATE_HOME/opsconsole/NAME.log (default ~/.local/state), made
+ * private; "" when it cannot be made. */
+static void find_stderr_log(const char *cluster, char *out, size_t len)
+{
+	const char *state = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	char dir[PATH_MAX];
+	if (state && state[0] == '/')
+		snprintf(dir, sizeof(dir), "%s/opsconsole", state);
+	else if (home && *home)
+		snprintf(dir, sizeof(dir), "%s/.local/state/opsconsole", home);
+	else
+		snprintf(dir, sizeof(dir), "/tmp/opsconsole-%u", (unsigned)getuid());
+	/* mkdir -p, private. */
+	for (char *p = dir + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0700);
+			*p = '/';
+		}
+	mkdir(dir, 0700);
+	if (!is_dir(dir)) {
+		out[0] = '\0';
+		return;
+	}
+	snprintf(out, len, "%s/%s.log", dir, cluster[0] ? cluster : "opsconsole");
+}
+
 struct hooks_ctx {
 	struct oc_collector *c;
 };
@@ -251,8 +283,26 @@ int main(int argc, char **argv)
 		.ack = h_ack,
 		.inflight_since = h_inflight,
 	};
-	char datadir[PATH_MAX];
+	/* Writes: a worker thread applies them through the libslurm writer;
+	 * --readonly starts none. */
+	char audit_log[PATH_MAX];
+	if (profile.audit_log[0])
+		snprintf(audit_log, sizeof(audit_log), "%s", profile.audit_log);
+	else
+		oc_audit_default_path(profile.name, audit_log, sizeof(audit_log));
+	struct oc_writer writer = {0};
+	struct oc_worker *worker = NULL;
+	bool ro = readonly || profile.readonly;
+	if (!ro) {
+		if (oc_slurm_writer_init(&writer, err, sizeof(err)) == 0)
+			worker = oc_worker_start(&writer, profile.name, audit_log, err, sizeof(err));
+		if (!worker)
+			fprintf(stderr, "opsconsole: actions disabled: %s\n", err);
+	}
+
+	char datadir[PATH_MAX], stderr_log[PATH_MAX + 80];
 	find_datadir(datadir, sizeof(datadir));
+	find_stderr_log(profile.name, stderr_log, sizeof(stderr_log));
 	struct oc_ui_config ucfg = {
 		.cluster = profile.name,
 		.start_view = view,
@@ -263,8 +313,13 @@ int main(int argc, char **argv)
 		.theme = theme ? theme : (profile.theme[0] ? profile.theme : NULL),
 		.keymap = keymap ? keymap : (profile.keymap[0] ? profile.keymap : NULL),
 		.datadir = datadir,
+		.stderr_log = stderr_log,
+		.worker = worker,
+		.audit_log = audit_log,
 	};
 	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
+	oc_worker_stop(&worker);
+	oc_slurm_writer_fini(&writer);
 	oc_collector_stop(&hctx.c);
 	if (rc) {
 		fprintf(stderr, "opsconsole: %s\n", err);

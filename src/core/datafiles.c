@@ -15,11 +15,8 @@
 
 #define DATAFILE_SYSCONFDIR_DEFAULT "/etc/opsconsole"
 
-/* Formats into err when err and errlen allow. */
-static void datafile_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void datafile_err(char *err, size_t errlen, const char *fmt, ...)
+/* Formats into err when err and errlen allow (datafiles.h). */
+void oc_datafile_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -28,6 +25,18 @@ static void datafile_err(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+}
+
+/* Returns 0, or -1 when there is no out (datafiles.h). */
+int oc_datafile_begin(const void *out, const char *what, char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = '\0';
+	if (!out) {
+		oc_datafile_err(err, errlen, "no %s to fill", what);
+		return -1;
+	}
+	return 0;
 }
 
 /* Appends a + b as one directory of d. Returns 0, or -1 when it does not
@@ -116,42 +125,53 @@ int oc_datafile_stem(const char *path, char *out, size_t len)
 }
 
 /* Returns 0 / 1 / -1 (datafiles.h). */
+int oc_datafile_probe(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0)
+		return 0;
+	if (errno == ENOENT || errno == ENOTDIR)
+		return 1;
+	oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* Returns 0 / 1 / -1 (datafiles.h). */
 int oc_datafile_find(const char *kind, const char *name, const struct oc_datafile_dirs *d,
 		     char *path, size_t len, bool *strict, char *err, size_t errlen)
 {
 	if (err && errlen)
 		err[0] = '\0';
 	if (!kind || !*kind || strchr(kind, '/') || !path || len == 0) {
-		datafile_err(err, errlen, "invalid data file kind");
+		oc_datafile_err(err, errlen, "invalid data file kind");
 		return -1;
 	}
 	if (!oc_datafile_name_ok(name)) {
-		datafile_err(err, errlen,
-			     "invalid name \"%.80s\": 1 to %d of A-Z a-z 0-9 . _ -, not starting with '.'",
-			     name ? name : "", OC_DATAFILE_NAME_MAX);
+		oc_datafile_err(err, errlen,
+				"invalid name \"%.80s\": 1 to %d of A-Z a-z 0-9 . _ -, not starting with '.'",
+				name ? name : "", OC_DATAFILE_NAME_MAX);
 		return -1;
 	}
 	for (size_t i = 0; d && i < d->n; i++) {
-		struct stat st;
 		int n = snprintf(path, len, "%s/%s/%s.json", d->dir[i], kind, name);
 		if (n < 0 || (size_t)n >= len)
 			continue;
-		if (stat(path, &st) < 0) {
-			if (errno == ENOENT || errno == ENOTDIR)
-				continue;
-			datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+		n = oc_datafile_probe(path, err, errlen);
+		if (n == 1)
+			continue;
+		if (n < 0)
 			return -1;
-		}
 		if (strict)
 			*strict = d->strict[i];
 		return 0;
 	}
 	path[0] = '\0';
 	if (!d || d->n == 0) {
-		datafile_err(err, errlen, "no %s/%s.json: no directories to look in", kind, name);
+		oc_datafile_err(err, errlen, "no %s/%s.json: no directories to look in", kind, name);
 		return 1;
 	}
-	datafile_err(err, errlen, "no %s/%s.json in", kind, name);
+	oc_datafile_err(err, errlen, "no %s/%s.json in", kind, name);
 	for (size_t i = 0; i < d->n && err && errlen; i++) {
 		size_t used = strlen(err);
 		if (used + 1 < errlen)
@@ -166,30 +186,30 @@ static int datafile_check(const char *path, const struct stat *st, bool strict, 
 			  size_t errlen)
 {
 	if (S_ISDIR(st->st_mode)) {
-		datafile_err(err, errlen, "%s: is a directory", path);
+		oc_datafile_err(err, errlen, "%s: is a directory", path);
 		return -1;
 	}
 	if (!S_ISREG(st->st_mode)) {
-		datafile_err(err, errlen, "%s: not a regular file", path);
+		oc_datafile_err(err, errlen, "%s: not a regular file", path);
 		return -1;
 	}
 	if (st->st_size > OC_DATAFILE_MAX_SIZE) {
-		datafile_err(err, errlen, "%s: too large (%lld bytes, at most %d)", path,
-			     (long long)st->st_size, OC_DATAFILE_MAX_SIZE);
+		oc_datafile_err(err, errlen, "%s: too large (%lld bytes, at most %d)", path,
+				(long long)st->st_size, OC_DATAFILE_MAX_SIZE);
 		return -1;
 	}
 	if (!strict)
 		return 0;
 	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		datafile_err(err, errlen,
-			     "%s: refused: writable by %s (mode %04o); run chmod go-w on it",
-			     path, (st->st_mode & S_IWOTH) ? "others" : "group",
-			     (unsigned)(st->st_mode & 07777));
+		oc_datafile_err(err, errlen,
+				"%s: refused: writable by %s (mode %04o); run chmod go-w on it",
+				path, (st->st_mode & S_IWOTH) ? "others" : "group",
+				(unsigned)(st->st_mode & 07777));
 		return -1;
 	}
 	if (st->st_uid != 0 && st->st_uid != geteuid()) {
-		datafile_err(err, errlen, "%s: refused: owned by uid %u, neither you nor root", path,
-			     (unsigned)st->st_uid);
+		oc_datafile_err(err, errlen, "%s: refused: owned by uid %u, neither you nor root", path,
+				(unsigned)st->st_uid);
 		return -1;
 	}
 	return 0;
@@ -208,25 +228,25 @@ int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen
 	if (err && errlen)
 		err[0] = '\0';
 	if (!text) {
-		datafile_err(err, errlen, "no buffer to read into");
+		oc_datafile_err(err, errlen, "no buffer to read into");
 		return -1;
 	}
 	*text = NULL;
 	if (textlen)
 		*textlen = 0;
 	if (!path || !*path) {
-		datafile_err(err, errlen, "no path");
+		oc_datafile_err(err, errlen, "no path");
 		return -1;
 	}
 	/* O_NONBLOCK: a FIFO put in place of the file must not hang the open;
 	 * it is then refused as not a regular file. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+		oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0) {
-		datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+		oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (datafile_check(path, &st, strict, err, errlen) < 0)
@@ -235,7 +255,7 @@ int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen
 	 * fstat and read. */
 	buf = malloc((size_t)OC_DATAFILE_MAX_SIZE + 2);
 	if (!buf) {
-		datafile_err(err, errlen, "%s: out of memory", path);
+		oc_datafile_err(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
 	for (;;) {
@@ -243,15 +263,15 @@ int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+			oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
 			goto out;
 		}
 		if (r == 0)
 			break;
 		used += (size_t)r;
 		if (used > OC_DATAFILE_MAX_SIZE) {
-			datafile_err(err, errlen, "%s: too large (more than %d bytes)", path,
-				     OC_DATAFILE_MAX_SIZE);
+			oc_datafile_err(err, errlen, "%s: too large (more than %d bytes)", path,
+					OC_DATAFILE_MAX_SIZE);
 			goto out;
 		}
 	}
@@ -279,42 +299,81 @@ static int datafile_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Appends a copy of the first len bytes of name to *v. Returns 0, -1 on
- * ENOMEM. */
-static int datafile_push(char ***v, size_t *n, size_t *cap, const char *name, size_t len)
+/* Returns 0, -1 on ENOMEM (datafiles.h). */
+int oc_datafile_names_add(struct oc_datafile_names *l, const char *name, size_t len)
 {
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		char **nv = realloc(*v, ncap * sizeof(*nv));
-		if (!nv)
+	char *s;
+
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 16;
+		char **nv = realloc(l->v, ncap * sizeof(*nv));
+		if (!nv) {
+			l->oom = true;
 			return -1;
-		*v = nv;
-		*cap = ncap;
+		}
+		l->v = nv;
+		l->cap = ncap;
 	}
-	char *s = malloc(len + 1);
-	if (!s)
+	s = malloc(len + 1);
+	if (!s) {
+		l->oom = true;
 		return -1;
+	}
 	memcpy(s, name, len);
 	s[len] = '\0';
-	(*v)[(*n)++] = s;
+	l->v[l->n++] = s;
 	return 0;
+}
+
+/* Returns the malloc'd list, or NULL on ENOMEM (datafiles.h). */
+char *oc_datafile_names_join(struct oc_datafile_names *l)
+{
+	char *out = NULL;
+	size_t total = 1, used = 0;
+
+	if (l->oom)
+		goto out;
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), datafile_cmp);
+	for (size_t i = 0; i < l->n; i++)
+		total += strlen(l->v[i]) + 2;
+	out = malloc(total);
+	if (!out)
+		goto out;
+	out[0] = '\0';
+	for (size_t i = 0; i < l->n; i++) {
+		if (i > 0 && strcmp(l->v[i], l->v[i - 1]) == 0)
+			continue;
+		size_t len = strlen(l->v[i]);
+		if (used) {
+			memcpy(out + used, ", ", 2);
+			used += 2;
+		}
+		memcpy(out + used, l->v[i], len);
+		used += len;
+		out[used] = '\0';
+	}
+out:
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+	return out;
 }
 
 /* Returns the malloc'd list, or NULL on ENOMEM (datafiles.h). */
 char *oc_datafile_list(const char *kind, const struct oc_datafile_dirs *d,
 		       const char *const *extra, size_t nextra)
 {
-	char **v = NULL;
-	size_t n = 0, cap = 0;
-	char *out = NULL;
+	struct oc_datafile_names l = {0};
 	char stem[OC_DATAFILE_NAME_MAX + 1];
 	char dir[OC_DATAFILE_PATH_MAX + 64];
 
-	for (size_t i = 0; i < nextra && extra; i++) {
-		if (extra[i] && datafile_push(&v, &n, &cap, extra[i], strlen(extra[i])) < 0)
-			goto out;
+	for (size_t i = 0; i < nextra && extra && !l.oom; i++) {
+		if (extra[i])
+			(void)oc_datafile_names_add(&l, extra[i], strlen(extra[i]));
 	}
-	for (size_t i = 0; d && kind && i < d->n; i++) {
+	for (size_t i = 0; d && kind && i < d->n && !l.oom; i++) {
 		DIR *dh;
 		struct dirent *de;
 		int len = snprintf(dir, sizeof(dir), "%s/%s", d->dir[i], kind);
@@ -328,39 +387,10 @@ char *oc_datafile_list(const char *kind, const struct oc_datafile_dirs *d,
 				continue;
 			if (oc_datafile_stem(de->d_name, stem, sizeof(stem)) < 0)
 				continue;
-			if (datafile_push(&v, &n, &cap, stem, strlen(stem)) < 0) {
-				closedir(dh);
-				goto out;
-			}
+			if (oc_datafile_names_add(&l, stem, strlen(stem)) < 0)
+				break;
 		}
 		closedir(dh);
 	}
-	if (n > 1)
-		qsort(v, n, sizeof(*v), datafile_cmp);
-
-	size_t total = 1;
-	for (size_t i = 0; i < n; i++)
-		total += strlen(v[i]) + 2;
-	out = malloc(total);
-	if (!out)
-		goto out;
-	out[0] = '\0';
-	size_t used = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
-			continue;
-		size_t len = strlen(v[i]);
-		if (used) {
-			memcpy(out + used, ", ", 2);
-			used += 2;
-		}
-		memcpy(out + used, v[i], len);
-		used += len;
-		out[used] = '\0';
-	}
-out:
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-	return out;
+	return oc_datafile_names_join(&l);
 }

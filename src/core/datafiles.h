@@ -10,8 +10,8 @@
  * A file found in 1 or 2 is refused when group or others may write it or
  * when it belongs to someone else than the user or root, as ssh does. The
  * first match wins: a user file replaces the installed one of the same
- * name entirely. No JSON here: the loaders (keymap.c, theme.c, viewcfg.c)
- * parse what oc_datafile_read returns. */
+ * name entirely. No JSON here: jsonfile.c parses what oc_datafile_read
+ * returns for the loaders (keymap.c, theme.c, viewcfg.c). */
 #ifndef OC_CORE_DATAFILES_H
 #define OC_CORE_DATAFILES_H
 
@@ -52,6 +52,11 @@ bool oc_datafile_name_ok(const char *name);
 int oc_datafile_find(const char *kind, const char *name, const struct oc_datafile_dirs *d,
 		     char *path, size_t len, bool *strict, char *err, size_t errlen);
 
+/* Whether something is at path (stat). Returns 0 when there is (of any
+ * type); 1 when path or a directory on its way does not exist (ENOENT,
+ * ENOTDIR); -1 with "path: why" in err when stat fails otherwise. */
+int oc_datafile_probe(const char *path, char *err, size_t errlen);
+
 /* Reads the whole file at path into a malloc'd, NUL-terminated buffer
  * *text (its length in *textlen, may be NULL) that the caller frees.
  * Refuses (returns -1 with "path: why" in err) what is not a regular file,
@@ -67,6 +72,37 @@ int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen
  * NULL on ENOMEM. */
 char *oc_datafile_list(const char *kind, const struct oc_datafile_dirs *d,
 		       const char *const *extra, size_t nextra);
+
+/* Names being collected for a list ("a, b, c"): start with one zeroed
+ * ({0}), add with oc_datafile_names_add, end with oc_datafile_names_join,
+ * which frees what the list holds. */
+struct oc_datafile_names {
+	char **v;
+	size_t n, cap;
+	bool oom;   /* an add failed: join returns NULL */
+};
+
+/* Adds a copy of the first len bytes of name to l. Returns 0, or -1 on
+ * ENOMEM (l remembers it). */
+int oc_datafile_names_add(struct oc_datafile_names *l, const char *name, size_t len);
+
+/* The names of l sorted, without duplicates, joined by ", ", as one
+ * malloc'd string the caller frees ("" when none); NULL on ENOMEM, now or
+ * in an earlier add. Frees what l holds and leaves it empty, in every
+ * case. */
+char *oc_datafile_names_join(struct oc_datafile_names *l);
+
+/* The start of a loader's public function (keymap.c, theme.c, viewcfg.c,
+ * profile.c): clears err (when err and errlen allow). Returns 0, or -1
+ * with "no WHAT to fill" in err when out is NULL. */
+int oc_datafile_begin(const void *out, const char *what, char *err, size_t errlen);
+
+/* Formats a message into err (size errlen) as snprintf does; does nothing
+ * when err is NULL or errlen 0. Returns nothing. The loaders of this
+ * directory (keymap.c, theme.c, viewcfg.c, jsonfile.c, profile.c) use it
+ * for their "path: message" errors. */
+void oc_datafile_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* The stem of path: its base name without ".json", into out (size len).
  * Returns 0, or -1 when the base name is not N.json with an N that

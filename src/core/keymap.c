@@ -1,16 +1,14 @@
 /* keymap.c: keymap files (keymaps/NAME.json) and the built-in keymaps.
- * jansson is used here only; nothing of it leaves this file. */
+ * jsonfile.c reads and checks a file; here its "bindings" are parsed (one
+ * parsing unit with jsonfile.c: no jansson object leaves the two). */
 #include "core/keymap.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
+#include "core/jsonfile.h"
 #include "core/keys.h"
 
 #define KEYMAP_KIND "keymaps"
@@ -47,6 +45,13 @@ static const struct keymap_entry keymap_default[] = {
 	{"4", "view.health"},
 	{"5", "view.quota"},
 	{"6", "view.reservations"},
+	{"7", "view.audit"},
+	{"A", "view.audit"},
+	{"d", "node.drain"},
+	{"R", "node.resume"},
+	{"U", "node.undrain"},
+	{"m", "resv.create"},
+	{"x", "resv.delete"},
 	{"Up", "move.up"},
 	{"Down", "move.down"},
 	{"k", "move.up"},
@@ -84,21 +89,6 @@ static const struct {
 #define KEYMAP_NBUILTINS (sizeof(keymap_builtins) / sizeof(keymap_builtins[0]))
 
 static const char *const keymap_builtin_list[] = {"default", "vim", NULL};
-
-/* Formats into err when err and errlen allow. */
-static void keymap_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void keymap_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Empties km. */
 static void keymap_clear(struct oc_keymap *km)
@@ -169,17 +159,17 @@ static int keymap_apply_table(const char *name, const struct keymap_entry *e, si
 		int key = oc_key_parse_err(e[i].key, why, sizeof(why));
 		int action = keymap_action(e[i].action, ids, nids);
 		if (key < 0) {
-			keymap_err(err, errlen, "built-in keymap %s: \"%s\": %s", name, e[i].key, why);
+			oc_datafile_err(err, errlen, "built-in keymap %s: \"%s\": %s", name, e[i].key, why);
 			return -1;
 		}
 		if (action < 0) {
-			keymap_err(err, errlen,
-				   "built-in keymap %s: action \"%s\" is not in the action registry",
-				   name, e[i].action);
+			oc_datafile_err(err, errlen,
+					"built-in keymap %s: action \"%s\" is not in the action registry",
+					name, e[i].action);
 			return -1;
 		}
 		if (keymap_set(out, key, action) < 0) {
-			keymap_err(err, errlen, "built-in keymap %s: too many bindings", name);
+			oc_datafile_err(err, errlen, "built-in keymap %s: too many bindings", name);
 			return -1;
 		}
 	}
@@ -195,21 +185,35 @@ static int keymap_builtin_index(const char *name)
 	return -1;
 }
 
+/* The start of oc_keymap_builtin, _load and _find: clears err and out.
+ * Returns 0, or -1 when there is no out. */
+static int keymap_begin(struct oc_keymap *out, char *err, size_t errlen)
+{
+	if (oc_datafile_begin(out, "keymap", err, errlen) < 0)
+		return -1;
+	keymap_clear(out);
+	return 0;
+}
+
+/* The end of oc_keymap_load and _find: returns rc, with out emptied when
+ * it is -1. */
+static int keymap_end(int rc, struct oc_keymap *out)
+{
+	if (rc < 0)
+		keymap_clear(out);
+	return rc;
+}
+
 /* Returns 0 / 1 / -1 (keymap.h). */
 int oc_keymap_builtin(const char *name, const char *const *ids, size_t nids,
 		      struct oc_keymap *out, char *err, size_t errlen)
 {
 	int bi = keymap_builtin_index(name);
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out) {
-		keymap_err(err, errlen, "no keymap to fill");
+	if (keymap_begin(out, err, errlen) < 0)
 		return -1;
-	}
-	keymap_clear(out);
 	if (bi < 0) {
-		keymap_err(err, errlen, "no built-in keymap \"%.80s\"", name ? name : "");
+		oc_datafile_err(err, errlen, "no built-in keymap \"%.80s\"", name ? name : "");
 		return 1;
 	}
 	if (keymap_builtins[bi].extends[0]) {
@@ -217,7 +221,7 @@ int oc_keymap_builtin(const char *name, const char *const *ids, size_t nids,
 		if (pi < 0 || keymap_apply_table(keymap_builtins[pi].name, keymap_builtins[pi].e,
 						 keymap_builtins[pi].n, ids, nids, out, err, errlen) < 0) {
 			if (pi < 0)
-				keymap_err(err, errlen, "built-in keymap %s: no parent", name);
+				oc_datafile_err(err, errlen, "built-in keymap %s: no parent", name);
 			keymap_clear(out);
 			return -1;
 		}
@@ -238,69 +242,15 @@ const char *const *oc_keymap_builtin_names(void)
 	return keymap_builtin_list;
 }
 
-/* Where a parent ("extends") is looked for: the search directories, or
- * the directory of the file that was given by path. */
-struct keymap_src {
-	const struct oc_datafile_dirs *dirs;  /* NULL: use sibling */
-	const char *sibling;                  /* directory holding the file */
+/* The top-level keys of a keymap file, in keymap_keys. */
+enum { KEYMAP_KEY_NAME, KEYMAP_KEY_DESCRIPTION, KEYMAP_KEY_EXTENDS, KEYMAP_KEY_BINDINGS };
+
+/* What a keymap file is applied to. */
+struct keymap_ctx {
+	const char *const *ids;
+	size_t nids;
+	struct oc_keymap *out;
 };
-
-static int keymap_load_file(const char *path, bool strict, const struct keymap_src *src,
-			    const char *child, const char *const *ids, size_t nids,
-			    struct oc_keymap *out, char *err, size_t errlen);
-
-/* Loads the parent keymap name of the file at path (whose stem is stem)
- * into out. Returns 0, or -1 with err set. */
-static int keymap_load_parent(const char *path, const char *stem, const char *name,
-			      const struct keymap_src *src, const char *const *ids, size_t nids,
-			      struct oc_keymap *out, char *err, size_t errlen)
-{
-	char ppath[OC_DATAFILE_PATH_MAX];
-	char why[OC_DATAFILE_PATH_MAX + 128];
-	bool strict = false;
-	int rc;
-
-	if (!oc_datafile_name_ok(name)) {
-		keymap_err(err, errlen, "%s: \"extends\": invalid keymap name \"%.80s\"", path, name);
-		return -1;
-	}
-	if (strcmp(name, stem) == 0) {
-		keymap_err(err, errlen, "%s: \"extends\": a keymap cannot extend itself (%s)", path,
-			   name);
-		return -1;
-	}
-	why[0] = '\0';
-	if (src->dirs) {
-		rc = oc_datafile_find(KEYMAP_KIND, name, src->dirs, ppath, sizeof(ppath), &strict,
-				      why, sizeof(why));
-	} else {
-		struct stat st;
-		int n = snprintf(ppath, sizeof(ppath), "%s/%s.json", src->sibling, name);
-		rc = 1;
-		if (n < 0 || (size_t)n >= sizeof(ppath)) {
-			snprintf(why, sizeof(why), "path too long");
-			rc = -1;
-		} else if (stat(ppath, &st) == 0) {
-			rc = 0;
-		} else if (errno != ENOENT && errno != ENOTDIR) {
-			snprintf(why, sizeof(why), "%s: %s", ppath, strerror(errno));
-			rc = -1;
-		} else {
-			snprintf(why, sizeof(why), "no %s", ppath);
-		}
-	}
-	if (rc < 0) {
-		keymap_err(err, errlen, "%s: \"extends\": %s", path, why);
-		return -1;
-	}
-	if (rc == 0)
-		return keymap_load_file(ppath, strict, src, stem, ids, nids, out, err, errlen);
-	rc = oc_keymap_builtin(name, ids, nids, out, err, errlen);
-	if (rc == 1)
-		keymap_err(err, errlen, "%s: \"extends\": no keymap \"%s\" (%s, and no built-in)",
-			   path, name, why);
-	return rc == 0 ? 0 : -1;
-}
 
 /* Applies the "bindings" object of the file at path to out. Returns 0, or
  * -1 with err set. */
@@ -321,20 +271,20 @@ static int keymap_apply_json(const char *path, json_t *bindings, const char *con
 		int action = -1;
 
 		if (key < 0) {
-			keymap_err(err, errlen, "%s: bindings: \"%.40s\": %s", path, name, why);
+			oc_datafile_err(err, errlen, "%s: bindings: \"%.40s\": %s", path, name, why);
 			return -1;
 		}
 		for (size_t i = 0; i < nseen; i++) {
 			if (seen[i].key == key) {
-				keymap_err(err, errlen,
-					   "%s: bindings: \"%.40s\" and \"%.40s\" are the same key, bound twice",
-					   path, seen[i].name, name);
+				oc_datafile_err(err, errlen,
+						"%s: bindings: \"%.40s\" and \"%.40s\" are the same key, bound twice",
+						path, seen[i].name, name);
 				return -1;
 			}
 		}
 		if (nseen >= OC_KEYMAP_MAX) {
-			keymap_err(err, errlen, "%s: bindings: too many (at most %d)", path,
-				   OC_KEYMAP_MAX);
+			oc_datafile_err(err, errlen, "%s: bindings: too many (at most %d)", path,
+					OC_KEYMAP_MAX);
 			return -1;
 		}
 		seen[nseen].key = key;
@@ -343,159 +293,77 @@ static int keymap_apply_json(const char *path, json_t *bindings, const char *con
 		if (json_is_string(v)) {
 			action = keymap_action(json_string_value(v), ids, nids);
 			if (action < 0) {
-				keymap_err(err, errlen, "%s: bindings: \"%.40s\": unknown action \"%.60s\"",
-					   path, name, json_string_value(v));
+				oc_datafile_err(err, errlen, "%s: bindings: \"%.40s\": unknown action \"%.60s\"",
+						path, name, json_string_value(v));
 				return -1;
 			}
 		} else if (!json_is_null(v)) {
-			keymap_err(err, errlen,
-				   "%s: bindings: \"%.40s\": the action must be a string (or null to unbind)",
-				   path, name);
+			oc_datafile_err(err, errlen,
+					"%s: bindings: \"%.40s\": the action must be a string (or null to unbind)",
+					path, name);
 			return -1;
 		}
 		if (keymap_set(out, key, action) < 0) {
-			keymap_err(err, errlen, "%s: bindings: too many (at most %d)", path,
-				   OC_KEYMAP_MAX);
+			oc_datafile_err(err, errlen, "%s: bindings: too many (at most %d)", path,
+					OC_KEYMAP_MAX);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* Loads the file at path into out. child is the stem of the file that
- * extends this one (NULL at the top): then this one may not extend
- * further. Returns 0, or -1 with err set. */
-static int keymap_load_file(const char *path, bool strict, const struct keymap_src *src,
-			    const char *child, const char *const *ids, size_t nids,
-			    struct oc_keymap *out, char *err, size_t errlen)
+/* The apply callback of keymap files (jsonfile.h): the bindings on top of
+ * the parent's. */
+static int keymap_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, char *err,
+			     size_t errlen)
 {
-	char stem[OC_DATAFILE_NAME_MAX + 1];
-	char *text = NULL;
-	size_t textlen = 0;
-	json_error_t jerr;
-	json_t *root = NULL, *bindings, *ext, *v;
-	const char *key;
-	int rc = -1;
+	struct keymap_ctx *c = vctx;
 
-	keymap_clear(out);
-	if (strlen(path) >= sizeof(out->path)) {
-		keymap_err(err, errlen, "%.64s...: path too long", path);
+	if (keymap_apply_json(doc->path, doc->val[KEYMAP_KEY_BINDINGS].json, c->ids, c->nids,
+			      c->out, err, errlen) < 0)
 		return -1;
-	}
-	if (oc_datafile_stem(path, stem, sizeof(stem)) < 0) {
-		keymap_err(err, errlen,
-			   "%s: the file name must be NAME.json, NAME of 1 to %d of A-Z a-z 0-9 . _ -",
-			   path, OC_DATAFILE_NAME_MAX);
-		return -1;
-	}
-	if (oc_datafile_read(path, strict, &text, &textlen, err, errlen) < 0)
-		return -1;
-	root = json_loadb(text, textlen, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (jerr.line > 0)
-			keymap_err(err, errlen, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		else
-			keymap_err(err, errlen, "%s: %s", path, jerr.text);
-		goto out;
-	}
-	if (!json_is_object(root)) {
-		keymap_err(err, errlen, "%s: a keymap must be a JSON object ({ ... })", path);
-		goto out;
-	}
-	json_object_foreach(root, key, v) {
-		if (strcmp(key, "keymap") == 0 || strcmp(key, "description") == 0 ||
-		    strcmp(key, "extends") == 0) {
-			if (!json_is_string(v)) {
-				keymap_err(err, errlen, "%s: \"%s\" must be a string", path, key);
-				goto out;
-			}
-		} else if (strcmp(key, "bindings") == 0) {
-			if (!json_is_object(v)) {
-				keymap_err(err, errlen,
-					   "%s: \"bindings\" must be an object {\"KEY\": \"ACTION\", ...}",
-					   path);
-				goto out;
-			}
-		} else {
-			keymap_err(err, errlen,
-				   "%s: unknown key \"%.60s\" (a keymap has keymap, description, extends, bindings)",
-				   path, key);
-			goto out;
-		}
-	}
-	v = json_object_get(root, "keymap");
-	if (v && strcmp(json_string_value(v), stem) != 0) {
-		keymap_err(err, errlen, "%s: \"keymap\" is \"%.60s\" but the file is %s.json", path,
-			   json_string_value(v), stem);
-		goto out;
-	}
-	bindings = json_object_get(root, "bindings");
-	if (!bindings) {
-		keymap_err(err, errlen, "%s: no \"bindings\"", path);
-		goto out;
-	}
-	ext = json_object_get(root, "extends");
-	if (ext) {
-		const char *pname = json_string_value(ext);
-		if (child) {
-			if (strcmp(pname, child) == 0)
-				keymap_err(err, errlen,
-					   "%s: \"extends\": cycle: %s extends %s, which extends %s",
-					   path, child, stem, child);
-			else
-				keymap_err(err, errlen,
-					   "%s: \"extends\": only one level: %s extends %s, which extends %s",
-					   path, child, stem, pname);
-			goto out;
-		}
-		if (keymap_load_parent(path, stem, pname, src, ids, nids, out, err, errlen) < 0)
-			goto out;
-	}
-	if (keymap_apply_json(path, bindings, ids, nids, out, err, errlen) < 0)
-		goto out;
-	snprintf(out->name, sizeof(out->name), "%s", stem);
-	snprintf(out->path, sizeof(out->path), "%s", path);
-	snprintf(out->extends, sizeof(out->extends), "%s", ext ? json_string_value(ext) : "");
-	rc = 0;
-out:
-	json_decref(root);
-	free(text);
-	if (rc < 0)
-		keymap_clear(out);
-	return rc;
+	snprintf(c->out->name, sizeof(c->out->name), "%s", doc->stem);
+	snprintf(c->out->path, sizeof(c->out->path), "%s", doc->path);
+	snprintf(c->out->extends, sizeof(c->out->extends), "%s", doc->extends);
+	return 0;
 }
+
+/* The builtin callback of keymap files (jsonfile.h): a built-in parent. */
+static int keymap_apply_builtin(void *vctx, const char *name, char *err, size_t errlen)
+{
+	struct keymap_ctx *c = vctx;
+
+	return oc_keymap_builtin(name, c->ids, c->nids, c->out, err, errlen);
+}
+
+/* The top-level keys, in the order "unknown key" lists them. */
+static const struct oc_jsonfile_key keymap_keys[] = {
+	[KEYMAP_KEY_NAME] = {"keymap", OC_JSONFILE_STRING, OC_JSONFILE_OPTIONAL, NULL},
+	[KEYMAP_KEY_DESCRIPTION] = {"description", OC_JSONFILE_STRING, OC_JSONFILE_OPTIONAL, NULL},
+	[KEYMAP_KEY_EXTENDS] = {"extends", OC_JSONFILE_STRING, OC_JSONFILE_OPTIONAL, NULL},
+	[KEYMAP_KEY_BINDINGS] = {"bindings", OC_JSONFILE_OBJECT, OC_JSONFILE_REQUIRED,
+				 "an object {\"KEY\": \"ACTION\", ...}"},
+};
+
+static const struct oc_jsonfile_kind keymap_kind = {
+	.dir = KEYMAP_KIND,
+	.what = "keymap",
+	.name_key = "keymap",
+	.keys = keymap_keys,
+	.nkeys = sizeof(keymap_keys) / sizeof(keymap_keys[0]),
+	.apply = keymap_apply_file,
+	.builtin = keymap_apply_builtin,
+};
 
 /* Returns 0 or -1 (keymap.h). */
 int oc_keymap_load(const char *path, const char *const *ids, size_t nids,
 		   struct oc_keymap *out, char *err, size_t errlen)
 {
-	char dir[OC_DATAFILE_PATH_MAX];
-	struct keymap_src src = {NULL, dir};
-	const char *slash;
+	struct keymap_ctx c = {ids, nids, out};
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out) {
-		keymap_err(err, errlen, "no keymap to fill");
+	if (keymap_begin(out, err, errlen) < 0)
 		return -1;
-	}
-	keymap_clear(out);
-	if (!path || !*path) {
-		keymap_err(err, errlen, "no keymap path");
-		return -1;
-	}
-	if (strlen(path) >= sizeof(dir)) {
-		keymap_err(err, errlen, "%.64s...: path too long", path);
-		return -1;
-	}
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	return keymap_load_file(path, false, &src, NULL, ids, nids, out, err, errlen);
+	return keymap_end(oc_jsonfile_load(&keymap_kind, path, &c, err, errlen), out);
 }
 
 /* Returns 0 / 1 / -1 (keymap.h). */
@@ -503,22 +371,11 @@ int oc_keymap_find(const char *name, const struct oc_datafile_dirs *dirs,
 		   const char *const *ids, size_t nids, struct oc_keymap *out,
 		   char *err, size_t errlen)
 {
-	char path[OC_DATAFILE_PATH_MAX];
-	struct keymap_src src = {dirs, NULL};
-	bool strict = false;
-	int rc;
+	struct keymap_ctx c = {ids, nids, out};
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out) {
-		keymap_err(err, errlen, "no keymap to fill");
+	if (keymap_begin(out, err, errlen) < 0)
 		return -1;
-	}
-	keymap_clear(out);
-	rc = oc_datafile_find(KEYMAP_KIND, name, dirs, path, sizeof(path), &strict, err, errlen);
-	if (rc != 0)
-		return rc;
-	return keymap_load_file(path, strict, &src, NULL, ids, nids, out, err, errlen) < 0 ? -1 : 0;
+	return keymap_end(oc_jsonfile_find(&keymap_kind, name, dirs, &c, err, errlen), out);
 }
 
 /* Returns the action index or -1 (keymap.h). */

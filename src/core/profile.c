@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,26 +13,14 @@
 
 #include <jansson.h>
 
+#include "core/datafiles.h"
+#include "core/jsonfile.h"
+
 #define PROFILE_NAME_MAX 63  /* sizeof(((struct oc_profile *)0)->name) - 1 */
 #define PROFILE_REFRESH_MIN 0.2
 #define PROFILE_REFRESH_MAX 3600.0
 #define PROFILE_REFRESH_DEFAULT 2.0
 #define PROFILE_SYSCONFDIR_DEFAULT "/etc/opsconsole"
-
-/* Formats into err (when err and errlen allow). */
-static void profile_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void profile_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Writes "a" + "b" into out (size 4096). Returns 0, or -1 when it does
  * not fit. */
@@ -99,13 +86,13 @@ static int profile_string(const char *path, const char *key, json_t *v,
 			  char *dst, size_t dstlen, char *err, size_t errlen)
 {
 	if (!json_is_string(v)) {
-		profile_err(err, errlen, "%s: \"%s\" must be a string", path, key);
+		oc_datafile_err(err, errlen, "%s: \"%s\" must be a string", path, key);
 		return -1;
 	}
 	size_t len = json_string_length(v);
 	if (len >= dstlen) {
-		profile_err(err, errlen, "%s: \"%s\" is too long (%zu bytes, at most %zu)",
-			    path, key, len, dstlen - 1);
+		oc_datafile_err(err, errlen, "%s: \"%s\" is too long (%zu bytes, at most %zu)",
+				path, key, len, dstlen - 1);
 		return -1;
 	}
 	memcpy(dst, json_string_value(v), len + 1);
@@ -118,7 +105,7 @@ static int profile_bool(const char *path, const char *key, json_t *v,
 			bool *dst, char *err, size_t errlen)
 {
 	if (!json_is_boolean(v)) {
-		profile_err(err, errlen, "%s: \"%s\" must be a boolean (true or false)", path, key);
+		oc_datafile_err(err, errlen, "%s: \"%s\" must be a boolean (true or false)", path, key);
 		return -1;
 	}
 	*dst = json_is_true(v);
@@ -152,13 +139,13 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		return profile_string(path, key, v, p->keymap, sizeof(p->keymap), err, errlen);
 	if (strcmp(key, "refresh_seconds") == 0) {
 		if (!json_is_number(v)) {
-			profile_err(err, errlen, "%s: \"%s\" must be a number", path, key);
+			oc_datafile_err(err, errlen, "%s: \"%s\" must be a number", path, key);
 			return -1;
 		}
 		double d = json_number_value(v);
 		if (!(d >= PROFILE_REFRESH_MIN && d <= PROFILE_REFRESH_MAX)) {
-			profile_err(err, errlen, "%s: \"%s\" must be between %g and %g (got %g)",
-				    path, key, PROFILE_REFRESH_MIN, PROFILE_REFRESH_MAX, d);
+			oc_datafile_err(err, errlen, "%s: \"%s\" must be between %g and %g (got %g)",
+					path, key, PROFILE_REFRESH_MIN, PROFILE_REFRESH_MAX, d);
 			return -1;
 		}
 		p->refresh_s = d;
@@ -168,12 +155,12 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		if (strcmp(key, profile_reserved[i]) != 0)
 			continue;
 		if (!json_is_object(v) && !json_is_string(v)) {
-			profile_err(err, errlen, "%s: \"%s\" must be an object or a string", path, key);
+			oc_datafile_err(err, errlen, "%s: \"%s\" must be an object or a string", path, key);
 			return -1;
 		}
 		return 0;
 	}
-	profile_err(err, errlen, "%s: unknown key \"%s\"", path, key);
+	oc_datafile_err(err, errlen, "%s: unknown key \"%s\"", path, key);
 	return -1;
 }
 
@@ -186,30 +173,26 @@ int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size
 	char stem[sizeof(p->name)];
 	int rc = -1;
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!p) {
-		profile_err(err, errlen, "no profile to fill");
+	if (oc_datafile_begin(p, "profile", err, errlen) < 0)
 		return -1;
-	}
 	oc_profile_defaults(p);
 	if (!path || !*path) {
-		profile_err(err, errlen, "no profile path");
+		oc_datafile_err(err, errlen, "no profile path");
 		return -1;
 	}
 	if (strlen(path) >= sizeof(p->path)) {
-		profile_err(err, errlen, "%.64s...: path too long", path);
+		oc_datafile_err(err, errlen, "%.64s...: path too long", path);
 		return -1;
 	}
 	if (profile_stem(path, stem, sizeof(stem)) < 0) {
-		profile_err(err, errlen, "%s: file name must be NAME.json with NAME of 1 to %d characters",
-			    path, PROFILE_NAME_MAX);
+		oc_datafile_err(err, errlen, "%s: file name must be NAME.json with NAME of 1 to %d characters",
+				path, PROFILE_NAME_MAX);
 		return -1;
 	}
 
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		profile_err(err, errlen, "%s: is a directory", path);
+		oc_datafile_err(err, errlen, "%s: is a directory", path);
 		return -1;
 	}
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
@@ -223,18 +206,15 @@ int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size
 				fclose(f);
 			else
 				e = errno;
-			profile_err(err, errlen, "%s: %s", path, strerror(e));
+			oc_datafile_err(err, errlen, "%s: %s", path, strerror(e));
 			goto out;
 		}
 #endif
-		if (jerr.line > 0)
-			profile_err(err, errlen, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		else
-			profile_err(err, errlen, "%s: %s", path, jerr.text);
+		oc_jsonfile_syntax_err(err, errlen, path, jerr.line, jerr.column, jerr.text);
 		goto out;
 	}
 	if (!json_is_object(root)) {
-		profile_err(err, errlen, "%s: a profile must be a JSON object ({ ... })", path);
+		oc_datafile_err(err, errlen, "%s: a profile must be a JSON object ({ ... })", path);
 		goto out;
 	}
 
@@ -247,8 +227,8 @@ int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size
 	if (!json_object_get(root, "name")) {
 		memcpy(p->name, stem, sizeof(stem));
 	} else if (strcmp(p->name, stem) != 0) {
-		profile_err(err, errlen, "%s: \"name\" is \"%s\" but the file is %s.json",
-			    path, p->name, stem);
+		oc_datafile_err(err, errlen, "%s: \"name\" is \"%s\" but the file is %s.json",
+				path, p->name, stem);
 		goto out;
 	}
 	memcpy(p->path, path, strlen(path) + 1);
@@ -281,29 +261,27 @@ int oc_profile_find(const char *name, const char *const *dirs, size_t ndirs,
 	if (err && errlen)
 		err[0] = '\0';
 	if (profile_name_ok(name) < 0) {
-		profile_err(err, errlen,
-			    "invalid cluster name \"%.80s\": 1 to %d characters, no '/', not starting with '.'",
-			    name ? name : "", PROFILE_NAME_MAX);
+		oc_datafile_err(err, errlen,
+				"invalid cluster name \"%.80s\": 1 to %d characters, no '/', not starting with '.'",
+				name ? name : "", PROFILE_NAME_MAX);
 		return -1;
 	}
 	for (size_t i = 0; i < ndirs; i++) {
-		struct stat st;
 		if (!dirs || !dirs[i] || !*dirs[i])
 			continue;
 		int n = snprintf(path, sizeof(path), "%s/%s.json", dirs[i], name);
 		if (n < 0 || (size_t)n >= sizeof(path))
 			continue;
-		if (stat(path, &st) < 0) {
-			if (errno == ENOENT || errno == ENOTDIR)
-				continue;
-			profile_err(err, errlen, "%s: %s", path, strerror(errno));
+		n = oc_datafile_probe(path, err, errlen);
+		if (n == 1)
+			continue;
+		if (n < 0)
 			return -1;
-		}
 		return oc_profile_load_file(path, p, err, errlen) < 0 ? -1 : 0;
 	}
-	profile_err(err, errlen, "no profile %s.json in", name);
+	oc_datafile_err(err, errlen, "no profile %s.json in", name);
 	if (ndirs == 0 || !dirs)
-		profile_err(err, errlen, "no profile %s.json: no profile directories", name);
+		oc_datafile_err(err, errlen, "no profile %s.json: no profile directories", name);
 	for (size_t i = 0; i < ndirs && dirs && err && errlen; i++) {
 		size_t used = strlen(err);
 		if (dirs[i] && used < errlen)
@@ -312,43 +290,14 @@ int oc_profile_find(const char *name, const char *const *dirs, size_t ndirs,
 	return 1;
 }
 
-/* qsort comparator for an array of char *. */
-static int profile_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Appends a copy of name to the growing array *v. Returns 0, -1 on ENOMEM. */
-static int profile_push(char ***v, size_t *n, size_t *cap, const char *name, size_t len)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		char **nv = realloc(*v, ncap * sizeof(*nv));
-		if (!nv)
-			return -1;
-		*v = nv;
-		*cap = ncap;
-	}
-	char *s = malloc(len + 1);
-	if (!s)
-		return -1;
-	memcpy(s, name, len);
-	s[len] = '\0';
-	(*v)[(*n)++] = s;
-	return 0;
-}
-
 /* Sorted, deduplicated names joined by ", "; malloc'd, NULL on ENOMEM.
  * Directories that cannot be read are skipped, as are names that
  * oc_profile_find would refuse. */
 char *oc_profile_list(const char *const *dirs, size_t ndirs)
 {
-	char **v = NULL;
-	size_t n = 0, cap = 0;
-	char *out = NULL;
-	bool oom = false;
+	struct oc_datafile_names l = {0};
 
-	for (size_t i = 0; i < ndirs && !oom && dirs; i++) {
+	for (size_t i = 0; i < ndirs && !l.oom && dirs; i++) {
 		DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
 		struct dirent *de;
 		if (!d)
@@ -362,43 +311,12 @@ char *oc_profile_list(const char *const *dirs, size_t ndirs)
 			len -= 5;
 			if (de->d_name[0] == '.' || len > PROFILE_NAME_MAX)
 				continue;
-			if (profile_push(&v, &n, &cap, de->d_name, len) < 0) {
-				oom = true;
+			if (oc_datafile_names_add(&l, de->d_name, len) < 0)
 				break;
-			}
 		}
 		closedir(d);
 	}
-	if (oom)
-		goto out;
-	if (n > 1)
-		qsort(v, n, sizeof(*v), profile_cmp);
-
-	size_t total = 1;
-	for (size_t i = 0; i < n; i++)
-		total += strlen(v[i]) + 2;
-	out = malloc(total);
-	if (!out)
-		goto out;
-	out[0] = '\0';
-	size_t used = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && strcmp(v[i], v[i - 1]) == 0)
-			continue;
-		size_t len = strlen(v[i]);
-		if (used) {
-			memcpy(out + used, ", ", 2);
-			used += 2;
-		}
-		memcpy(out + used, v[i], len);
-		used += len;
-		out[used] = '\0';
-	}
-out:
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-	return out;
+	return oc_datafile_names_join(&l);
 }
 
 /* If the line (comment already cut off) has a ClusterName=VALUE token,

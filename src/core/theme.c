@@ -1,15 +1,14 @@
 /* theme.c: theme files (themes/NAME.json) and the built-in themes.
- * jansson is used here only; nothing of it leaves this file. */
+ * jsonfile.c reads and checks a file; here its "roles" are parsed (one
+ * parsing unit with jsonfile.c: no jansson object leaves the two). */
 #include "core/theme.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
+
+#include "core/jsonfile.h"
 
 #define THEME_KIND "themes"
 
@@ -157,21 +156,6 @@ static const struct {
 
 static const char *const theme_builtin_list[] = {"default", "light", "high-contrast", "mono", NULL};
 
-/* Formats into err when err and errlen allow. */
-static void theme_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void theme_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* Returns -1..15 or -2 (theme.h). */
 int oc_theme_color_parse(const char *name)
 {
@@ -222,15 +206,22 @@ static int theme_role(const char *name, const char *const *roles, size_t nroles)
 	return -1;
 }
 
-/* Checks the caller's role list. Returns 0, or -1 with err set. */
-static int theme_check_roles(const char *const *roles, size_t nroles, char *err, size_t errlen)
+/* The start of oc_theme_builtin, _load and _find: clears err and out
+ * (plain for nroles roles), checks the caller's role list. Returns 0, or
+ * -1 with err set. */
+static int theme_begin(const char *const *roles, size_t nroles, struct oc_theme_spec *out,
+		       char *err, size_t errlen)
 {
+	if (oc_datafile_begin(out, "theme", err, errlen) < 0)
+		return -1;
+	theme_clear(out, nroles);
 	if (nroles > OC_THEME_MAX_ROLES) {
-		theme_err(err, errlen, "too many roles (%zu, at most %d)", nroles, OC_THEME_MAX_ROLES);
+		oc_datafile_err(err, errlen, "too many roles (%zu, at most %d)", nroles,
+				OC_THEME_MAX_ROLES);
 		return -1;
 	}
 	if (nroles && !roles) {
-		theme_err(err, errlen, "no role names");
+		oc_datafile_err(err, errlen, "no role names");
 		return -1;
 	}
 	return 0;
@@ -262,25 +253,50 @@ static int theme_builtin_index(const char *name)
 	return -1;
 }
 
-/* Fills out and set[] from the built-in bi, unfinished. Returns 0, or -1
- * with err set. */
-static int theme_apply_builtin(int bi, const char *const *roles, size_t nroles,
-			       struct oc_theme_spec *out, bool *set, char *err, size_t errlen)
+/* What a theme is applied to: out and which of its roles are set (set[],
+ * for theme_finish). */
+struct theme_ctx {
+	const char *const *roles;
+	size_t nroles;
+	struct oc_theme_spec *out;
+	bool set[OC_THEME_MAX_ROLES];
+};
+
+/* The end of oc_theme_builtin, _load and _find: returns rc, with out
+ * finished when rc is 0 and made plain when it is -1. */
+static int theme_end(int rc, struct theme_ctx *c)
 {
+	if (rc < 0)
+		theme_clear(c->out, c->nroles);
+	else if (rc == 0)
+		theme_finish(c->out, c->roles, c->set);
+	return rc;
+}
+
+/* Applies the built-in theme name to the theme_ctx vctx, unfinished (the
+ * builtin callback of jsonfile.h too). Returns 0; 1 when there is no such
+ * built-in; -1 with err set. */
+static int theme_apply_builtin(void *vctx, const char *name, char *err, size_t errlen)
+{
+	struct theme_ctx *c = vctx;
+	int bi = theme_builtin_index(name);
+
+	if (bi < 0)
+		return 1;
 	for (size_t i = 0; i < theme_builtins[bi].n; i++) {
 		const struct theme_entry *e = &theme_builtins[bi].e[i];
-		int r = theme_role(e->role, roles, nroles);
+		int r = theme_role(e->role, c->roles, c->nroles);
 		if (r < 0) {
-			theme_err(err, errlen, "built-in theme %s: role \"%s\" is not in the role list",
-				  theme_builtins[bi].name, e->role);
+			oc_datafile_err(err, errlen, "built-in theme %s: role \"%s\" is not in the role list",
+					theme_builtins[bi].name, e->role);
 			return -1;
 		}
-		out->role[r].fg = e->fg;
-		out->role[r].bg = e->bg;
-		out->role[r].attrs = e->attrs;
-		set[r] = true;
+		c->out->role[r].fg = e->fg;
+		c->out->role[r].bg = e->bg;
+		c->out->role[r].attrs = e->attrs;
+		c->set[r] = true;
 	}
-	snprintf(out->name, sizeof(out->name), "%s", theme_builtins[bi].name);
+	snprintf(c->out->name, sizeof(c->out->name), "%s", theme_builtins[bi].name);
 	return 0;
 }
 
@@ -288,28 +304,15 @@ static int theme_apply_builtin(int bi, const char *const *roles, size_t nroles,
 int oc_theme_builtin(const char *name, const char *const *roles, size_t nroles,
 		     struct oc_theme_spec *out, char *err, size_t errlen)
 {
-	bool set[OC_THEME_MAX_ROLES] = {false};
-	int bi = theme_builtin_index(name);
+	struct theme_ctx c = {roles, nroles, out, {false}};
+	int rc;
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out) {
-		theme_err(err, errlen, "no theme to fill");
+	if (theme_begin(roles, nroles, out, err, errlen) < 0)
 		return -1;
-	}
-	theme_clear(out, nroles);
-	if (theme_check_roles(roles, nroles, err, errlen) < 0)
-		return -1;
-	if (bi < 0) {
-		theme_err(err, errlen, "no built-in theme \"%.80s\"", name ? name : "");
-		return 1;
-	}
-	if (theme_apply_builtin(bi, roles, nroles, out, set, err, errlen) < 0) {
-		theme_clear(out, nroles);
-		return -1;
-	}
-	theme_finish(out, roles, set);
-	return 0;
+	rc = theme_end(theme_apply_builtin(&c, name, err, errlen), &c);
+	if (rc == 1)
+		oc_datafile_err(err, errlen, "no built-in theme \"%.80s\"", name ? name : "");
+	return rc;
 }
 
 /* The built-in names (theme.h). */
@@ -318,71 +321,8 @@ const char *const *oc_theme_builtin_names(void)
 	return theme_builtin_list;
 }
 
-/* Where a parent ("extends") is looked for: the search directories, or
- * the directory of the file that was given by path. */
-struct theme_src {
-	const struct oc_datafile_dirs *dirs;  /* NULL: use sibling */
-	const char *sibling;
-};
-
-static int theme_load_file(const char *path, bool strict, const struct theme_src *src,
-			   const char *child, const char *const *roles, size_t nroles,
-			   struct oc_theme_spec *out, bool *set, char *err, size_t errlen);
-
-/* Loads the parent theme name of the file at path (stem stem) into out and
- * set[], unfinished. Returns 0, or -1 with err set. */
-static int theme_load_parent(const char *path, const char *stem, const char *name,
-			     const struct theme_src *src, const char *const *roles, size_t nroles,
-			     struct oc_theme_spec *out, bool *set, char *err, size_t errlen)
-{
-	char ppath[OC_DATAFILE_PATH_MAX];
-	char why[OC_DATAFILE_PATH_MAX + 128];
-	bool strict = false;
-	int rc, bi;
-
-	if (!oc_datafile_name_ok(name)) {
-		theme_err(err, errlen, "%s: \"extends\": invalid theme name \"%.80s\"", path, name);
-		return -1;
-	}
-	if (strcmp(name, stem) == 0) {
-		theme_err(err, errlen, "%s: \"extends\": a theme cannot extend itself (%s)", path,
-			  name);
-		return -1;
-	}
-	why[0] = '\0';
-	if (src->dirs) {
-		rc = oc_datafile_find(THEME_KIND, name, src->dirs, ppath, sizeof(ppath), &strict,
-				      why, sizeof(why));
-	} else {
-		struct stat st;
-		int n = snprintf(ppath, sizeof(ppath), "%s/%s.json", src->sibling, name);
-		rc = 1;
-		if (n < 0 || (size_t)n >= sizeof(ppath)) {
-			snprintf(why, sizeof(why), "path too long");
-			rc = -1;
-		} else if (stat(ppath, &st) == 0) {
-			rc = 0;
-		} else if (errno != ENOENT && errno != ENOTDIR) {
-			snprintf(why, sizeof(why), "%s: %s", ppath, strerror(errno));
-			rc = -1;
-		} else {
-			snprintf(why, sizeof(why), "no %s", ppath);
-		}
-	}
-	if (rc < 0) {
-		theme_err(err, errlen, "%s: \"extends\": %s", path, why);
-		return -1;
-	}
-	if (rc == 0)
-		return theme_load_file(ppath, strict, src, stem, roles, nroles, out, set, err, errlen);
-	bi = theme_builtin_index(name);
-	if (bi < 0) {
-		theme_err(err, errlen, "%s: \"extends\": no theme \"%s\" (%s, and no built-in)", path,
-			  name, why);
-		return -1;
-	}
-	return theme_apply_builtin(bi, roles, nroles, out, set, err, errlen);
-}
+/* The top-level keys of a theme file, in theme_keys. */
+enum { THEME_KEY_NAME, THEME_KEY_DESCRIPTION, THEME_KEY_EXTENDS, THEME_KEY_ROLES };
 
 /* Parses the style object v of role into *st. Returns 0, or -1 with err
  * set. */
@@ -393,9 +333,9 @@ static int theme_style(const char *path, const char *role, json_t *v, struct oc_
 	json_t *x;
 
 	if (!json_is_object(v)) {
-		theme_err(err, errlen,
-			  "%s: roles: \"%.40s\" must be an object {\"fg\": ..., \"bg\": ..., \"attrs\": [...]}",
-			  path, role);
+		oc_datafile_err(err, errlen,
+				"%s: roles: \"%.40s\" must be an object {\"fg\": ..., \"bg\": ..., \"attrs\": [...]}",
+				path, role);
 		return -1;
 	}
 	st->fg = OC_COLOR_DEFAULT;
@@ -405,14 +345,14 @@ static int theme_style(const char *path, const char *role, json_t *v, struct oc_
 		if (strcmp(key, "fg") == 0 || strcmp(key, "bg") == 0) {
 			int c = json_is_string(x) ? oc_theme_color_parse(json_string_value(x)) : -2;
 			if (!json_is_string(x)) {
-				theme_err(err, errlen, "%s: roles: \"%.40s\": \"%s\" must be a colour name (a string)",
-					  path, role, key);
+				oc_datafile_err(err, errlen, "%s: roles: \"%.40s\": \"%s\" must be a colour name (a string)",
+						path, role, key);
 				return -1;
 			}
 			if (c < -1) {
-				theme_err(err, errlen,
-					  "%s: roles: \"%.40s\": \"%s\": unknown colour \"%.40s\" (default, black, red, green, yellow, blue, magenta, cyan, white, bright-black..bright-white)",
-					  path, role, key, json_string_value(x));
+				oc_datafile_err(err, errlen,
+						"%s: roles: \"%.40s\": \"%s\": unknown colour \"%.40s\" (default, black, red, green, yellow, blue, magenta, cyan, white, bright-black..bright-white)",
+						path, role, key, json_string_value(x));
 				return -1;
 			}
 			if (key[0] == 'f')
@@ -423,191 +363,89 @@ static int theme_style(const char *path, const char *role, json_t *v, struct oc_
 			size_t i;
 			json_t *a;
 			if (!json_is_array(x)) {
-				theme_err(err, errlen,
-					  "%s: roles: \"%.40s\": \"attrs\" must be an array of names ([\"bold\", ...])",
-					  path, role);
+				oc_datafile_err(err, errlen,
+						"%s: roles: \"%.40s\": \"attrs\" must be an array of names ([\"bold\", ...])",
+						path, role);
 				return -1;
 			}
 			json_array_foreach(x, i, a) {
 				unsigned bit = json_is_string(a) ? oc_theme_attr_parse(json_string_value(a)) : 0;
 				if (!json_is_string(a)) {
-					theme_err(err, errlen, "%s: roles: \"%.40s\": attrs[%zu] must be a string",
-						  path, role, i);
+					oc_datafile_err(err, errlen, "%s: roles: \"%.40s\": attrs[%zu] must be a string",
+							path, role, i);
 					return -1;
 				}
 				if (!bit) {
-					theme_err(err, errlen,
-						  "%s: roles: \"%.40s\": unknown attribute \"%.40s\" (bold, underline, reverse, dim, italic, standout)",
-						  path, role, json_string_value(a));
+					oc_datafile_err(err, errlen,
+							"%s: roles: \"%.40s\": unknown attribute \"%.40s\" (bold, underline, reverse, dim, italic, standout)",
+							path, role, json_string_value(a));
 					return -1;
 				}
 				st->attrs |= bit;
 			}
 		} else {
-			theme_err(err, errlen,
-				  "%s: roles: \"%.40s\": unknown key \"%.40s\" (a role has fg, bg, attrs)",
-				  path, role, key);
+			oc_datafile_err(err, errlen,
+					"%s: roles: \"%.40s\": unknown key \"%.40s\" (a role has fg, bg, attrs)",
+					path, role, key);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* Loads the file at path into out and set[], unfinished. child is the stem
- * of the file that extends this one (NULL at the top). Returns 0, or -1
- * with err set. */
-static int theme_load_file(const char *path, bool strict, const struct theme_src *src,
-			   const char *child, const char *const *roles, size_t nroles,
-			   struct oc_theme_spec *out, bool *set, char *err, size_t errlen)
+/* The apply callback of theme files (jsonfile.h): the roles on top of
+ * the parent's, unfinished. */
+static int theme_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, char *err,
+			    size_t errlen)
 {
-	char stem[OC_DATAFILE_NAME_MAX + 1];
-	char *text = NULL;
-	size_t textlen = 0;
-	json_error_t jerr;
-	json_t *root = NULL, *jroles, *ext, *v;
+	struct theme_ctx *c = vctx;
 	const char *key;
-	int rc = -1;
+	json_t *v;
 
-	if (strlen(path) >= sizeof(out->path)) {
-		theme_err(err, errlen, "%.64s...: path too long", path);
-		return -1;
-	}
-	if (oc_datafile_stem(path, stem, sizeof(stem)) < 0) {
-		theme_err(err, errlen,
-			  "%s: the file name must be NAME.json, NAME of 1 to %d of A-Z a-z 0-9 . _ -",
-			  path, OC_DATAFILE_NAME_MAX);
-		return -1;
-	}
-	if (oc_datafile_read(path, strict, &text, &textlen, err, errlen) < 0)
-		return -1;
-	root = json_loadb(text, textlen, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (jerr.line > 0)
-			theme_err(err, errlen, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		else
-			theme_err(err, errlen, "%s: %s", path, jerr.text);
-		goto out;
-	}
-	if (!json_is_object(root)) {
-		theme_err(err, errlen, "%s: a theme must be a JSON object ({ ... })", path);
-		goto out;
-	}
-	json_object_foreach(root, key, v) {
-		if (strcmp(key, "theme") == 0 || strcmp(key, "description") == 0 ||
-		    strcmp(key, "extends") == 0) {
-			if (!json_is_string(v)) {
-				theme_err(err, errlen, "%s: \"%s\" must be a string", path, key);
-				goto out;
-			}
-		} else if (strcmp(key, "roles") == 0) {
-			if (!json_is_object(v)) {
-				theme_err(err, errlen,
-					  "%s: \"roles\" must be an object {\"ROLE\": {...}, ...}", path);
-				goto out;
-			}
-		} else {
-			theme_err(err, errlen,
-				  "%s: unknown key \"%.60s\" (a theme has theme, description, extends, roles)",
-				  path, key);
-			goto out;
-		}
-	}
-	v = json_object_get(root, "theme");
-	if (v && strcmp(json_string_value(v), stem) != 0) {
-		theme_err(err, errlen, "%s: \"theme\" is \"%.60s\" but the file is %s.json", path,
-			  json_string_value(v), stem);
-		goto out;
-	}
-	jroles = json_object_get(root, "roles");
-	if (!jroles) {
-		theme_err(err, errlen, "%s: no \"roles\"", path);
-		goto out;
-	}
-	ext = json_object_get(root, "extends");
-	if (ext) {
-		const char *pname = json_string_value(ext);
-		if (child) {
-			if (strcmp(pname, child) == 0)
-				theme_err(err, errlen,
-					  "%s: \"extends\": cycle: %s extends %s, which extends %s", path,
-					  child, stem, child);
-			else
-				theme_err(err, errlen,
-					  "%s: \"extends\": only one level: %s extends %s, which extends %s",
-					  path, child, stem, pname);
-			goto out;
-		}
-		if (theme_load_parent(path, stem, pname, src, roles, nroles, out, set, err, errlen) < 0)
-			goto out;
-	}
-	json_object_foreach(jroles, key, v) {
-		int r = theme_role(key, roles, nroles);
+	json_object_foreach(doc->val[THEME_KEY_ROLES].json, key, v) {
+		int r = theme_role(key, c->roles, c->nroles);
 		if (r < 0) {
-			theme_err(err, errlen, "%s: roles: unknown role \"%.60s\"", path, key);
-			goto out;
+			oc_datafile_err(err, errlen, "%s: roles: unknown role \"%.60s\"", doc->path, key);
+			return -1;
 		}
-		if (theme_style(path, key, v, &out->role[r], err, errlen) < 0)
-			goto out;
-		set[r] = true;
+		if (theme_style(doc->path, key, v, &c->out->role[r], err, errlen) < 0)
+			return -1;
+		c->set[r] = true;
 	}
-	snprintf(out->name, sizeof(out->name), "%s", stem);
-	snprintf(out->path, sizeof(out->path), "%s", path);
-	snprintf(out->extends, sizeof(out->extends), "%s", ext ? json_string_value(ext) : "");
-	rc = 0;
-out:
-	json_decref(root);
-	free(text);
-	return rc;
-}
-
-/* The common end of oc_theme_load and oc_theme_find. */
-static int theme_load_top(const char *path, bool strict, const struct theme_src *src,
-			  const char *const *roles, size_t nroles, struct oc_theme_spec *out,
-			  char *err, size_t errlen)
-{
-	bool set[OC_THEME_MAX_ROLES] = {false};
-
-	if (theme_load_file(path, strict, src, NULL, roles, nroles, out, set, err, errlen) < 0) {
-		theme_clear(out, nroles);
-		return -1;
-	}
-	theme_finish(out, roles, set);
+	snprintf(c->out->name, sizeof(c->out->name), "%s", doc->stem);
+	snprintf(c->out->path, sizeof(c->out->path), "%s", doc->path);
+	snprintf(c->out->extends, sizeof(c->out->extends), "%s", doc->extends);
 	return 0;
 }
+
+/* The top-level keys, in the order "unknown key" lists them. */
+static const struct oc_jsonfile_key theme_keys[] = {
+	[THEME_KEY_NAME] = {"theme", OC_JSONFILE_STRING, OC_JSONFILE_OPTIONAL, NULL},
+	[THEME_KEY_DESCRIPTION] = {"description", OC_JSONFILE_STRING, OC_JSONFILE_OPTIONAL, NULL},
+	[THEME_KEY_EXTENDS] = {"extends", OC_JSONFILE_STRING, OC_JSONFILE_OPTIONAL, NULL},
+	[THEME_KEY_ROLES] = {"roles", OC_JSONFILE_OBJECT, OC_JSONFILE_REQUIRED,
+			     "an object {\"ROLE\": {...}, ...}"},
+};
+
+static const struct oc_jsonfile_kind theme_kind = {
+	.dir = THEME_KIND,
+	.what = "theme",
+	.name_key = "theme",
+	.keys = theme_keys,
+	.nkeys = sizeof(theme_keys) / sizeof(theme_keys[0]),
+	.apply = theme_apply_file,
+	.builtin = theme_apply_builtin,
+};
 
 /* Returns 0 or -1 (theme.h). */
 int oc_theme_load(const char *path, const char *const *roles, size_t nroles,
 		  struct oc_theme_spec *out, char *err, size_t errlen)
 {
-	char dir[OC_DATAFILE_PATH_MAX];
-	struct theme_src src = {NULL, dir};
-	const char *slash;
+	struct theme_ctx c = {roles, nroles, out, {false}};
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out) {
-		theme_err(err, errlen, "no theme to fill");
+	if (theme_begin(roles, nroles, out, err, errlen) < 0)
 		return -1;
-	}
-	theme_clear(out, nroles);
-	if (theme_check_roles(roles, nroles, err, errlen) < 0)
-		return -1;
-	if (!path || !*path) {
-		theme_err(err, errlen, "no theme path");
-		return -1;
-	}
-	if (strlen(path) >= sizeof(dir)) {
-		theme_err(err, errlen, "%.64s...: path too long", path);
-		return -1;
-	}
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	return theme_load_top(path, false, &src, roles, nroles, out, err, errlen);
+	return theme_end(oc_jsonfile_load(&theme_kind, path, &c, err, errlen), &c);
 }
 
 /* Returns 0 / 1 / -1 (theme.h). */
@@ -615,22 +453,9 @@ int oc_theme_find(const char *name, const struct oc_datafile_dirs *dirs,
 		  const char *const *roles, size_t nroles, struct oc_theme_spec *out,
 		  char *err, size_t errlen)
 {
-	char path[OC_DATAFILE_PATH_MAX];
-	struct theme_src src = {dirs, NULL};
-	bool strict = false;
-	int rc;
+	struct theme_ctx c = {roles, nroles, out, {false}};
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out) {
-		theme_err(err, errlen, "no theme to fill");
+	if (theme_begin(roles, nroles, out, err, errlen) < 0)
 		return -1;
-	}
-	theme_clear(out, nroles);
-	if (theme_check_roles(roles, nroles, err, errlen) < 0)
-		return -1;
-	rc = oc_datafile_find(THEME_KIND, name, dirs, path, sizeof(path), &strict, err, errlen);
-	if (rc != 0)
-		return rc;
-	return theme_load_top(path, strict, &src, roles, nroles, out, err, errlen);
+	return theme_end(oc_jsonfile_find(&theme_kind, name, dirs, &c, err, errlen), &c);
 }

@@ -1,13 +1,14 @@
 /* viewcfg.c: view layout files (views/VIEW.json) and the built-in layouts.
- * jansson is used here only; nothing of it leaves this file. */
+ * jsonfile.c reads and checks a file; here its "columns" are parsed (one
+ * parsing unit with jsonfile.c: no jansson object leaves the two). */
 #include "core/viewcfg.h"
 
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
+
+#include "core/jsonfile.h"
 
 #define VIEWCFG_KIND "views"
 
@@ -81,26 +82,30 @@ static const char *const viewcfg_builtin_list[] = {
 	"partitions", "queue", "nodes", "health", "quota", "reservations", NULL,
 };
 
-/* Formats into err when err and errlen allow. */
-static void viewcfg_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void viewcfg_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* Empties out: no columns, the view's own order. */
 static void viewcfg_clear(struct oc_viewcfg *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->sort = -1;
+}
+
+/* The start of oc_viewcfg_builtin, _load and _find: clears err and out.
+ * Returns 0, or -1 when there is no out. */
+static int viewcfg_begin(struct oc_viewcfg *out, char *err, size_t errlen)
+{
+	if (oc_datafile_begin(out, "layout", err, errlen) < 0)
+		return -1;
+	viewcfg_clear(out);
+	return 0;
+}
+
+/* The end of oc_viewcfg_load and _find: returns rc, with out emptied when
+ * it is -1. */
+static int viewcfg_end(int rc, struct oc_viewcfg *out)
+{
+	if (rc < 0)
+		viewcfg_clear(out);
+	return rc;
 }
 
 /* Index of column id in cols, or -1. */
@@ -119,24 +124,24 @@ static int viewcfg_add(struct oc_viewcfg *out, const char *where, const char *id
 		       long long width, bool optional, char *err, size_t errlen)
 {
 	if (out->ncols >= OC_VIEWCFG_MAX_COLS) {
-		viewcfg_err(err, errlen, "%s: too many columns (at most %d)", where,
-			    OC_VIEWCFG_MAX_COLS);
+		oc_datafile_err(err, errlen, "%s: too many columns (at most %d)", where,
+				OC_VIEWCFG_MAX_COLS);
 		return -1;
 	}
 	if (width < 0 || width > OC_VIEWCFG_MAX_WIDTH) {
-		viewcfg_err(err, errlen, "%s: column \"%s\": width %lld is not between 0 and %d", where,
-			    id, width, OC_VIEWCFG_MAX_WIDTH);
+		oc_datafile_err(err, errlen, "%s: column \"%s\": width %lld is not between 0 and %d", where,
+				id, width, OC_VIEWCFG_MAX_WIDTH);
 		return -1;
 	}
 	for (size_t i = 0; i < out->ncols; i++) {
 		if (out->cols[i].col == c) {
-			viewcfg_err(err, errlen, "%s: column \"%s\" appears twice", where, id);
+			oc_datafile_err(err, errlen, "%s: column \"%s\" appears twice", where, id);
 			return -1;
 		}
 		if (width == 0 && out->cols[i].width == 0) {
-			viewcfg_err(err, errlen,
-				    "%s: column \"%s\": only one column may have width 0 (the rest of the line)",
-				    where, id);
+			oc_datafile_err(err, errlen,
+					"%s: column \"%s\": only one column may have width 0 (the rest of the line)",
+					where, id);
 			return -1;
 		}
 	}
@@ -157,9 +162,9 @@ static int viewcfg_sort(struct oc_viewcfg *out, const char *where, const char *s
 	}
 	out->sort = viewcfg_col(sort, cols, ncols);
 	if (out->sort < 0) {
-		viewcfg_err(err, errlen,
-			    "%s: \"sort\": unknown column \"%.60s\" (a column id or \"default\")", where,
-			    sort);
+		oc_datafile_err(err, errlen,
+				"%s: \"sort\": unknown column \"%.60s\" (a column id or \"default\")", where,
+				sort);
 		return -1;
 	}
 	return 0;
@@ -181,15 +186,10 @@ int oc_viewcfg_builtin(const char *view, const char *const *cols, size_t ncols,
 	char where[96];
 	int bi = viewcfg_builtin_index(view);
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out) {
-		viewcfg_err(err, errlen, "no layout to fill");
+	if (viewcfg_begin(out, err, errlen) < 0)
 		return -1;
-	}
-	viewcfg_clear(out);
 	if (bi < 0) {
-		viewcfg_err(err, errlen, "no built-in layout for view \"%.60s\"", view ? view : "");
+		oc_datafile_err(err, errlen, "no built-in layout for view \"%.60s\"", view ? view : "");
 		return 1;
 	}
 	snprintf(where, sizeof(where), "built-in layout %s", viewcfg_builtins[bi].view);
@@ -197,8 +197,8 @@ int oc_viewcfg_builtin(const char *view, const char *const *cols, size_t ncols,
 		const struct viewcfg_entry *e = &viewcfg_builtins[bi].e[i];
 		int c = viewcfg_col(e->id, cols, ncols);
 		if (c < 0) {
-			viewcfg_err(err, errlen, "%s: column \"%s\" is not in the view's column list",
-				    where, e->id);
+			oc_datafile_err(err, errlen, "%s: column \"%s\" is not in the view's column list",
+					where, e->id);
 			goto fail;
 		}
 		if (viewcfg_add(out, where, e->id, c, e->width, e->optional, err, errlen) < 0)
@@ -232,169 +232,133 @@ static int viewcfg_column(const char *path, size_t i, json_t *v, const char *con
 	int c;
 
 	if (!json_is_object(v)) {
-		viewcfg_err(err, errlen,
-			    "%s: columns[%zu] must be an object {\"id\": ..., \"width\": ...}", path, i);
+		oc_datafile_err(err, errlen,
+				"%s: columns[%zu] must be an object {\"id\": ..., \"width\": ...}", path, i);
 		return -1;
 	}
 	json_object_foreach(v, key, x) {
 		if (strcmp(key, "id") == 0) {
 			if (!json_is_string(x)) {
-				viewcfg_err(err, errlen, "%s: columns[%zu]: \"id\" must be a string", path, i);
+				oc_datafile_err(err, errlen, "%s: columns[%zu]: \"id\" must be a string", path, i);
 				return -1;
 			}
 			id = json_string_value(x);
 		} else if (strcmp(key, "width") == 0) {
 			if (!json_is_integer(x)) {
-				viewcfg_err(err, errlen,
-					    "%s: columns[%zu]: \"width\" must be an integer (0: the rest of the line)",
-					    path, i);
+				oc_datafile_err(err, errlen,
+						"%s: columns[%zu]: \"width\" must be an integer (0: the rest of the line)",
+						path, i);
 				return -1;
 			}
 			width = json_integer_value(x);
 		} else if (strcmp(key, "optional") == 0) {
 			if (!json_is_boolean(x)) {
-				viewcfg_err(err, errlen,
-					    "%s: columns[%zu]: \"optional\" must be true or false", path, i);
+				oc_datafile_err(err, errlen,
+						"%s: columns[%zu]: \"optional\" must be true or false", path, i);
 				return -1;
 			}
 			optional = json_is_true(x);
 		} else {
-			viewcfg_err(err, errlen,
-				    "%s: columns[%zu]: unknown key \"%.40s\" (a column has id, width, optional)",
-				    path, i, key);
+			oc_datafile_err(err, errlen,
+					"%s: columns[%zu]: unknown key \"%.40s\" (a column has id, width, optional)",
+					path, i, key);
 			return -1;
 		}
 	}
 	if (!id) {
-		viewcfg_err(err, errlen, "%s: columns[%zu]: no \"id\"", path, i);
+		oc_datafile_err(err, errlen, "%s: columns[%zu]: no \"id\"", path, i);
 		return -1;
 	}
 	if (width < 0 && !json_object_get(v, "width")) {
-		viewcfg_err(err, errlen, "%s: columns[%zu] (\"%.40s\"): no \"width\"", path, i, id);
+		oc_datafile_err(err, errlen, "%s: columns[%zu] (\"%.40s\"): no \"width\"", path, i, id);
 		return -1;
 	}
 	c = viewcfg_col(id, cols, ncols);
 	if (c < 0) {
-		viewcfg_err(err, errlen, "%s: columns[%zu]: unknown column \"%.40s\"", path, i, id);
+		oc_datafile_err(err, errlen, "%s: columns[%zu]: unknown column \"%.40s\"", path, i, id);
 		return -1;
 	}
 	return viewcfg_add(out, path, id, c, width, optional, err, errlen);
 }
 
-/* Loads path (strict: the permission check) for view into out. Returns 0,
- * or -1 with err set and out empty. */
-static int viewcfg_load_file(const char *path, bool strict, const char *view,
-			     const char *const *cols, size_t ncols, struct oc_viewcfg *out,
-			     char *err, size_t errlen)
-{
-	char stem[OC_DATAFILE_NAME_MAX + 1];
-	char *text = NULL;
-	size_t textlen = 0;
-	json_error_t jerr;
-	json_t *root = NULL, *v, *jcols;
-	const char *key;
-	int rc = -1;
+/* The top-level keys of a layout file, in viewcfg_keys. */
+enum { VIEWCFG_KEY_VIEW, VIEWCFG_KEY_DESCRIPTION, VIEWCFG_KEY_COLUMNS, VIEWCFG_KEY_SORT,
+       VIEWCFG_KEY_REVERSE };
 
-	if (strlen(path) >= sizeof(out->path)) {
-		viewcfg_err(err, errlen, "%.64s...: path too long", path);
+/* What a layout file is applied to. */
+struct viewcfg_ctx {
+	const char *const *cols;
+	size_t ncols;
+	struct oc_viewcfg *out;
+};
+
+/* The apply callback of layout files (jsonfile.h). */
+static int viewcfg_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, char *err,
+			      size_t errlen)
+{
+	const struct oc_jsonfile_val *sort = &doc->val[VIEWCFG_KEY_SORT];
+	struct viewcfg_ctx *c = vctx;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(doc->val[VIEWCFG_KEY_COLUMNS].json, i, v) {
+		if (viewcfg_column(doc->path, i, v, c->cols, c->ncols, c->out, err, errlen) < 0)
+			return -1;
+	}
+	if (viewcfg_sort(c->out, doc->path, sort->present ? sort->str : "default", c->cols,
+			 c->ncols, err, errlen) < 0)
 		return -1;
-	}
-	if (oc_datafile_stem(path, stem, sizeof(stem)) < 0 || strcmp(stem, view) != 0) {
-		viewcfg_err(err, errlen, "%s: the layout of view %s must be in a file %s.json", path,
-			    view, view);
-		return -1;
-	}
-	if (oc_datafile_read(path, strict, &text, &textlen, err, errlen) < 0)
-		return -1;
-	root = json_loadb(text, textlen, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (jerr.line > 0)
-			viewcfg_err(err, errlen, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		else
-			viewcfg_err(err, errlen, "%s: %s", path, jerr.text);
-		goto out;
-	}
-	if (!json_is_object(root)) {
-		viewcfg_err(err, errlen, "%s: a view layout must be a JSON object ({ ... })", path);
-		goto out;
-	}
-	json_object_foreach(root, key, v) {
-		if (strcmp(key, "view") == 0 || strcmp(key, "description") == 0 ||
-		    strcmp(key, "sort") == 0) {
-			if (!json_is_string(v)) {
-				viewcfg_err(err, errlen, "%s: \"%s\" must be a string", path, key);
-				goto out;
-			}
-		} else if (strcmp(key, "reverse") == 0) {
-			if (!json_is_boolean(v)) {
-				viewcfg_err(err, errlen, "%s: \"reverse\" must be true or false", path);
-				goto out;
-			}
-		} else if (strcmp(key, "columns") == 0) {
-			if (!json_is_array(v)) {
-				viewcfg_err(err, errlen,
-					    "%s: \"columns\" must be an array [{\"id\": ..., \"width\": ...}, ...]",
-					    path);
-				goto out;
-			}
-		} else {
-			viewcfg_err(err, errlen,
-				    "%s: unknown key \"%.60s\" (a view layout has view, description, columns, sort, reverse)",
-				    path, key);
-			goto out;
-		}
-	}
-	v = json_object_get(root, "view");
-	if (v && strcmp(json_string_value(v), view) != 0) {
-		viewcfg_err(err, errlen, "%s: \"view\" is \"%.60s\" but the file is %s.json", path,
-			    json_string_value(v), view);
-		goto out;
-	}
-	jcols = json_object_get(root, "columns");
-	if (!jcols || json_array_size(jcols) == 0) {
-		viewcfg_err(err, errlen, "%s: no \"columns\" (at least one is needed)", path);
-		goto out;
-	}
-	{
-		size_t i;
-		json_t *c;
-		json_array_foreach(jcols, i, c) {
-			if (viewcfg_column(path, i, c, cols, ncols, out, err, errlen) < 0)
-				goto out;
-		}
-	}
-	v = json_object_get(root, "sort");
-	if (viewcfg_sort(out, path, v ? json_string_value(v) : "default", cols, ncols, err,
-			 errlen) < 0)
-		goto out;
-	out->reverse = json_is_true(json_object_get(root, "reverse"));
-	snprintf(out->name, sizeof(out->name), "%s", view);
-	snprintf(out->path, sizeof(out->path), "%s", path);
-	rc = 0;
-out:
-	json_decref(root);
-	free(text);
-	if (rc < 0)
-		viewcfg_clear(out);
-	return rc;
+	c->out->reverse = doc->val[VIEWCFG_KEY_REVERSE].boolean;
+	snprintf(c->out->name, sizeof(c->out->name), "%s", doc->stem);
+	snprintf(c->out->path, sizeof(c->out->path), "%s", doc->path);
+	return 0;
 }
+
+/* The top-level keys, in the order "unknown key" lists them. */
+static const struct oc_jsonfile_key viewcfg_keys[] = {
+	[VIEWCFG_KEY_VIEW] = {"view", OC_JSONFILE_STRING, OC_JSONFILE_OPTIONAL, NULL},
+	[VIEWCFG_KEY_DESCRIPTION] = {"description", OC_JSONFILE_STRING, OC_JSONFILE_OPTIONAL, NULL},
+	[VIEWCFG_KEY_COLUMNS] = {"columns", OC_JSONFILE_ARRAY, OC_JSONFILE_NONEMPTY,
+				 "an array [{\"id\": ..., \"width\": ...}, ...]"},
+	[VIEWCFG_KEY_SORT] = {"sort", OC_JSONFILE_STRING, OC_JSONFILE_OPTIONAL, NULL},
+	[VIEWCFG_KEY_REVERSE] = {"reverse", OC_JSONFILE_BOOL, OC_JSONFILE_OPTIONAL, NULL},
+};
+
+/* No "extends" and no built-in parents: a layout is whole. */
+static const struct oc_jsonfile_kind viewcfg_kind = {
+	.dir = VIEWCFG_KIND,
+	.what = "view layout",
+	.name_key = "view",
+	.keys = viewcfg_keys,
+	.nkeys = sizeof(viewcfg_keys) / sizeof(viewcfg_keys[0]),
+	.apply = viewcfg_apply_file,
+	.builtin = NULL,
+};
 
 /* Returns 0 or -1 (viewcfg.h). */
 int oc_viewcfg_load(const char *path, const char *view, const char *const *cols, size_t ncols,
 		    struct oc_viewcfg *out, char *err, size_t errlen)
 {
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out) {
-		viewcfg_err(err, errlen, "no layout to fill");
+	struct viewcfg_ctx c = {cols, ncols, out};
+	char stem[OC_DATAFILE_NAME_MAX + 1];
+
+	if (viewcfg_begin(out, err, errlen) < 0)
 		return -1;
-	}
-	viewcfg_clear(out);
 	if (!path || !*path || !view || !*view) {
-		viewcfg_err(err, errlen, "no layout path or view");
+		oc_datafile_err(err, errlen, "no layout path or view");
 		return -1;
 	}
-	return viewcfg_load_file(path, false, view, cols, ncols, out, err, errlen);
+	if (strlen(path) >= sizeof(out->path)) {
+		oc_datafile_err(err, errlen, "%.64s...: path too long", path);
+		return -1;
+	}
+	/* The view's layout, not any file: checked before jsonfile reads it. */
+	if (oc_datafile_stem(path, stem, sizeof(stem)) < 0 || strcmp(stem, view) != 0) {
+		oc_datafile_err(err, errlen, "%s: the layout of view %s must be in a file %s.json",
+				path, view, view);
+		return -1;
+	}
+	return viewcfg_end(oc_jsonfile_load(&viewcfg_kind, path, &c, err, errlen), out);
 }
 
 /* Returns 0 / 1 / -1 (viewcfg.h). */
@@ -402,19 +366,9 @@ int oc_viewcfg_find(const char *view, const struct oc_datafile_dirs *dirs,
 		    const char *const *cols, size_t ncols, struct oc_viewcfg *out,
 		    char *err, size_t errlen)
 {
-	char path[OC_DATAFILE_PATH_MAX];
-	bool strict = false;
-	int rc;
+	struct viewcfg_ctx c = {cols, ncols, out};
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!out) {
-		viewcfg_err(err, errlen, "no layout to fill");
+	if (viewcfg_begin(out, err, errlen) < 0)
 		return -1;
-	}
-	viewcfg_clear(out);
-	rc = oc_datafile_find(VIEWCFG_KIND, view, dirs, path, sizeof(path), &strict, err, errlen);
-	if (rc != 0)
-		return rc;
-	return viewcfg_load_file(path, strict, view, cols, ncols, out, err, errlen) < 0 ? -1 : 0;
+	return viewcfg_end(oc_jsonfile_find(&viewcfg_kind, view, dirs, &c, err, errlen), out);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
@@ -17,26 +18,13 @@
 #include "core/strmap.h"
 #include "core/tres.h"
 #include "source/slurm_acct.h"
+#include "source/slurm_compat.h"
+#include "source/slurm_convert.h"
 #include "source/slurm_reason.h"
-
-
-/* hostlist_t became the struct itself (used through pointers) in 23.11. */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
-typedef hostlist_t *oc_hostlist;
-#else
-typedef hostlist_t oc_hostlist;
-#endif
-
-/* A small cache of uid -> user name, so that 10k jobs cost a few getpwuid. */
-struct uid_cache_entry {
-	uid_t uid;
-	char name[64];
-};
 
 struct slurm_backend {
 	struct oc_backend base;
-	struct uid_cache_entry uids[256];
-	size_t nuids;
+	struct oc_slurm_uid_cache uids;
 	int conf_loaded;   /* cluster name and version known */
 	char cluster[64];
 	char version[32];
@@ -63,13 +51,10 @@ static const char *slurm_errtext(void)
 	return slurm_strerror(e);
 }
 
-/* The name of uid, from the cache or NSS; the number as text when NSS has
- * no entry. Returns a pointer into the cache (valid until the next call
- * that misses with a full cache). */
-static const char *backend_user_name(struct slurm_backend *b, uint32_t uid)
+const char *oc_slurm_uid_name(struct oc_slurm_uid_cache *c, uint32_t uid)
 {
-	size_t slot = uid % (sizeof(b->uids) / sizeof(b->uids[0]));
-	struct uid_cache_entry *e = &b->uids[slot];
+	size_t slot = uid % (sizeof(c->e) / sizeof(c->e[0]));
+	struct oc_slurm_uid_entry *e = &c->e[slot];
 	if (e->name[0] && e->uid == (uid_t)uid)
 		return e->name;
 	struct passwd pw, *res = NULL;
@@ -199,8 +184,8 @@ static void node_fill_alloc(struct oc_arena *a, const node_info_t *ni, struct oc
 	}
 }
 
-static struct oc_nodes *nodes_convert(struct slurm_backend *b, const node_info_msg_t *msg,
-				      const struct oc_nodes *prev)
+struct oc_nodes *oc_slurm_convert_nodes(struct oc_slurm_uid_cache *uids, const node_info_msg_t *msg,
+					const struct oc_nodes *prev)
 {
 	struct oc_nodes *t = oc_nodes_new();
 	if (!t)
@@ -224,7 +209,7 @@ static struct oc_nodes *nodes_convert(struct slurm_backend *b, const node_info_m
 		n->reason = oc_arena_strdup_nonempty(a, ni->reason);
 		if (n->reason) {
 			n->reason_time = ni->reason_time;
-			n->reason_user = oc_arena_strdup(a, backend_user_name(b, ni->reason_uid));
+			n->reason_user = oc_arena_strdup(a, oc_slurm_uid_name(uids, ni->reason_uid));
 		}
 		n->cpus = ni->cpus;
 		n->mem_mb = ni->real_memory;
@@ -247,15 +232,9 @@ static struct oc_nodes *nodes_convert(struct slurm_backend *b, const node_info_m
 
 /* ---- partitions -------------------------------------------------------- */
 
-/* Name -> index of the node table a refresh resolves hostlists against,
- * built once per refresh on first use. */
-struct node_index {
-	const struct oc_nodes *nodes;
-	struct oc_strmap map;
-	bool built;
-};
-
-static int node_index_build(struct node_index *ix)
+/* The node index of a refresh (struct oc_slurm_node_index) is built once
+ * per refresh, on first use. */
+static int node_index_build(struct oc_slurm_node_index *ix)
 {
 	if (ix->built)
 		return 0;
@@ -268,10 +247,16 @@ static int node_index_build(struct node_index *ix)
 	return 0;
 }
 
+void oc_slurm_node_index_free(struct oc_slurm_node_index *ix)
+{
+	oc_strmap_free(&ix->map);
+	ix->built = false;
+}
+
 /* Resolve a hostlist expression against the node table through libslurm's
  * hostlist functions: *idx (in the arena) and *count. Unknown names are
  * skipped. Returns 0, -1 on ENOMEM. */
-static int resolve_nodes(struct oc_arena *a, const char *nodes, struct node_index *ix,
+static int resolve_nodes(struct oc_arena *a, const char *nodes, struct oc_slurm_node_index *ix,
 			 uint32_t **idx, uint32_t *count)
 {
 	*idx = NULL;
@@ -303,7 +288,7 @@ static int resolve_nodes(struct oc_arena *a, const char *nodes, struct node_inde
 }
 
 static struct oc_partitions *parts_convert(const partition_info_msg_t *msg,
-					   struct node_index *ix,
+					   struct oc_slurm_node_index *ix,
 					   const struct oc_partitions *prev)
 {
 	struct oc_partitions *t = oc_partitions_new();
@@ -393,7 +378,7 @@ static uint32_t job_gpus(const slurm_job_info_t *ji, enum oc_job_state st)
 }
 
 static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_t *msg,
-				    struct node_index *ix, const struct oc_jobs *prev)
+				    struct oc_slurm_node_index *ix, const struct oc_jobs *prev)
 {
 	struct oc_jobs *t = oc_jobs_new();
 	if (!t)
@@ -445,7 +430,7 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 		j->array_job_id = ji->array_job_id;
 		j->array_task_id = (ji->array_job_id && ji->array_task_id != NO_VAL) ? ji->array_task_id : OC_NONE;
 		j->name = oc_arena_strdup_nonempty(a, ji->name);
-		INTERN(j->user, ji->user_name ? ji->user_name : backend_user_name(b, ji->user_id));
+		INTERN(j->user, ji->user_name ? ji->user_name : oc_slurm_uid_name(&b->uids, ji->user_id));
 		INTERN(j->account, ji->account);
 		INTERN(j->partition, ji->partition);
 		INTERN(j->qos, ji->qos);
@@ -495,51 +480,65 @@ fail:
 
 /* ---- reservations ------------------------------------------------------ */
 
-static void resv_flags_string(uint64_t f, char *buf, size_t len)
-{
-	static const struct {
-		uint64_t bit;
-		const char *name;
-	} names[] = {
-		{RESERVE_FLAG_MAINT, "MAINT"},
-		{RESERVE_FLAG_IGN_JOBS, "IGNORE_JOBS"},
-		{RESERVE_FLAG_DAILY, "DAILY"},
-		{RESERVE_FLAG_WEEKLY, "WEEKLY"},
-		{RESERVE_FLAG_WEEKDAY, "WEEKDAY"},
-		{RESERVE_FLAG_WEEKEND, "WEEKEND"},
-		{RESERVE_FLAG_ANY_NODES, "ANY_NODES"},
-		{RESERVE_FLAG_STATIC, "STATIC"},
-		{RESERVE_FLAG_PART_NODES, "PART_NODES"},
-		{RESERVE_FLAG_OVERLAP, "OVERLAP"},
-		{RESERVE_FLAG_SPEC_NODES, "SPEC_NODES"},
+/* Reservation flags with the names Slurm prints (scontrol show res). */
+static const struct {
+	uint64_t bit;
+	const char *name;
+} resv_flag_names[] = {
+	{RESERVE_FLAG_MAINT, "MAINT"},
+	{RESERVE_FLAG_IGN_JOBS, "IGNORE_JOBS"},
+	{RESERVE_FLAG_DAILY, "DAILY"},
+	{RESERVE_FLAG_WEEKLY, "WEEKLY"},
+	{RESERVE_FLAG_WEEKDAY, "WEEKDAY"},
+	{RESERVE_FLAG_WEEKEND, "WEEKEND"},
+	{RESERVE_FLAG_ANY_NODES, "ANY_NODES"},
+	{RESERVE_FLAG_STATIC, "STATIC"},
+	{RESERVE_FLAG_PART_NODES, "PART_NODES"},
+	{RESERVE_FLAG_OVERLAP, "OVERLAP"},
+	{RESERVE_FLAG_SPEC_NODES, "SPEC_NODES"},
 #ifdef RESERVE_FLAG_FIRST_CORES /* gone in 23.11 */
-		{RESERVE_FLAG_FIRST_CORES, "FIRST_CORES"},
+	{RESERVE_FLAG_FIRST_CORES, "FIRST_CORES"},
 #endif
-		{RESERVE_FLAG_TIME_FLOAT, "TIME_FLOAT"},
-		{RESERVE_FLAG_REPLACE, "REPLACE"},
-		{RESERVE_FLAG_ALL_NODES, "ALL_NODES"},
-		{RESERVE_FLAG_PURGE_COMP, "PURGE_COMP"},
-		{RESERVE_FLAG_FLEX, "FLEX"},
-		{RESERVE_FLAG_NO_HOLD_JOBS, "NO_HOLD_JOBS_AFTER_END"},
-		{RESERVE_FLAG_REPLACE_DOWN, "REPLACE_DOWN"},
-		{RESERVE_FLAG_MAGNETIC, "MAGNETIC"},
-		{RESERVE_FLAG_HOURLY, "HOURLY"},
-	};
+	{RESERVE_FLAG_TIME_FLOAT, "TIME_FLOAT"},
+	{RESERVE_FLAG_REPLACE, "REPLACE"},
+	{RESERVE_FLAG_ALL_NODES, "ALL_NODES"},
+	{RESERVE_FLAG_PURGE_COMP, "PURGE_COMP"},
+	{RESERVE_FLAG_FLEX, "FLEX"},
+	{RESERVE_FLAG_NO_HOLD_JOBS, "NO_HOLD_JOBS_AFTER_END"},
+	{RESERVE_FLAG_REPLACE_DOWN, "REPLACE_DOWN"},
+	{RESERVE_FLAG_MAGNETIC, "MAGNETIC"},
+	{RESERVE_FLAG_HOURLY, "HOURLY"},
+};
+
+void oc_slurm_resv_flags_string(uint64_t f, char *buf, size_t len)
+{
 	size_t off = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!(f & names[i].bit))
+	for (size_t i = 0; i < sizeof(resv_flag_names) / sizeof(resv_flag_names[0]); i++) {
+		if (!(f & resv_flag_names[i].bit))
 			continue;
-		int w = snprintf(buf + off, len - off, "%s%s", off ? "," : "", names[i].name);
+		int w = snprintf(buf + off, len - off, "%s%s", off ? "," : "", resv_flag_names[i].name);
 		if (w < 0 || (size_t)w >= len - off)
 			break;
 		off += (size_t)w;
 	}
 }
 
-static struct oc_reservations *resv_convert(const reserve_info_msg_t *msg,
-					    struct node_index *ix,
-					    const struct oc_reservations *prev)
+int oc_slurm_resv_flag_bit(const char *name, size_t len, uint64_t *bit)
+{
+	for (size_t i = 0; i < sizeof(resv_flag_names) / sizeof(resv_flag_names[0]); i++) {
+		if (strlen(resv_flag_names[i].name) == len &&
+		    strncasecmp(resv_flag_names[i].name, name, len) == 0) {
+			*bit = resv_flag_names[i].bit;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+struct oc_reservations *oc_slurm_convert_resv(const reserve_info_msg_t *msg,
+					      struct oc_slurm_node_index *ix,
+					      const struct oc_reservations *prev)
 {
 	struct oc_reservations *t = oc_reservations_new();
 	if (!t)
@@ -547,7 +546,7 @@ static struct oc_reservations *resv_convert(const reserve_info_msg_t *msg,
 	struct oc_arena *a = &t->h.arena;
 	t->h.slurm_update = msg->last_update;
 	t->h.generation = (prev ? prev->h.generation : 0) + 1;
-	t->node_generation = ix->nodes ? ix->nodes->h.generation : 0;
+	t->node_generation = (ix && ix->nodes) ? ix->nodes->h.generation : 0;
 	t->v = oc_arena_alloc(a, sizeof(*t->v) * (msg->record_count ? msg->record_count : 1));
 	if (!t->v) {
 		oc_reservations_unref(&t);
@@ -557,7 +556,7 @@ static struct oc_reservations *resv_convert(const reserve_info_msg_t *msg,
 		const reserve_info_t *ri = &msg->reservation_array[i];
 		struct oc_reservation *r = &t->v[t->n++];
 		char flags[512];
-		resv_flags_string(ri->flags, flags, sizeof(flags));
+		oc_slurm_resv_flags_string(ri->flags, flags, sizeof(flags));
 		r->name = oc_arena_strdup(a, ri->name ? ri->name : "");
 		r->nodes = oc_arena_strdup_nonempty(a, ri->node_list);
 		r->users = oc_arena_strdup_nonempty(a, ri->users);
@@ -566,7 +565,8 @@ static struct oc_reservations *resv_convert(const reserve_info_msg_t *msg,
 		r->start_time = ri->start_time;
 		r->end_time = ri->end_time;
 		r->node_count = ri->node_cnt;
-		if (!r->name || resolve_nodes(a, ri->node_list, ix, &r->node_idx, &r->node_idx_count) < 0) {
+		if (!r->name ||
+		    (ix && resolve_nodes(a, ri->node_list, ix, &r->node_idx, &r->node_idx_count) < 0)) {
 			oc_reservations_unref(&t);
 			return NULL;
 		}
@@ -634,7 +634,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		time_t since = (old && old->h.slurm_update) ? old->h.slurm_update : 0;
 		errno = 0;
 		if (slurm_load_node(since, &msg, nshow) == SLURM_SUCCESS && msg) {
-			struct oc_nodes *t = nodes_convert(b, msg, old);
+			struct oc_nodes *t = oc_slurm_convert_nodes(&b->uids, msg, old);
 			slurm_free_node_info_msg(msg);
 			if (t) {
 				REPLACE_TABLE(nodes, oc_nodes_unref, t);
@@ -658,7 +658,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	bool layout_changed = !nodes_same_layout(prev ? prev->nodes : NULL, next->nodes);
 	if (layout_changed)
 		mask |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
-	struct node_index ix = {.nodes = next->nodes};
+	struct oc_slurm_node_index ix = {.nodes = next->nodes};
 
 	if (mask & OC_MASK(OC_PART_PARTITIONS)) {
 		struct oc_part_status *st = &next->status[OC_PART_PARTITIONS];
@@ -719,7 +719,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		time_t since = (!layout_changed && old && old->h.slurm_update) ? old->h.slurm_update : 0;
 		errno = 0;
 		if (slurm_load_reservations(since, &msg) == SLURM_SUCCESS && msg) {
-			struct oc_reservations *t = resv_convert(msg, &ix, old);
+			struct oc_reservations *t = oc_slurm_convert_resv(msg, &ix, old);
 			slurm_free_reservation_info_msg(msg);
 			if (t) {
 				REPLACE_TABLE(reservations, oc_reservations_unref, t);
@@ -736,7 +736,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			failed++;
 		}
 	}
-	oc_strmap_free(&ix.map);
+	oc_slurm_node_index_free(&ix);
 	if ((mask & OC_MASK(OC_PART_ACCT)) && b->conf_loaded &&
 	    oc_slurm_acct_refresh(b->acct, b->accounting, prev, next) < 0)
 		failed++;

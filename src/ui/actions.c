@@ -80,6 +80,49 @@ VIEW_ACTION(a_health, "health")
 VIEW_ACTION(a_quota, "quota")
 VIEW_ACTION(a_reservations, "reservations")
 
+/* Write actions: offered in the views where their targets are (nodes,
+ * health; reservations), refused with the reason when writes are off. */
+static bool writes_ok(struct oc_app *app)
+{
+	char why[512];
+	if (oc_app_writes_allowed(app, why, sizeof(why)))
+		return true;
+	oc_app_message(app, true, "%s", why);
+	return false;
+}
+
+static void a_drain(struct oc_app *app)
+{
+	if (writes_ok(app))
+		oc_dialog_open_node(app, OC_NODE_OP_DRAIN);
+}
+
+static void a_resume(struct oc_app *app)
+{
+	if (writes_ok(app))
+		oc_dialog_open_node(app, OC_NODE_OP_RESUME);
+}
+
+static void a_undrain(struct oc_app *app)
+{
+	if (writes_ok(app))
+		oc_dialog_open_node(app, OC_NODE_OP_UNDRAIN);
+}
+
+static void a_resv_create(struct oc_app *app)
+{
+	if (writes_ok(app))
+		oc_dialog_open_resv_create(app);
+}
+
+static void a_resv_delete(struct oc_app *app)
+{
+	if (writes_ok(app))
+		oc_dialog_open_resv_delete(app);
+}
+
+VIEW_ACTION(a_audit, "audit")
+
 const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_QUIT] = {"quit", "quit the console", a_quit},
 	[OC_ACT_HELP] = {"help", "this help", a_help},
@@ -111,6 +154,12 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_MOVE_BOTTOM] = {"move.bottom", "last row", NULL},
 	[OC_ACT_MOVE_LEFT] = {"move.left", "collapse (quota)", NULL},
 	[OC_ACT_MOVE_RIGHT] = {"move.right", "expand (quota)", NULL},
+	[OC_ACT_NODE_DRAIN] = {"node.drain", "drain the tagged or selected nodes, with a reason", a_drain},
+	[OC_ACT_NODE_RESUME] = {"node.resume", "resume the tagged or selected nodes", a_resume},
+	[OC_ACT_NODE_UNDRAIN] = {"node.undrain", "undrain after repair (clear the drain flag only)", a_undrain},
+	[OC_ACT_RESV_CREATE] = {"resv.create", "create a maintenance reservation (MAINT,IGNORE_JOBS)", a_resv_create},
+	[OC_ACT_RESV_DELETE] = {"resv.delete", "delete the selected reservation", a_resv_delete},
+	[OC_ACT_VIEW_AUDIT] = {"view.audit", "the audit log of this cluster", a_audit},
 };
 
 void oc_action_id_list(const char *ids[OC_ACT_COUNT])

@@ -142,6 +142,33 @@ static int text_width(const char *s, int max)
 	return cols;
 }
 
+size_t oc_text_fit(const char *s, size_t len, int width)
+{
+	size_t off = 0;
+	int cols = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	bool utf8 = oc_utf8();
+	while (off < len && s[off]) {
+		wchar_t wc;
+		size_t n = utf8 ? mbrtowc(&wc, s + off, len - off, &st) : 1;
+		int w = 1;
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+		} else if (utf8) {
+			w = wcwidth(wc);
+			if (w < 0)
+				w = 1;
+		}
+		if (cols + w > width)
+			break;
+		cols += w;
+		off += n;
+	}
+	return off;
+}
+
 int oc_put_text(WINDOW *w, const char *s, int width, bool pad, bool right)
 {
 	if (width <= 0)

@@ -3,6 +3,7 @@
  * the stale banner, the current view and the status line; turns keys into
  * actions through the keymap. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -10,9 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <limits.h>
 
 #include <panel.h>
 
+#include "actions/worker.h"
 #include "ui/ui_int.h"
 #include "ui/ui_config.h"
 
@@ -21,11 +25,13 @@
 
 static const struct oc_listview_def *const view_defs[] = {
 	&oc_lv_partitions, &oc_lv_queue, &oc_lv_nodes, &oc_lv_health, &oc_lv_quota, &oc_lv_reservations,
+	&oc_lv_audit,
 };
 #define NVIEWS ((int)(sizeof(view_defs) / sizeof(view_defs[0])))
 
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t curses_active;
+static int saved_stderr = -1;
 
 static void on_quit_signal(int sig)
 {
@@ -46,6 +52,30 @@ static void restore_terminal(void)
 		curses_active = 0;
 		endwin();
 	}
+	if (saved_stderr >= 0) {
+		dup2(saved_stderr, STDERR_FILENO);
+		close(saved_stderr);
+		saved_stderr = -1;
+	}
+}
+
+/* libslurm prints its errors on stderr ("error: Sending PersistInit msg:
+ * Connection refused"), which would draw over the screen: while curses
+ * runs, stderr goes to a log file instead. */
+static void redirect_stderr(const char *path)
+{
+	if (!path || !*path)
+		return;
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	saved_stderr = dup(STDERR_FILENO);
+	if (saved_stderr < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		if (saved_stderr >= 0)
+			close(saved_stderr);
+		saved_stderr = -1;
+	}
+	close(fd);
 }
 
 static void install_signals(void)
@@ -150,12 +180,23 @@ static void draw_header(struct oc_app *app, int width)
 	const struct oc_snapshot *s = app->snap;
 	char left[256], right[64], clock[16];
 	unsigned focus = app->view[app->cur]->def->focus;
+	if (!focus)
+		focus = OC_MASK_ALL; /* a view without cluster data: show the freshest part */
 	time_t newest = 0;
 	for (int p = 0; p < OC_PART_COUNT; p++)
 		if ((focus & OC_MASK(p)) && s->status[p].fetched > newest)
 			newest = s->status[p].fetched;
+	const char *mode = "";
+	if (app->cfg->readonly) {
+		mode = "  [read-only]";
+	} else if (app->worker) {
+		struct oc_whoami who;
+		oc_worker_whoami(app->worker, &who);
+		if (who.known && who.level == OC_ADMIN_NONE)
+			mode = "  [view only]";
+	}
 	snprintf(left, sizeof(left), " opsconsole  %s  Slurm %s%s", s->cluster[0] ? s->cluster : app->cfg->cluster,
-		 s->slurm_version[0] ? s->slurm_version : "?", app->cfg->readonly ? "  [read-only]" : "");
+		 s->slurm_version[0] ? s->slurm_version : "?", mode);
 	fmt_clock(app->now, clock, sizeof(clock));
 	if (newest)
 		snprintf(right, sizeof(right), "updated %llds ago  %s ", (long long)(app->now - newest), clock);
@@ -299,6 +340,11 @@ static void draw(struct oc_app *app)
 	}
 	oc_listview_draw(app->view[app->cur], stdscr, y, height - 1 - y, width);
 	draw_status(app, height - 1, width);
+	if (app->dialog) {
+		wnoutrefresh(stdscr);
+		oc_dialog_draw(app);
+		return;
+	}
 	if (app->mode == OC_MODE_DETAIL) {
 		wnoutrefresh(stdscr);
 		oc_detail_draw(app, 1, height - 2, width);
@@ -320,13 +366,14 @@ static void take_snapshot(struct oc_app *app)
 	app->dirty = true;
 }
 
-/* Keys typed into the / or : prompt. */
-static void prompt_key(struct oc_app *app, int ch)
+/* Keys typed into the / or : prompt. ch: a curses key code, or a
+ * character when wide. */
+static void prompt_key(struct oc_app *app, int ch, bool wide)
 {
 	size_t len = strlen(app->input);
 	struct oc_listview *lv = app->view[app->cur];
 	bool filter = app->mode == OC_MODE_FILTER;
-	if (ch == 27) { /* Esc: cancel (a filter is cleared) */
+	if (wide && ch == 27) { /* Esc: cancel (a filter is cleared) */
 		app->mode = OC_MODE_NORMAL;
 		if (filter) {
 			oc_listview_set_filter(lv, "");
@@ -334,7 +381,7 @@ static void prompt_key(struct oc_app *app, int ch)
 		}
 		return;
 	}
-	if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+	if ((wide && (ch == '\r' || ch == '\n')) || (!wide && ch == KEY_ENTER)) {
 		app->mode = OC_MODE_NORMAL;
 		if (!filter) {
 			char line[256];
@@ -343,20 +390,29 @@ static void prompt_key(struct oc_app *app, int ch)
 		}
 		return;
 	}
-	if (ch == '\t' && !filter) {
+	if (wide && ch == '\t' && !filter) {
 		oc_command_complete(app, app->input, sizeof(app->input));
 		return;
 	}
-	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+	if ((!wide && ch == KEY_BACKSPACE) || (wide && (ch == 127 || ch == 8))) {
+		/* Remove the last character, not the last byte. */
+		while (len && ((unsigned char)app->input[len - 1] & 0xc0) == 0x80)
+			len--;
 		if (len)
 			app->input[len - 1] = '\0';
 		else if (!filter)
 			app->mode = OC_MODE_NORMAL;
-	} else if (ch == OC_CTRL_U) {
+	} else if (wide && ch == OC_CTRL_U) {
 		app->input[0] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && len + 1 < sizeof(app->input)) {
-		app->input[len] = (char)ch;
-		app->input[len + 1] = '\0';
+	} else if (wide && ch >= 0x20 && ch != 0x7f) {
+		char mb[MB_LEN_MAX + 1];
+		mbstate_t st;
+		memset(&st, 0, sizeof(st));
+		size_t n = wcrtomb(mb, (wchar_t)ch, &st);
+		if (n == (size_t)-1 || len + n + 1 > sizeof(app->input))
+			return;
+		memcpy(app->input + len, mb, n);
+		app->input[len + n] = '\0';
 	} else {
 		return;
 	}
@@ -367,9 +423,15 @@ static void prompt_key(struct oc_app *app, int ch)
 	}
 }
 
-static void handle_key(struct oc_app *app, int ch)
+static void handle_key(struct oc_app *app, int ch, bool wide)
 {
 	app->dirty = true;
+	if (app->dialog) {
+		if (ch == KEY_RESIZE && !wide)
+			clearok(curscr, TRUE);
+		oc_dialog_key(app, wide, (unsigned)ch);
+		return;
+	}
 	if (ch == KEY_RESIZE) {
 		/* The terminal may have reflowed or cleared its content: repaint
 		 * everything instead of sending differences. */
@@ -377,11 +439,12 @@ static void handle_key(struct oc_app *app, int ch)
 		return;
 	}
 	if (app->mode == OC_MODE_FILTER || app->mode == OC_MODE_COMMAND) {
-		prompt_key(app, ch);
+		prompt_key(app, ch, wide);
 		return;
 	}
 	app->message[0] = '\0';
-	int act = oc_ui_key_action(app, ch);
+	/* Characters beyond ASCII are never bound. */
+	int act = wide && ch >= 0x80 ? -1 : oc_ui_key_action(app, ch);
 	if (app->mode == OC_MODE_HELP) {
 		if (act == OC_ACT_MOVE_DOWN || act == OC_ACT_MOVE_PGDN)
 			app->help_top += act == OC_ACT_MOVE_DOWN ? 1 : LINES / 2;
@@ -436,6 +499,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	app->show_hidden = cfg->show_hidden;
 	app->now = time(NULL);
 	app->datadir = cfg->datadir;
+	app->worker = cfg->worker;
 
 	/* Files first: their errors are shown once the screen is up. */
 	char cfg_err[1024] = "";
@@ -457,6 +521,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	}
 	curses_active = 1;
 	install_signals();
+	redirect_stderr(cfg->stderr_log);
 	cbreak();
 	noecho();
 	nonl();
@@ -503,25 +568,34 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			app->dirty = false;
 			last_second = app->now;
 		}
-		struct pollfd pfd[2] = {
+		struct pollfd pfd[3] = {
 			{.fd = STDIN_FILENO, .events = POLLIN},
 			{.fd = hooks->wake_fd(hooks->ctx), .events = POLLIN},
+			{.fd = app->worker ? oc_worker_fd(app->worker) : -1, .events = POLLIN},
 		};
-		int rc = poll(pfd, 2, 250);
+		int rc = poll(pfd, 3, 250);
 		if (rc < 0 && errno != EINTR)
 			break;
 		if (rc > 0 && (pfd[1].revents & POLLIN))
 			hooks->ack(hooks->ctx);
+		if (rc > 0 && (pfd[2].revents & POLLIN)) {
+			oc_worker_ack(app->worker);
+			oc_dialog_poll(app);
+			app->dirty = true;
+		}
 		if (rc > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN))
 			break; /* the terminal went away */
-		int ch;
-		while (!app->quit && (ch = getch()) != ERR)
-			handle_key(app, ch);
+		wint_t wch;
+		int r;
+		while (!app->quit && (r = get_wch(&wch)) != ERR)
+			handle_key(app, (int)wch, r != KEY_CODE_YES);
 	}
 
+	oc_dialog_close(app);
 	restore_terminal();
 	for (int i = 0; i < app->nviews; i++)
 		oc_listview_free(&app->view[i]);
+	oc_tagset_clear(&app->recent_reasons);
 	oc_tagset_clear(&app->node_tags);
 	oc_tagset_clear(&app->job_tags);
 	oc_ui_keymap_free(app);

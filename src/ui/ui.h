@@ -24,6 +24,8 @@ struct oc_ui_hooks {
 	time_t (*inflight_since)(void *ctx);
 };
 
+struct oc_worker;
+
 struct oc_ui_config {
 	const char *cluster;      /* the name the console was opened with */
 	const char *start_view;   /* "partitions" (default), "queue", "nodes" */
@@ -34,6 +36,9 @@ struct oc_ui_config {
 	const char *keymap;       /* keymaps/NAME.json, NULL = "default" */
 	const char *theme;        /* themes/NAME.json, NULL = "default" */
 	const char *datadir;      /* installed data (share/opsconsole), may be NULL */
+	const char *stderr_log;   /* where stderr goes while the screen is up, NULL = stays */
+	struct oc_worker *worker; /* applies write actions; NULL = none offered */
+	const char *audit_log;    /* the audit log the audit view reads */
 };
 
 /* Run the console until the user quits or a terminating signal arrives.

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "actions/writer.h"
 #include "core/model.h"
 #include "ui/ui.h"
 
@@ -51,6 +52,10 @@ attr_t oc_theme_attr(enum oc_role r);
  * to width when pad. Returns the columns used. */
 int oc_put_text(WINDOW *w, const char *s, int width, bool pad, bool right);
 
+/* How many bytes of s (at most len) fit in width columns, without cutting
+ * a character. */
+size_t oc_text_fit(const char *s, size_t len, int width);
+
 /* Whether the locale is UTF-8 (cached). */
 bool oc_utf8(void);
 
@@ -87,6 +92,12 @@ enum oc_act {
 	OC_ACT_MOVE_BOTTOM,
 	OC_ACT_MOVE_LEFT,
 	OC_ACT_MOVE_RIGHT,
+	OC_ACT_NODE_DRAIN,
+	OC_ACT_NODE_RESUME,
+	OC_ACT_NODE_UNDRAIN,
+	OC_ACT_RESV_CREATE,
+	OC_ACT_RESV_DELETE,
+	OC_ACT_VIEW_AUDIT,
 	OC_ACT_COUNT,
 };
 
@@ -201,6 +212,7 @@ extern const struct oc_listview_def oc_lv_nodes;
 extern const struct oc_listview_def oc_lv_health;
 extern const struct oc_listview_def oc_lv_quota;
 extern const struct oc_listview_def oc_lv_reservations;
+extern const struct oc_listview_def oc_lv_audit;
 
 /* Create a list view for def; NULL on ENOMEM. */
 struct oc_listview *oc_listview_new(struct oc_app *app, const struct oc_listview_def *def);
@@ -236,6 +248,8 @@ bool oc_tagset_toggle(struct oc_tagset *t, const char *key);
 void oc_tagset_clear(struct oc_tagset *t);
 
 struct oc_keymap;
+struct oc_dialog;
+struct oc_worker;
 
 struct oc_app {
 	const struct oc_ui_config *cfg;
@@ -255,6 +269,9 @@ struct oc_app {
 	struct oc_tagset node_tags; /* shared by the nodes and health views */
 	struct oc_tagset job_tags;
 	struct oc_keymap *keymap;
+	struct oc_worker *worker;   /* applies actions; NULL: no writes */
+	struct oc_dialog *dialog;   /* the open action dialog, or NULL */
+	struct oc_tagset recent_reasons; /* drain reasons used in this session */
 	char detail_node[128];      /* node shown in the detail panel */
 	int help_top;
 };
@@ -275,5 +292,21 @@ bool oc_command_run(struct oc_app *app, const char *line);
 /* Complete the : command line in place (Tab); sets a message listing the
  * candidates when there are several. */
 void oc_command_complete(struct oc_app *app, char *line, size_t len);
+
+/* ---- write actions (dialog.c) ----------------------------------------- */
+
+/* Whether writes are offered now; why not into why (for the status line). */
+bool oc_app_writes_allowed(struct oc_app *app, char *why, size_t len);
+/* Open the form of a node action (drain: nodes and reason). */
+void oc_dialog_open_node(struct oc_app *app, enum oc_node_op op);
+void oc_dialog_open_resv_create(struct oc_app *app);
+void oc_dialog_open_resv_delete(struct oc_app *app);
+/* A key for the open dialog; wide: a character rather than a key code. */
+void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch);
+/* Draw the open dialog over the screen (after the view). */
+void oc_dialog_draw(struct oc_app *app);
+/* Take the worker's result when it is there. */
+void oc_dialog_poll(struct oc_app *app);
+void oc_dialog_close(struct oc_app *app);
 
 #endif

@@ -51,6 +51,19 @@ e2e_start() {
 	e2e_tmux set-option -t "$E2E_SESSION" remain-on-exit on >/dev/null
 }
 
+# e2e_start_shell COLSxROWS: an interactive bash (job control: Ctrl-Z, fg)
+# in a new tmux server; type commands with e2e_keys.
+e2e_start_shell() {
+	local size=$1 cols rows
+	cols=${size%x*}
+	rows=${size#*x}
+	e2e_tmux kill-server 2>/dev/null || true
+	E2E_STARTS=$((E2E_STARTS + 1))
+	E2E_SOCKET="oc-e2e-$$-$E2E_STARTS"
+	e2e_tmux -f /dev/null new-session -d -s "$E2E_SESSION" -x "$cols" -y "$rows" \
+		"env TERM=${E2E_TERM:-screen} LANG=${E2E_LANG:-C.UTF-8} PS1='e2e\$ ' bash --norc --noprofile -i"
+}
+
 # e2e_snap: read the screen into E2E_LAST (in this shell, not a subshell).
 e2e_snap() {
 	E2E_LAST=$(e2e_tmux capture-pane -p -t "$E2E_SESSION" 2>/dev/null || true)
@@ -63,6 +76,9 @@ e2e_capture() {
 
 # e2e_capture_escapes: the screen with its colour/attribute escapes.
 e2e_capture_escapes() { e2e_tmux capture-pane -e -p -t "$E2E_SESSION"; }
+
+# e2e_type TEXT: type TEXT literally (no key names).
+e2e_type() { e2e_tmux send-keys -t "$E2E_SESSION" -l -- "$1"; }
 
 # e2e_keys KEY...: send keys (tmux key names: Enter, Tab, Escape, C-c...).
 e2e_keys() { e2e_tmux send-keys -t "$E2E_SESSION" "$@"; }

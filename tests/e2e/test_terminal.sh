@@ -33,3 +33,21 @@ e2e_wait '^ok [0-9]+' 15
 ok "TERM=screen-256color with the C locale draws"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
+
+# Ctrl-Z suspends to the shell and fg brings the console back, redrawn.
+e2e_start_shell 80x24
+e2e_wait 'e2e\$ *$' 10
+e2e_keys "$OC_BIN --cluster llm-poc" Enter
+e2e_wait '^normal\* +up ' 15
+e2e_keys C-z
+e2e_wait 'Stopped' 5
+e2e_wait_gone '^normal\* +up ' 5
+ok "Ctrl-Z suspends to the shell"
+e2e_keys fg Enter
+e2e_wait '^normal\* +up ' 10
+e2e_keys 3
+e2e_wait '^NODE +STATE' 5
+ok "fg resumes the console and keys work"
+e2e_keys q
+e2e_wait 'e2e\$ *$' 5
+ok "q returns to the shell prompt"

@@ -7,8 +7,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +16,7 @@
 #include "core/datafiles.h"
 #include "core/keymap.h"
 #include "core/keys.h"
+#include "test_util.h"
 
 #ifndef OC_SOURCE_DIR
 #error "OC_SOURCE_DIR must be defined (tests/unit/CMakeLists.txt)"
@@ -29,96 +28,10 @@ static const char *const ids[] = {
 	"hidden.toggle", "tag", "tag.all", "tag.clear", "open", "back", "view.next",
 	"view.prev", "view.partitions", "view.queue", "view.nodes", "view.health",
 	"view.quota", "view.reservations", "move.up", "move.down", "move.pgup", "move.pgdn",
-	"move.top", "move.bottom", "move.left", "move.right",
+	"move.top", "move.bottom", "move.left", "move.right", "node.drain", "node.resume",
+	"node.undrain", "resv.create", "resv.delete", "view.audit",
 };
 #define NIDS (sizeof(ids) / sizeof(ids[0]))
-
-struct fixture {
-	char root[256];
-};
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-	if (!f)
-		return -1;
-	const char *tmp = getenv("TMPDIR");
-	snprintf(f->root, sizeof(f->root), "%s/oc_keymap_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(f->root)) {
-		free(f);
-		return -1;
-	}
-	umask(022);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	nftw(f->root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(f);
-	return 0;
-}
-
-/* root/rel into buf (4096); returns buf. */
-static const char *at(const struct fixture *f, const char *rel, char buf[4096])
-{
-	int n = snprintf(buf, 4096, "%s/%s", f->root, rel);
-	assert_true(n > 0 && n < 4096);
-	return buf;
-}
-
-/* mkdir -p root/rel. */
-static void mkdirs(const struct fixture *f, const char *rel)
-{
-	char path[4096];
-	at(f, rel, path);
-	for (char *p = path + strlen(f->root) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
-		*p = '/';
-	}
-	assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
-}
-
-/* Writes text into root/rel with mode 0644 (directories created); returns
- * the path in buf. */
-static const char *write_file(const struct fixture *f, const char *rel, const char *text,
-			      char buf[4096])
-{
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", rel);
-	char *slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		mkdirs(f, dir);
-	}
-	at(f, rel, buf);
-	FILE *fp = fopen(buf, "w");
-	assert_non_null(fp);
-	assert_true(fputs(text, fp) >= 0);
-	assert_int_equal(fclose(fp), 0);
-	assert_int_equal(chmod(buf, 0644), 0);
-	return buf;
-}
-
-static void assert_contains(const char *hay, const char *needle)
-{
-	if (!strstr(hay, needle))
-		print_error("\"%s\" not in \"%s\"\n", needle, hay);
-	assert_non_null(strstr(hay, needle));
-}
 
 /* The action index of id. */
 static int act(const char *id)
@@ -144,46 +57,39 @@ static void assert_same_bindings(const struct oc_keymap *a, const struct oc_keym
 	}
 }
 
+/* The loader of expect_error: on -1 the keymap must be empty. */
+static int load(const char *path, char *err, size_t errlen)
+{
+	struct oc_keymap km;
+	memset(&km, 0x5a, sizeof(km));
+	int rc = oc_keymap_load(path, ids, NIDS, &km, err, errlen);
+	if (rc == -1) {
+		assert_int_equal(km.n, 0);
+		assert_string_equal(km.name, "");
+	}
+	return rc;
+}
+
 /* Loads root/rel (written from text) and expects -1 with a message that
  * starts with the path and contains every needle (NULL-terminated). */
-static void expect_error(const struct fixture *f, const char *rel, const char *text, ...)
-{
-	char path[4096], err[1024];
-	struct oc_keymap km;
-	va_list ap;
-
-	write_file(f, rel, text, path);
-	memset(&km, 0x5a, sizeof(km));
-	int rc = oc_keymap_load(path, ids, NIDS, &km, err, sizeof(err));
-	if (rc != -1)
-		print_error("accepted: %s\n", text);
-	assert_int_equal(rc, -1);
-	assert_int_equal(km.n, 0);
-	assert_string_equal(km.name, "");
-	assert_memory_equal(err, path, strlen(path));
-	assert_int_equal(err[strlen(path)], ':');
-	va_start(ap, text);
-	for (const char *needle; (needle = va_arg(ap, const char *)) != NULL;)
-		assert_contains(err, needle);
-	va_end(ap);
-}
+#define expect_error(f, rel, ...) test_util_expect_error(f, rel, load, __VA_ARGS__)
 
 /* Loads root/rel (already written) and expects -1 with a message that
  * contains every needle (NULL-terminated); the message may name another
  * file (the parent). */
-static void expect_load_error(const struct fixture *f, const char *rel, ...)
+static void expect_load_error(const struct test_util_dir *f, const char *rel, ...)
 {
 	char path[4096], err[1024];
 	struct oc_keymap km;
 	va_list ap;
 
 	memset(&km, 0x5a, sizeof(km));
-	assert_int_equal(oc_keymap_load(at(f, rel, path), ids, NIDS, &km, err, sizeof(err)), -1);
+	assert_int_equal(oc_keymap_load(test_util_at(f, rel, path), ids, NIDS, &km, err, sizeof(err)), -1);
 	assert_int_equal(km.n, 0);
 	assert_non_null(strstr(err, ".json"));
 	va_start(ap, rel);
 	for (const char *needle; (needle = va_arg(ap, const char *)) != NULL;)
-		assert_contains(err, needle);
+		test_util_assert_contains(err, needle);
 	va_end(ap);
 }
 
@@ -241,10 +147,15 @@ static void test_default_bindings(void **state)
 	assert_int_equal(oc_keymap_lookup(&km, OC_KEY_ENTER), act("open"));
 	assert_int_equal(oc_keymap_lookup(&km, ' '), act("tag"));
 	assert_int_equal(oc_keymap_lookup(&km, '6'), act("view.reservations"));
+	assert_int_equal(oc_keymap_lookup(&km, 'd'), act("node.drain"));
+	assert_int_equal(oc_keymap_lookup(&km, 'R'), act("node.resume"));
+	assert_int_equal(oc_keymap_lookup(&km, 'm'), act("resv.create"));
 	assert_int_equal(oc_keymap_lookup(&km, 'j'), act("move.down"));
 	assert_int_equal(oc_keymap_lookup(&km, OC_KEY_END), act("move.bottom"));
-	for (const char *k = "dRmxAo"; *k; k++)
-		assert_int_equal(oc_keymap_lookup(&km, *k), -1);
+	assert_int_equal(oc_keymap_lookup(&km, 'x'), act("resv.delete"));
+	assert_int_equal(oc_keymap_lookup(&km, 'A'), act("view.audit"));
+	/* 'o' stays free for onboarding. */
+	assert_int_equal(oc_keymap_lookup(&km, 'o'), -1);
 	assert_int_equal(oc_keymap_lookup(&km, 'g'), -1);
 	assert_int_equal(oc_keymap_lookup(NULL, 'q'), -1);
 	/* every action has a key */
@@ -273,11 +184,11 @@ static void test_builtin_errors(void **state)
 	struct oc_keymap km;
 	char err[256];
 	assert_int_equal(oc_keymap_builtin("emacs", ids, NIDS, &km, err, sizeof(err)), 1);
-	assert_contains(err, "emacs");
+	test_util_assert_contains(err, "emacs");
 	/* a registry without "tag.clear": the table and registry drifted */
 	const char *few[] = {"quit", "help"};
 	assert_int_equal(oc_keymap_builtin("default", few, 2, &km, err, sizeof(err)), -1);
-	assert_contains(err, "is not in the action registry");
+	test_util_assert_contains(err, "is not in the action registry");
 	assert_int_equal(km.n, 0);
 	assert_int_equal(oc_keymap_builtin("default", ids, NIDS, NULL, err, sizeof(err)), -1);
 }
@@ -286,12 +197,12 @@ static void test_builtin_errors(void **state)
 
 static void test_load_minimal(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512];
 	struct oc_keymap km;
-	write_file(f, "mine.json",
-		   "{\"bindings\": {\"x\": \"quit\", \"pgdn\": \"move.pgdn\", \"C-a\": \"move.top\", \"F12\": \"help\"}}",
-		   path);
+	test_util_write_file(f, "mine.json",
+			     "{\"bindings\": {\"x\": \"quit\", \"pgdn\": \"move.pgdn\", \"C-a\": \"move.top\", \"F12\": \"help\"}}",
+			     path);
 	assert_int_equal(oc_keymap_load(path, ids, NIDS, &km, err, sizeof(err)), 0);
 	assert_string_equal(km.name, "mine");
 	assert_string_equal(km.extends, "");
@@ -309,13 +220,13 @@ static void test_load_minimal(void **state)
 /* extends: the parent's bindings, the child's on top, null unbinds. */
 static void test_extends(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512];
 	struct oc_keymap km, def;
-	write_file(f, "k/mine.json",
-		   "{\"keymap\": \"mine\", \"extends\": \"default\", \"description\": \"mine\",\n"
-		   " \"bindings\": {\"q\": null, \"Q\": \"quit\", \"j\": \"move.up\"}}",
-		   path);
+	test_util_write_file(f, "k/mine.json",
+			     "{\"keymap\": \"mine\", \"extends\": \"default\", \"description\": \"mine\",\n"
+			     " \"bindings\": {\"q\": null, \"Q\": \"quit\", \"j\": \"move.up\"}}",
+			     path);
 	/* no default.json beside it: the built-in default */
 	assert_int_equal(oc_keymap_load(path, ids, NIDS, &km, err, sizeof(err)), 0);
 	assert_int_equal(oc_keymap_builtin("default", ids, NIDS, &def, NULL, 0), 0);
@@ -327,8 +238,8 @@ static void test_extends(void **state)
 	assert_int_equal(oc_keymap_lookup(&km, '?'), act("help"));
 
 	/* a default.json beside it is the parent */
-	write_file(f, "k/default.json", "{\"bindings\": {\"z\": \"quit\"}}", path);
-	at(f, "k/mine.json", path);
+	test_util_write_file(f, "k/default.json", "{\"bindings\": {\"z\": \"quit\"}}", path);
+	test_util_at(f, "k/mine.json", path);
 	assert_int_equal(oc_keymap_load(path, ids, NIDS, &km, err, sizeof(err)), 0);
 	assert_int_equal(km.n, 3);
 	assert_int_equal(oc_keymap_lookup(&km, 'z'), act("quit"));
@@ -339,7 +250,7 @@ static void test_extends(void **state)
 
 static void test_invalid_json(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	expect_error(f, "bad.json", "{\n  \"bindings\": {\n    \"q\": quit\n  }\n}\n", ":3:", NULL);
 	expect_error(f, "bad.json", "{\"bindings\": {\"q\": \"quit\",}}", ":1:", NULL);
 	/* truncated */
@@ -353,11 +264,11 @@ static void test_invalid_json(void **state)
 
 static void test_invalid_json_position(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512];
 	struct oc_keymap km;
-	write_file(f, "pos.json", "{\n  \"bindings\": {\n    \"q\": \"quit\"\n    \"r\": \"refresh\"\n  }\n}\n",
-		   path);
+	test_util_write_file(f, "pos.json", "{\n  \"bindings\": {\n    \"q\": \"quit\"\n    \"r\": \"refresh\"\n  }\n}\n",
+			     path);
 	assert_int_equal(oc_keymap_load(path, ids, NIDS, &km, err, sizeof(err)), -1);
 	char want[4200];
 	snprintf(want, sizeof(want), "%s:4:", path);
@@ -366,7 +277,7 @@ static void test_invalid_json_position(void **state)
 
 static void test_wrong_types(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	expect_error(f, "t.json", "{\"bindings\": [\"q\"]}", "\"bindings\" must be an object", NULL);
 	expect_error(f, "t.json", "{\"bindings\": {\"q\": 1}}", "\"q\"", "must be a string", NULL);
 	expect_error(f, "t.json", "{\"bindings\": {\"q\": [\"quit\"]}}", "must be a string", NULL);
@@ -379,7 +290,7 @@ static void test_wrong_types(void **state)
 
 static void test_unknown_names(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	expect_error(f, "u.json", "{\"bindings\": {}, \"bindigns\": {}}", "unknown key \"bindigns\"", NULL);
 	expect_error(f, "u.json", "{\"bindings\": {\"q\": \"qiut\"}}", "unknown action \"qiut\"", NULL);
 	expect_error(f, "u.json", "{\"bindings\": {\"PageDown\": \"move.pgdn\"}}",
@@ -394,7 +305,7 @@ static void test_unknown_names(void **state)
 
 static void test_duplicate_binding(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	expect_error(f, "d.json", "{\"bindings\": {\"PgUp\": \"move.pgup\", \"pgup\": \"move.top\"}}",
 		     "\"PgUp\" and \"pgup\" are the same key", NULL);
 	expect_error(f, "d.json", "{\"bindings\": {\"c-l\": \"redraw\", \"C-l\": \"refresh\"}}",
@@ -402,22 +313,22 @@ static void test_duplicate_binding(void **state)
 	/* one action on several keys is fine */
 	char path[4096];
 	struct oc_keymap km;
-	write_file(f, "ok.json", "{\"bindings\": {\"q\": \"quit\", \"x\": \"quit\"}}", path);
+	test_util_write_file(f, "ok.json", "{\"bindings\": {\"q\": \"quit\", \"x\": \"quit\"}}", path);
 	assert_int_equal(oc_keymap_load(path, ids, NIDS, &km, NULL, 0), 0);
 }
 
 static void test_extends_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096];
 	/* cycle */
-	write_file(f, "c/b.json", "{\"extends\": \"a\", \"bindings\": {}}", path);
-	write_file(f, "c/a.json", "{\"extends\": \"b\", \"bindings\": {}}", path);
+	test_util_write_file(f, "c/b.json", "{\"extends\": \"a\", \"bindings\": {}}", path);
+	test_util_write_file(f, "c/a.json", "{\"extends\": \"b\", \"bindings\": {}}", path);
 	expect_load_error(f, "c/a.json", "b.json: \"extends\": cycle: a extends b, which extends a", NULL);
 	/* deeper than one level */
-	write_file(f, "c/y.json", "{\"extends\": \"z\", \"bindings\": {}}", path);
-	write_file(f, "c/z.json", "{\"bindings\": {}}", path);
-	write_file(f, "c/x.json", "{\"extends\": \"y\", \"bindings\": {}}", path);
+	test_util_write_file(f, "c/y.json", "{\"extends\": \"z\", \"bindings\": {}}", path);
+	test_util_write_file(f, "c/z.json", "{\"bindings\": {}}", path);
+	test_util_write_file(f, "c/x.json", "{\"extends\": \"y\", \"bindings\": {}}", path);
 	expect_load_error(f, "c/x.json", "y.json: \"extends\": only one level",
 			  "x extends y, which extends z", NULL);
 	/* itself */
@@ -428,30 +339,30 @@ static void test_extends_refused(void **state)
 	expect_error(f, "c/n.json", "{\"extends\": \"../x\", \"bindings\": {}}", "invalid keymap name",
 		     NULL);
 	/* a broken parent: the message names the parent */
-	write_file(f, "c/broken.json", "{\"bindings\": {\"q\": \"nope\"}}", path);
-	write_file(f, "c/kid.json", "{\"extends\": \"broken\", \"bindings\": {}}", path);
+	test_util_write_file(f, "c/broken.json", "{\"bindings\": {\"q\": \"nope\"}}", path);
+	test_util_write_file(f, "c/kid.json", "{\"extends\": \"broken\", \"bindings\": {}}", path);
 	expect_load_error(f, "c/kid.json", "broken.json: bindings: \"q\": unknown action \"nope\"", NULL);
 }
 
 static void test_file_name(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512];
 	struct oc_keymap km;
-	write_file(f, "noext", "{\"bindings\": {}}", path);
+	test_util_write_file(f, "noext", "{\"bindings\": {}}", path);
 	assert_int_equal(oc_keymap_load(path, ids, NIDS, &km, err, sizeof(err)), -1);
-	assert_contains(err, "NAME.json");
+	test_util_assert_contains(err, "NAME.json");
 	assert_int_equal(oc_keymap_load("/nonexistent/x.json", ids, NIDS, &km, err, sizeof(err)), -1);
-	assert_contains(err, "/nonexistent/x.json: No such file");
+	test_util_assert_contains(err, "/nonexistent/x.json: No such file");
 	assert_int_equal(oc_keymap_load(NULL, ids, NIDS, &km, err, sizeof(err)), -1);
-	mkdirs(f, "dir.json");
-	assert_int_equal(oc_keymap_load(at(f, "dir.json", path), ids, NIDS, &km, err, sizeof(err)), -1);
-	assert_contains(err, "is a directory");
+	test_util_mkdirs(f, "dir.json");
+	assert_int_equal(oc_keymap_load(test_util_at(f, "dir.json", path), ids, NIDS, &km, err, sizeof(err)), -1);
+	test_util_assert_contains(err, "is a directory");
 }
 
 static void test_too_large(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512];
 	struct oc_keymap km;
 	size_t n = OC_DATAFILE_MAX_SIZE + 10;
@@ -460,10 +371,10 @@ static void test_too_large(void **state)
 	memset(text, ' ', n);
 	memcpy(text, "{\"bindings\": {}}", 16);
 	text[n] = '\0';
-	write_file(f, "big.json", text, path);
+	test_util_write_file(f, "big.json", text, path);
 	free(text);
 	assert_int_equal(oc_keymap_load(path, ids, NIDS, &km, err, sizeof(err)), -1);
-	assert_contains(err, "too large");
+	test_util_assert_contains(err, "too large");
 	/* just under the limit is fine */
 	assert_int_equal(truncate(path, OC_DATAFILE_MAX_SIZE), 0);
 	assert_int_equal(oc_keymap_load(path, ids, NIDS, &km, err, sizeof(err)), 0);
@@ -473,69 +384,69 @@ static void test_too_large(void **state)
 
 static void test_find_order_and_override(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[1024];
 	struct oc_datafile_dirs d = {0};
 	struct oc_keymap km;
-	assert_int_equal(oc_datafile_dirs_add(&d, at(f, "user", path), true), 0);
-	assert_int_equal(oc_datafile_dirs_add(&d, at(f, "data", path), false), 0);
+	assert_int_equal(oc_datafile_dirs_add(&d, test_util_at(f, "user", path), true), 0);
+	assert_int_equal(oc_datafile_dirs_add(&d, test_util_at(f, "data", path), false), 0);
 
 	/* nothing anywhere */
 	assert_int_equal(oc_keymap_find("vim", &d, ids, NIDS, &km, err, sizeof(err)), 1);
-	assert_contains(err, "no keymaps/vim.json in");
-	assert_contains(err, "/user/keymaps");
-	assert_contains(err, "/data/keymaps");
+	test_util_assert_contains(err, "no keymaps/vim.json in");
+	test_util_assert_contains(err, "/user/keymaps");
+	test_util_assert_contains(err, "/data/keymaps");
 
-	write_file(f, "data/keymaps/vim.json", "{\"extends\": \"default\", \"bindings\": {\"h\": \"move.left\"}}", path);
-	write_file(f, "data/keymaps/default.json", "{\"bindings\": {\"q\": \"quit\"}}", path);
+	test_util_write_file(f, "data/keymaps/vim.json", "{\"extends\": \"default\", \"bindings\": {\"h\": \"move.left\"}}", path);
+	test_util_write_file(f, "data/keymaps/default.json", "{\"bindings\": {\"q\": \"quit\"}}", path);
 	assert_int_equal(oc_keymap_find("vim", &d, ids, NIDS, &km, err, sizeof(err)), 0);
 	assert_int_equal(km.n, 2);
-	assert_contains(km.path, "/data/keymaps/vim.json");
+	test_util_assert_contains(km.path, "/data/keymaps/vim.json");
 
 	/* a user default.json replaces the installed one, for vim's parent too */
-	write_file(f, "user/keymaps/default.json", "{\"bindings\": {\"x\": \"quit\"}}", path);
+	test_util_write_file(f, "user/keymaps/default.json", "{\"bindings\": {\"x\": \"quit\"}}", path);
 	assert_int_equal(oc_keymap_find("vim", &d, ids, NIDS, &km, err, sizeof(err)), 0);
 	assert_int_equal(oc_keymap_lookup(&km, 'x'), act("quit"));
 	assert_int_equal(oc_keymap_lookup(&km, 'q'), -1);
 
 	/* a user vim.json replaces the installed one entirely */
-	write_file(f, "user/keymaps/vim.json", "{\"bindings\": {\"y\": \"help\"}}", path);
+	test_util_write_file(f, "user/keymaps/vim.json", "{\"bindings\": {\"y\": \"help\"}}", path);
 	assert_int_equal(oc_keymap_find("vim", &d, ids, NIDS, &km, err, sizeof(err)), 0);
 	assert_int_equal(km.n, 1);
-	assert_contains(km.path, "/user/keymaps/vim.json");
+	test_util_assert_contains(km.path, "/user/keymaps/vim.json");
 
 	/* a user file extending the same name is refused, not looped */
-	write_file(f, "user/keymaps/default.json", "{\"extends\": \"default\", \"bindings\": {}}", path);
+	test_util_write_file(f, "user/keymaps/default.json", "{\"extends\": \"default\", \"bindings\": {}}", path);
 	assert_int_equal(oc_keymap_find("default", &d, ids, NIDS, &km, err, sizeof(err)), -1);
-	assert_contains(err, "itself");
+	test_util_assert_contains(err, "itself");
 
 	/* bad names */
 	assert_int_equal(oc_keymap_find("../etc/passwd", &d, ids, NIDS, &km, err, sizeof(err)), -1);
-	assert_contains(err, "invalid name");
+	test_util_assert_contains(err, "invalid name");
 	assert_int_equal(oc_keymap_find(".hidden", &d, ids, NIDS, &km, err, sizeof(err)), -1);
 	assert_int_equal(oc_keymap_find("", &d, ids, NIDS, &km, err, sizeof(err)), -1);
 }
 
 static void test_permissions(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[1024];
 	struct oc_datafile_dirs strict = {0}, loose = {0};
 	struct oc_keymap km;
-	assert_int_equal(oc_datafile_dirs_add(&strict, at(f, "p", path), true), 0);
-	assert_int_equal(oc_datafile_dirs_add(&loose, at(f, "p", path), false), 0);
-	write_file(f, "p/keymaps/gw.json", "{\"bindings\": {\"q\": \"quit\"}}", path);
+	assert_int_equal(oc_datafile_dirs_add(&strict, test_util_at(f, "p", path), true), 0);
+	assert_int_equal(oc_datafile_dirs_add(&loose, test_util_at(f, "p", path), false), 0);
+	test_util_write_file(f, "p/keymaps/gw.json", "{\"bindings\": {\"q\": \"quit\"}}", path);
 
 	assert_int_equal(oc_keymap_find("gw", &strict, ids, NIDS, &km, err, sizeof(err)), 0);
 	assert_int_equal(chmod(path, 0664), 0);
 	assert_int_equal(oc_keymap_find("gw", &strict, ids, NIDS, &km, err, sizeof(err)), -1);
-	assert_contains(err, path);
-	assert_contains(err, "writable by group");
-	assert_contains(err, "0664");
+	test_util_assert_contains(err, path);
+	test_util_assert_contains(err, "writable by group");
+	test_util_assert_contains(err, "0664");
 	assert_int_equal(km.n, 0);
 	assert_int_equal(chmod(path, 0646), 0);
 	assert_int_equal(oc_keymap_find("gw", &strict, ids, NIDS, &km, err, sizeof(err)), -1);
-	assert_contains(err, "writable by others");
+	test_util_assert_contains(err, "writable by others");
 	/* the installed data dir is not checked */
 	assert_int_equal(oc_keymap_find("gw", &loose, ids, NIDS, &km, err, sizeof(err)), 0);
 	/* nor a file given by its path */
@@ -543,16 +454,16 @@ static void test_permissions(void **state)
 
 	/* a parent found in a strict directory is checked too */
 	assert_int_equal(chmod(path, 0664), 0);
-	write_file(f, "p/keymaps/kid.json", "{\"extends\": \"gw\", \"bindings\": {}}", path);
+	test_util_write_file(f, "p/keymaps/kid.json", "{\"extends\": \"gw\", \"bindings\": {}}", path);
 	assert_int_equal(oc_keymap_find("kid", &strict, ids, NIDS, &km, err, sizeof(err)), -1);
-	assert_contains(err, "gw.json: refused");
+	test_util_assert_contains(err, "gw.json: refused");
 
 	/* owned by someone else (only root can set that up) */
 	if (geteuid() == 0) {
-		write_file(f, "p/keymaps/other.json", "{\"bindings\": {}}", path);
+		test_util_write_file(f, "p/keymaps/other.json", "{\"bindings\": {}}", path);
 		assert_int_equal(chown(path, 12345, 12345), 0);
 		assert_int_equal(oc_keymap_find("other", &strict, ids, NIDS, &km, err, sizeof(err)), -1);
-		assert_contains(err, "owned by uid 12345");
+		test_util_assert_contains(err, "owned by uid 12345");
 		assert_int_equal(oc_keymap_find("other", &loose, ids, NIDS, &km, err, sizeof(err)), 0);
 	}
 }
@@ -612,7 +523,7 @@ static void test_datafile_dirs_env(void **state)
 
 static void test_datafile_names_and_list(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], stem[64];
 	struct oc_datafile_dirs d = {0};
 	assert_true(oc_datafile_name_ok("high-contrast"));
@@ -636,13 +547,13 @@ static void test_datafile_names_and_list(void **state)
 	assert_int_equal(oc_datafile_stem("/a/x.txt", stem, sizeof(stem)), -1);
 	assert_int_equal(oc_datafile_stem("/a/.x.json", stem, sizeof(stem)), -1);
 
-	assert_int_equal(oc_datafile_dirs_add(&d, at(f, "l1", path), true), 0);
-	assert_int_equal(oc_datafile_dirs_add(&d, at(f, "l2", path), false), 0);
-	write_file(f, "l1/themes/zebra.json", "{}", path);
-	write_file(f, "l2/themes/mono.json", "{}", path);
-	write_file(f, "l2/themes/notes.txt", "", path);
-	write_file(f, "l2/themes/.hidden.json", "{}", path);
-	mkdirs(f, "l2/themes/sub.json");
+	assert_int_equal(oc_datafile_dirs_add(&d, test_util_at(f, "l1", path), true), 0);
+	assert_int_equal(oc_datafile_dirs_add(&d, test_util_at(f, "l2", path), false), 0);
+	test_util_write_file(f, "l1/themes/zebra.json", "{}", path);
+	test_util_write_file(f, "l2/themes/mono.json", "{}", path);
+	test_util_write_file(f, "l2/themes/notes.txt", "", path);
+	test_util_write_file(f, "l2/themes/.hidden.json", "{}", path);
+	test_util_mkdirs(f, "l2/themes/sub.json");
 	const char *extra[] = {"default", "mono"};
 	char *list = oc_datafile_list("themes", &d, extra, 2);
 	assert_non_null(list);
@@ -656,11 +567,11 @@ static void test_datafile_names_and_list(void **state)
 
 static void test_datafile_read(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512];
 	char *text = (char *)1;
 	size_t len = 99;
-	write_file(f, "r/a.json", "{\"x\": 1}", path);
+	test_util_write_file(f, "r/a.json", "{\"x\": 1}", path);
 	assert_int_equal(oc_datafile_read(path, true, &text, &len, err, sizeof(err)), 0);
 	assert_string_equal(text, "{\"x\": 1}");
 	assert_int_equal(len, 8);
@@ -669,7 +580,7 @@ static void test_datafile_read(void **state)
 	assert_null(text);
 	assert_int_equal(len, 0);
 	assert_int_equal(oc_datafile_read("/dev/null", false, &text, NULL, err, sizeof(err)), -1);
-	assert_contains(err, "not a regular file");
+	test_util_assert_contains(err, "not a regular file");
 	assert_int_equal(oc_datafile_read(path, false, NULL, NULL, err, sizeof(err)), -1);
 }
 
@@ -680,21 +591,21 @@ int main(void)
 		cmocka_unit_test(test_shipped_found),
 		cmocka_unit_test(test_default_bindings),
 		cmocka_unit_test(test_builtin_errors),
-		cmocka_unit_test_setup_teardown(test_load_minimal, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_extends, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_invalid_json, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_invalid_json_position, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wrong_types, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_names, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_duplicate_binding, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_extends_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_file_name, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_too_large, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_find_order_and_override, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_permissions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_minimal, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_extends, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_invalid_json, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_invalid_json_position, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_types, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_names, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_duplicate_binding, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_extends_refused, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_file_name, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_too_large, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_find_order_and_override, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_permissions, test_util_setup, test_util_teardown),
 		cmocka_unit_test(test_datafile_dirs_env),
-		cmocka_unit_test_setup_teardown(test_datafile_names_and_list, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_datafile_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_datafile_names_and_list, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_datafile_read, test_util_setup, test_util_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

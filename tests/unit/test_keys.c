@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/keys.h"
+#include "test_util.h"
 
 static void test_printable(void **state)
 {
@@ -101,9 +102,7 @@ static void expect_refused(const char *name, const char *needle)
 	char err[256];
 	memset(err, 'x', sizeof(err));
 	assert_int_equal(oc_key_parse_err(name, err, sizeof(err)), -1);
-	if (!strstr(err, needle))
-		print_error("\"%s\" not in \"%s\"\n", needle, err);
-	assert_non_null(strstr(err, needle));
+	test_util_assert_contains(err, needle);
 	assert_int_equal(oc_key_parse(name), -1);
 }
 

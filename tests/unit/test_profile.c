@@ -6,8 +6,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,82 +13,7 @@
 #include <unistd.h>
 
 #include "core/profile.h"
-
-struct fixture {
-	char root[256];
-};
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-	if (!f)
-		return -1;
-	const char *tmp = getenv("TMPDIR");
-	snprintf(f->root, sizeof(f->root), "%s/oc_profile_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(f->root)) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	nftw(f->root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(f);
-	return 0;
-}
-
-/* root/rel as a path in buf (static, 4096); returns buf. */
-static const char *at(const struct fixture *f, const char *rel, char buf[4096])
-{
-	snprintf(buf, 4096, "%s/%s", f->root, rel);
-	return buf;
-}
-
-/* mkdir -p root/rel. */
-static void mkdirs(const struct fixture *f, const char *rel)
-{
-	char path[4096];
-	at(f, rel, path);
-	for (char *p = path + strlen(f->root) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
-		*p = '/';
-	}
-	assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
-}
-
-/* Writes text into root/rel (directories created); returns the path in buf. */
-static const char *write_file(const struct fixture *f, const char *rel, const char *text,
-			      char buf[4096])
-{
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", rel);
-	char *slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		mkdirs(f, dir);
-	}
-	at(f, rel, buf);
-	FILE *fp = fopen(buf, "w");
-	assert_non_null(fp);
-	assert_int_equal(fputs(text, fp) >= 0, 1);
-	assert_int_equal(fclose(fp), 0);
-	return buf;
-}
+#include "test_util.h"
 
 static void assert_defaults(const struct oc_profile *p)
 {
@@ -103,32 +26,20 @@ static void assert_defaults(const struct oc_profile *p)
 	assert_false(p->show_hidden);
 }
 
-/* Loads text as root/NAME.json and expects failure with an error that
- * contains every needle (NULL terminated). */
-static void expect_error(const struct fixture *f, const char *rel, const char *text, ...)
+/* The loader of expect_error: on -1 the profile must hold the defaults. */
+static int load(const char *path, char *err, size_t errlen)
 {
-	char path[4096], err[512];
 	struct oc_profile p;
-	va_list ap;
-
-	write_file(f, rel, text, path);
 	memset(&p, 0x5a, sizeof(p));
-	int rc = oc_profile_load_file(path, &p, err, sizeof(err));
-	if (rc != -1)
-		print_error("accepted: %s\n", text);
-	assert_int_equal(rc, -1);
-	assert_defaults(&p);
-	/* the message starts with the path */
-	assert_memory_equal(err, path, strlen(path));
-	assert_int_equal(err[strlen(path)], ':');
-	va_start(ap, text);
-	for (const char *needle; (needle = va_arg(ap, const char *)) != NULL;) {
-		if (!strstr(err, needle))
-			print_error("\"%s\" not in \"%s\"\n", needle, err);
-		assert_non_null(strstr(err, needle));
-	}
-	va_end(ap);
+	int rc = oc_profile_load_file(path, &p, err, errlen);
+	if (rc == -1)
+		assert_defaults(&p);
+	return rc;
 }
+
+/* Loads text as root/NAME.json and expects failure with an error that
+ * starts with the path and contains every needle (NULL terminated). */
+#define expect_error(f, rel, ...) test_util_expect_error(f, rel, load, __VA_ARGS__)
 
 static void test_defaults(void **state)
 {
@@ -141,25 +52,25 @@ static void test_defaults(void **state)
 
 static void test_load_valid(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512] = "stale";
 	struct oc_profile p;
 
-	write_file(f, "llm-poc.json",
-		   "{\n"
-		   "  \"name\": \"llm-poc\",\n"
-		   "  \"slurm_conf\": \"/opt/slurm/etc/slurm.conf\",\n"
-		   "  \"audit_log\": \"/var/log/opsconsole/audit.log\",\n"
-		   "  \"refresh_seconds\": 0.5,\n"
-		   "  \"readonly\": true,\n"
-		   "  \"show_hidden\": true,\n"
-		   "  \"ssh\": {\"host\": \"head\"},\n"
-		   "  \"probes\": {},\n"
-		   "  \"checklist\": \"rehearsal.json\",\n"
-		   "  \"theme\": \"light\",\n"
-		   "  \"keymap\": \"vim\"\n"
-		   "}\n",
-		   path);
+	test_util_write_file(f, "llm-poc.json",
+			     "{\n"
+			     "  \"name\": \"llm-poc\",\n"
+			     "  \"slurm_conf\": \"/opt/slurm/etc/slurm.conf\",\n"
+			     "  \"audit_log\": \"/var/log/opsconsole/audit.log\",\n"
+			     "  \"refresh_seconds\": 0.5,\n"
+			     "  \"readonly\": true,\n"
+			     "  \"show_hidden\": true,\n"
+			     "  \"ssh\": {\"host\": \"head\"},\n"
+			     "  \"probes\": {},\n"
+			     "  \"checklist\": \"rehearsal.json\",\n"
+			     "  \"theme\": \"light\",\n"
+			     "  \"keymap\": \"vim\"\n"
+			     "}\n",
+			     path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	assert_string_equal(p.name, "llm-poc");
@@ -173,7 +84,7 @@ static void test_load_valid(void **state)
 	assert_string_equal(p.keymap, "vim");
 
 	/* an empty object: defaults, name from the file name */
-	write_file(f, "onprem.json", "{}", path);
+	test_util_write_file(f, "onprem.json", "{}", path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
 	assert_string_equal(p.name, "onprem");
 	assert_string_equal(p.path, path);
@@ -182,13 +93,13 @@ static void test_load_valid(void **state)
 	assert_string_equal(p.slurm_conf, "");
 
 	/* integer numbers and the limits of refresh_seconds */
-	write_file(f, "a.json", "{\"refresh_seconds\": 5, \"readonly\": false}", path);
+	test_util_write_file(f, "a.json", "{\"refresh_seconds\": 5, \"readonly\": false}", path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
 	assert_true(p.refresh_s == 5.0);
-	write_file(f, "a.json", "{\"refresh_seconds\": 0.2}", path);
+	test_util_write_file(f, "a.json", "{\"refresh_seconds\": 0.2}", path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
 	assert_true(p.refresh_s == 0.2);
-	write_file(f, "a.json", "{\"refresh_seconds\": 3600}", path);
+	test_util_write_file(f, "a.json", "{\"refresh_seconds\": 3600}", path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
 	assert_true(p.refresh_s == 3600.0);
 
@@ -200,29 +111,29 @@ static void test_load_valid(void **state)
 	char rel[128];
 	snprintf(rel, sizeof(rel), "%s.json", name63);
 	snprintf(big, sizeof(big), "{\"name\": \"%s\"}", name63);
-	write_file(f, rel, big, path);
+	test_util_write_file(f, rel, big, path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
 	assert_string_equal(p.name, name63);
 	int n = snprintf(big, sizeof(big), "{\"audit_log\": \"");
 	memset(big + n, 'x', 4095);
 	snprintf(big + n + 4095, sizeof(big) - (size_t)n - 4095, "\"}");
-	write_file(f, "a.json", big, path);
+	test_util_write_file(f, "a.json", big, path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
 	assert_int_equal(strlen(p.audit_log), 4095);
 }
 
 static void test_load_broken_json(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512], want[4200];
 	struct oc_profile p;
 
-	write_file(f, "broken.json",
-		   "{\n"
-		   "  \"name\": \"broken\",\n"
-		   "  \"readonly\": tru\n"
-		   "}\n",
-		   path);
+	test_util_write_file(f, "broken.json",
+			     "{\n"
+			     "  \"name\": \"broken\",\n"
+			     "  \"readonly\": tru\n"
+			     "}\n",
+			     path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), -1);
 	assert_defaults(&p);
 	/* "path:3:COL: message" */
@@ -238,7 +149,7 @@ static void test_load_broken_json(void **state)
 	assert_true(strlen(end) > 2);
 
 	/* an unterminated object: line 2 */
-	write_file(f, "broken.json", "{\n  \"readonly\": true,\n", path);
+	test_util_write_file(f, "broken.json", "{\n  \"readonly\": true,\n", path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "%s:", path);
 	assert_memory_equal(err, want, strlen(want));
@@ -254,7 +165,7 @@ static void test_load_broken_json(void **state)
 
 static void test_load_wrong_types(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 
 	expect_error(f, "t.json", "{\"readonly\": \"yes\"}", "\"readonly\"", "boolean", NULL);
 	expect_error(f, "t.json", "{\"show_hidden\": 1}", "\"show_hidden\"", "boolean", NULL);
@@ -281,7 +192,7 @@ static void test_load_wrong_types(void **state)
 
 static void test_load_unknown_and_mismatch(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 
 	expect_error(f, "u.json", "{\"readonly\": true, \"colour\": \"red\"}",
 		     "unknown key \"colour\"", NULL);
@@ -306,11 +217,11 @@ static void test_load_unknown_and_mismatch(void **state)
 
 static void test_load_missing(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512];
 	struct oc_profile p;
 
-	at(f, "nothere.json", path);
+	test_util_at(f, "nothere.json", path);
 	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), -1);
 	assert_defaults(&p);
 	assert_memory_equal(err, path, strlen(path));
@@ -326,7 +237,7 @@ static void test_load_missing(void **state)
 
 static void test_dirs(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char storage[OC_PROFILE_MAX_DIRS][4096];
 	const char *dirs[OC_PROFILE_MAX_DIRS];
 	char want[4096];
@@ -363,14 +274,14 @@ static void test_dirs(void **state)
 
 static void test_find_order(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char storage[OC_PROFILE_MAX_DIRS][4096];
 	const char *dirs[OC_PROFILE_MAX_DIRS];
 	char xdg[4096], sys[4096], path[4096], err[512];
 	struct oc_profile p;
 
-	setenv("XDG_CONFIG_HOME", at(f, "xdg", xdg), 1);
-	setenv("OPSCONSOLE_SYSCONFDIR", at(f, "etc", sys), 1);
+	setenv("XDG_CONFIG_HOME", test_util_at(f, "xdg", xdg), 1);
+	setenv("OPSCONSOLE_SYSCONFDIR", test_util_at(f, "etc", sys), 1);
 	size_t n = oc_profile_dirs(storage, dirs);
 	assert_int_equal(n, 2);
 
@@ -379,9 +290,9 @@ static void test_find_order(void **state)
 	assert_defaults(&p);
 	assert_non_null(strstr(err, "llm-poc"));
 
-	write_file(f, "etc/clusters/llm-poc.json", "{\"readonly\": true}", path);
-	write_file(f, "xdg/opsconsole/clusters/llm-poc.json", "{\"readonly\": false}", xdg);
-	write_file(f, "etc/clusters/onprem.json", "{\"show_hidden\": true}", sys);
+	test_util_write_file(f, "etc/clusters/llm-poc.json", "{\"readonly\": true}", path);
+	test_util_write_file(f, "xdg/opsconsole/clusters/llm-poc.json", "{\"readonly\": false}", xdg);
+	test_util_write_file(f, "etc/clusters/onprem.json", "{\"show_hidden\": true}", sys);
 
 	/* the user's directory wins */
 	assert_int_equal(oc_profile_find("llm-poc", dirs, n, &p, err, sizeof(err)), 0);
@@ -398,13 +309,13 @@ static void test_find_order(void **state)
 	assert_string_equal(p.path, path);
 	assert_true(p.readonly);
 	/* a broken file in the first directory does not fall through */
-	write_file(f, "xdg/opsconsole/clusters/llm-poc.json", "{\"readonly\": 1}", xdg);
+	test_util_write_file(f, "xdg/opsconsole/clusters/llm-poc.json", "{\"readonly\": 1}", xdg);
 	assert_int_equal(oc_profile_find("llm-poc", dirs, n, &p, err, sizeof(err)), -1);
 	assert_defaults(&p);
 	assert_non_null(strstr(err, xdg));
 	assert_non_null(strstr(err, "\"readonly\""));
 	/* a directory called NAME.json is an error, not "missing" */
-	mkdirs(f, "xdg/opsconsole/clusters/dir.json");
+	test_util_mkdirs(f, "xdg/opsconsole/clusters/dir.json");
 	assert_int_equal(oc_profile_find("dir", dirs, n, &p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "is a directory"));
 	/* NULL and empty directory entries are skipped */
@@ -417,16 +328,16 @@ static void test_find_order(void **state)
 
 static void test_find_refuses(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char dir[4096], path[4096], err[512];
 	const char *dirs[] = { dir };
 	struct oc_profile p;
 
-	mkdirs(f, "c/sub");
-	at(f, "c", dir);
-	write_file(f, "c/.hidden.json", "{}", path);
-	write_file(f, "c/sub/x.json", "{}", path);
-	write_file(f, "c/ok.json", "{}", path);
+	test_util_mkdirs(f, "c/sub");
+	test_util_at(f, "c", dir);
+	test_util_write_file(f, "c/.hidden.json", "{}", path);
+	test_util_write_file(f, "c/sub/x.json", "{}", path);
+	test_util_write_file(f, "c/ok.json", "{}", path);
 
 	static const char *const bad[] = { "", ".hidden", "..", ".", "sub/x", "/etc/passwd",
 					   "../c/ok" };
@@ -447,22 +358,22 @@ static void test_find_refuses(void **state)
 
 static void test_list(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char d1[4096], d2[4096], d3[4096], d4[4096], path[4096];
 
-	write_file(f, "one/zeta.json", "{}", path);
-	write_file(f, "one/alpha.json", "{}", path);
-	write_file(f, "one/notes.txt", "", path);
-	write_file(f, "one/.hidden.json", "{}", path);
-	write_file(f, "one/.json", "{}", path);
-	write_file(f, "one/alpha.json~", "{}", path);
-	mkdirs(f, "one/sub.json");
-	write_file(f, "two/alpha.json", "{}", path);
-	write_file(f, "two/beta.json", "{}", path);
-	write_file(f, "two/zeta.json", "{}", path);
-	mkdirs(f, "empty");
+	test_util_write_file(f, "one/zeta.json", "{}", path);
+	test_util_write_file(f, "one/alpha.json", "{}", path);
+	test_util_write_file(f, "one/notes.txt", "", path);
+	test_util_write_file(f, "one/.hidden.json", "{}", path);
+	test_util_write_file(f, "one/.json", "{}", path);
+	test_util_write_file(f, "one/alpha.json~", "{}", path);
+	test_util_mkdirs(f, "one/sub.json");
+	test_util_write_file(f, "two/alpha.json", "{}", path);
+	test_util_write_file(f, "two/beta.json", "{}", path);
+	test_util_write_file(f, "two/zeta.json", "{}", path);
+	test_util_mkdirs(f, "empty");
 
-	const char *dirs[] = { at(f, "one", d1), at(f, "missing", d2), at(f, "two", d3), NULL };
+	const char *dirs[] = { test_util_at(f, "one", d1), test_util_at(f, "missing", d2), test_util_at(f, "two", d3), NULL };
 	char *s = oc_profile_list(dirs, 4);
 	assert_non_null(s);
 	assert_string_equal(s, "alpha, beta, zeta");
@@ -474,7 +385,7 @@ static void test_list(void **state)
 	assert_string_equal(s, "alpha, zeta");
 	free(s);
 
-	const char *none[] = { at(f, "empty", d4), d2 };
+	const char *none[] = { test_util_at(f, "empty", d4), d2 };
 	s = oc_profile_list(none, 2);
 	assert_non_null(s);
 	assert_string_equal(s, "");
@@ -487,59 +398,59 @@ static void test_list(void **state)
 
 static void test_slurm_conf(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], out[64];
 
-	write_file(f, "slurm.conf",
-		   "# slurm.conf of the PoC\n"
-		   "# ClusterName=commented-out\n"
-		   "SlurmctldHost=head-1\n"
-		   "   clustername = LLM-Poc   # trailing comment\n"
-		   "Include /opt/slurm/etc/pcluster/slurm_parallelcluster.conf\n"
-		   "PartitionName=gpu Nodes=gpu-st-b300-[1-16] Default=YES\n",
-		   path);
+	test_util_write_file(f, "slurm.conf",
+			     "# slurm.conf of the PoC\n"
+			     "# ClusterName=commented-out\n"
+			     "SlurmctldHost=head-1\n"
+			     "   clustername = LLM-Poc   # trailing comment\n"
+			     "Include /opt/slurm/etc/pcluster/slurm_parallelcluster.conf\n"
+			     "PartitionName=gpu Nodes=gpu-st-b300-[1-16] Default=YES\n",
+			     path);
 	memset(out, 'x', sizeof(out));
 	assert_int_equal(oc_slurm_conf_cluster_name(path, out, sizeof(out)), 0);
 	assert_string_equal(out, "llm-poc");
 
-	write_file(f, "slurm.conf", "ClusterName=llm-poc#no space before the comment\n", path);
+	test_util_write_file(f, "slurm.conf", "ClusterName=llm-poc#no space before the comment\n", path);
 	assert_int_equal(oc_slurm_conf_cluster_name(path, out, sizeof(out)), 0);
 	assert_string_equal(out, "llm-poc");
 
 	/* several pairs on one line, quotes, no final newline */
-	write_file(f, "slurm.conf", "SlurmctldPort=6817 ClusterName=\"onprem\" SlurmdPort=6818",
-		   path);
+	test_util_write_file(f, "slurm.conf", "SlurmctldPort=6817 ClusterName=\"onprem\" SlurmdPort=6818",
+			     path);
 	assert_int_equal(oc_slurm_conf_cluster_name(path, out, sizeof(out)), 0);
 	assert_string_equal(out, "onprem");
 
 	/* the last one wins */
-	write_file(f, "slurm.conf", "ClusterName=first\nClusterName=second\n", path);
+	test_util_write_file(f, "slurm.conf", "ClusterName=first\nClusterName=second\n", path);
 	assert_int_equal(oc_slurm_conf_cluster_name(path, out, sizeof(out)), 0);
 	assert_string_equal(out, "second");
 
 	/* none */
-	write_file(f, "slurm.conf",
-		   "# ClusterName=commented\n"
-		   "ClusterNameX=nope\n"
-		   "MyClusterName=nope\n"
-		   "ClusterName\n"
-		   "ClusterName=\n",
-		   path);
+	test_util_write_file(f, "slurm.conf",
+			     "# ClusterName=commented\n"
+			     "ClusterNameX=nope\n"
+			     "MyClusterName=nope\n"
+			     "ClusterName\n"
+			     "ClusterName=\n",
+			     path);
 	memset(out, 'x', sizeof(out));
 	assert_int_equal(oc_slurm_conf_cluster_name(path, out, sizeof(out)), 1);
 	assert_string_equal(out, "");
-	write_file(f, "slurm.conf", "", path);
+	test_util_write_file(f, "slurm.conf", "", path);
 	assert_int_equal(oc_slurm_conf_cluster_name(path, out, sizeof(out)), 1);
 
 	/* too long for out */
-	write_file(f, "slurm.conf", "ClusterName=abcdefgh\n", path);
+	test_util_write_file(f, "slurm.conf", "ClusterName=abcdefgh\n", path);
 	assert_int_equal(oc_slurm_conf_cluster_name(path, out, 8), -1);
 	assert_string_equal(out, "");
 	assert_int_equal(oc_slurm_conf_cluster_name(path, out, 9), 0);
 	assert_string_equal(out, "abcdefgh");
 
 	/* unreadable */
-	assert_int_equal(oc_slurm_conf_cluster_name(at(f, "nope.conf", path), out, sizeof(out)), -1);
+	assert_int_equal(oc_slurm_conf_cluster_name(test_util_at(f, "nope.conf", path), out, sizeof(out)), -1);
 	assert_int_equal(oc_slurm_conf_cluster_name(NULL, out, sizeof(out)), -1);
 }
 
@@ -547,16 +458,16 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
-		cmocka_unit_test_setup_teardown(test_load_valid, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_load_broken_json, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_load_wrong_types, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_load_unknown_and_mismatch, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_load_missing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dirs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_find_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_find_refuses, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_list, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_slurm_conf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_valid, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_load_broken_json, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_load_wrong_types, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_load_unknown_and_mismatch, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_load_missing, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_dirs, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_find_order, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_find_refuses, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_list, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_slurm_conf, test_util_setup, test_util_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,8 +7,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +15,7 @@
 
 #include "core/datafiles.h"
 #include "core/theme.h"
+#include "test_util.h"
 
 #ifndef OC_SOURCE_DIR
 #error "OC_SOURCE_DIR must be defined (tests/unit/CMakeLists.txt)"
@@ -28,91 +27,6 @@ static const char *const roles[] = {
 	"status", "ok", "busy", "warn", "bad", "dim", "group", "bar_used", "bar_free", "bar_over",
 };
 #define NROLES (sizeof(roles) / sizeof(roles[0]))
-
-struct fixture {
-	char root[256];
-};
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-	if (!f)
-		return -1;
-	const char *tmp = getenv("TMPDIR");
-	snprintf(f->root, sizeof(f->root), "%s/oc_theme_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(f->root)) {
-		free(f);
-		return -1;
-	}
-	umask(022);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	nftw(f->root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(f);
-	return 0;
-}
-
-static const char *at(const struct fixture *f, const char *rel, char buf[4096])
-{
-	int n = snprintf(buf, 4096, "%s/%s", f->root, rel);
-	assert_true(n > 0 && n < 4096);
-	return buf;
-}
-
-/* mkdir -p root/rel. */
-static void mkdirs(const struct fixture *f, const char *rel)
-{
-	char path[4096];
-	at(f, rel, path);
-	for (char *p = path + strlen(f->root) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
-		*p = '/';
-	}
-	assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
-}
-
-/* Writes text into root/rel, mode 0644; returns the path in buf. */
-static const char *write_file(const struct fixture *f, const char *rel, const char *text,
-			      char buf[4096])
-{
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", rel);
-	char *slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		mkdirs(f, dir);
-	}
-	at(f, rel, buf);
-	FILE *fp = fopen(buf, "w");
-	assert_non_null(fp);
-	assert_true(fputs(text, fp) >= 0);
-	assert_int_equal(fclose(fp), 0);
-	assert_int_equal(chmod(buf, 0644), 0);
-	return buf;
-}
-
-static void assert_contains(const char *hay, const char *needle)
-{
-	if (!strstr(hay, needle))
-		print_error("\"%s\" not in \"%s\"\n", needle, hay);
-	assert_non_null(strstr(hay, needle));
-}
 
 static int role(const char *name)
 {
@@ -134,28 +48,20 @@ static void assert_plain(const struct oc_theme_spec *t)
 	assert_string_equal(t->name, "");
 }
 
+/* The loader of expect_error: on -1 the theme must be plain. */
+static int load(const char *path, char *err, size_t errlen)
+{
+	struct oc_theme_spec t;
+	memset(&t, 0x5a, sizeof(t));
+	int rc = oc_theme_load(path, roles, NROLES, &t, err, errlen);
+	if (rc == -1)
+		assert_plain(&t);
+	return rc;
+}
+
 /* Writes text as root/rel, loads it and expects -1 with a message that
  * starts with the path and contains every needle (NULL-terminated). */
-static void expect_error(const struct fixture *f, const char *rel, const char *text, ...)
-{
-	char path[4096], err[1024];
-	struct oc_theme_spec t;
-	va_list ap;
-
-	write_file(f, rel, text, path);
-	memset(&t, 0x5a, sizeof(t));
-	int rc = oc_theme_load(path, roles, NROLES, &t, err, sizeof(err));
-	if (rc != -1)
-		print_error("accepted: %s\n", text);
-	assert_int_equal(rc, -1);
-	assert_plain(&t);
-	assert_memory_equal(err, path, strlen(path));
-	assert_int_equal(err[strlen(path)], ':');
-	va_start(ap, text);
-	for (const char *needle; (needle = va_arg(ap, const char *)) != NULL;)
-		assert_contains(err, needle);
-	va_end(ap);
-}
+#define expect_error(f, rel, ...) test_util_expect_error(f, rel, load, __VA_ARGS__)
 
 static void assert_same(const struct oc_theme_spec *a, const struct oc_theme_spec *b)
 {
@@ -210,7 +116,7 @@ static void test_shipped_complete(void **state)
 		for (size_t i = 0; i < NROLES; i++) {
 			char quoted[64];
 			snprintf(quoted, sizeof(quoted), "\"%s\":", roles[i]);
-			assert_contains(text, quoted);
+			test_util_assert_contains(text, quoted);
 		}
 	}
 }
@@ -265,17 +171,17 @@ static void test_builtin_errors(void **state)
 	struct oc_theme_spec t;
 	char err[256];
 	assert_int_equal(oc_theme_builtin("solarized", roles, NROLES, &t, err, sizeof(err)), 1);
-	assert_contains(err, "solarized");
+	test_util_assert_contains(err, "solarized");
 	const char *few[] = {"normal", "header"};
 	assert_int_equal(oc_theme_builtin("default", few, 2, &t, err, sizeof(err)), -1);
-	assert_contains(err, "is not in the role list");
+	test_util_assert_contains(err, "is not in the role list");
 	assert_plain(&t);
 	/* a role list longer than the theme can hold */
 	const char *many[OC_THEME_MAX_ROLES + 1];
 	for (size_t i = 0; i <= OC_THEME_MAX_ROLES; i++)
 		many[i] = "x";
 	assert_int_equal(oc_theme_builtin("default", many, OC_THEME_MAX_ROLES + 1, &t, err, sizeof(err)), -1);
-	assert_contains(err, "too many roles");
+	test_util_assert_contains(err, "too many roles");
 	/* a UI role the built-in does not know takes "normal" */
 	const char *more[NROLES + 1];
 	memcpy(more, roles, sizeof(roles));
@@ -313,15 +219,15 @@ static void test_colors_and_attrs(void **state)
 
 static void test_partial_and_extends(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512];
 	struct oc_theme_spec t;
 
 	/* roles left out take "normal" */
-	write_file(f, "p/few.json",
-		   "{\"theme\": \"few\", \"roles\": {\"normal\": {\"fg\": \"white\", \"bg\": \"blue\"},\n"
-		   " \"bad\": {\"fg\": \"bright-red\", \"attrs\": [\"bold\", \"italic\"]}}}",
-		   path);
+	test_util_write_file(f, "p/few.json",
+			     "{\"theme\": \"few\", \"roles\": {\"normal\": {\"fg\": \"white\", \"bg\": \"blue\"},\n"
+			     " \"bad\": {\"fg\": \"bright-red\", \"attrs\": [\"bold\", \"italic\"]}}}",
+			     path);
 	assert_int_equal(oc_theme_load(path, roles, NROLES, &t, err, sizeof(err)), 0);
 	assert_string_equal(t.name, "few");
 	assert_true(t.uses_color);
@@ -332,13 +238,13 @@ static void test_partial_and_extends(void **state)
 	assert_int_equal(t.role[role("bad")].attrs, OC_ATTR_BOLD | OC_ATTR_ITALIC);
 
 	/* no "normal" either: plain */
-	write_file(f, "p/bare.json", "{\"roles\": {}}", path);
+	test_util_write_file(f, "p/bare.json", "{\"roles\": {}}", path);
 	assert_int_equal(oc_theme_load(path, roles, NROLES, &t, err, sizeof(err)), 0);
 	assert_false(t.uses_color);
 
 	/* extends the built-in mono: a role replaced whole, others kept */
-	write_file(f, "p/mymono.json",
-		   "{\"extends\": \"mono\", \"roles\": {\"header\": {\"attrs\": [\"underline\"]}}}", path);
+	test_util_write_file(f, "p/mymono.json",
+			     "{\"extends\": \"mono\", \"roles\": {\"header\": {\"attrs\": [\"underline\"]}}}", path);
 	assert_int_equal(oc_theme_load(path, roles, NROLES, &t, err, sizeof(err)), 0);
 	assert_string_equal(t.extends, "mono");
 	assert_int_equal(t.role[role("header")].attrs, OC_ATTR_UNDERLINE);
@@ -346,9 +252,9 @@ static void test_partial_and_extends(void **state)
 	assert_false(t.uses_color);
 
 	/* extends a file beside it; the child's "normal" fills what neither sets */
-	write_file(f, "p/base.json", "{\"roles\": {\"ok\": {\"fg\": \"green\"}}}", path);
-	write_file(f, "p/kid.json",
-		   "{\"extends\": \"base\", \"roles\": {\"normal\": {\"fg\": \"yellow\"}}}", path);
+	test_util_write_file(f, "p/base.json", "{\"roles\": {\"ok\": {\"fg\": \"green\"}}}", path);
+	test_util_write_file(f, "p/kid.json",
+			     "{\"extends\": \"base\", \"roles\": {\"normal\": {\"fg\": \"yellow\"}}}", path);
 	assert_int_equal(oc_theme_load(path, roles, NROLES, &t, err, sizeof(err)), 0);
 	assert_int_equal(t.role[role("ok")].fg, OC_COLOR_GREEN);
 	assert_int_equal(t.role[role("warn")].fg, OC_COLOR_YELLOW);
@@ -356,7 +262,7 @@ static void test_partial_and_extends(void **state)
 
 static void test_broken(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	expect_error(f, "b.json", "{\"roles\": {\"header\": {\"fg\": \"black\"}\n", ":2:", NULL);
 	expect_error(f, "b.json", "{\"roles\": {\n \"header\": {\"fg\": black}}}", ":2:", NULL);
 	expect_error(f, "b.json", "{\"roles\": []}", "\"roles\" must be an object", NULL);
@@ -383,46 +289,46 @@ static void test_broken(void **state)
 
 static void test_extends_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[1024];
 	struct oc_theme_spec t;
-	write_file(f, "e/one.json", "{\"extends\": \"two\", \"roles\": {}}", path);
-	write_file(f, "e/two.json", "{\"extends\": \"one\", \"roles\": {}}", path);
-	assert_int_equal(oc_theme_load(at(f, "e/one.json", path), roles, NROLES, &t, err, sizeof(err)), -1);
-	assert_contains(err, "two.json: \"extends\": cycle: one extends two, which extends one");
+	test_util_write_file(f, "e/one.json", "{\"extends\": \"two\", \"roles\": {}}", path);
+	test_util_write_file(f, "e/two.json", "{\"extends\": \"one\", \"roles\": {}}", path);
+	assert_int_equal(oc_theme_load(test_util_at(f, "e/one.json", path), roles, NROLES, &t, err, sizeof(err)), -1);
+	test_util_assert_contains(err, "two.json: \"extends\": cycle: one extends two, which extends one");
 	assert_plain(&t);
-	write_file(f, "e/three.json", "{\"extends\": \"mono\", \"roles\": {}}", path);
-	write_file(f, "e/four.json", "{\"extends\": \"three\", \"roles\": {}}", path);
+	test_util_write_file(f, "e/three.json", "{\"extends\": \"mono\", \"roles\": {}}", path);
+	test_util_write_file(f, "e/four.json", "{\"extends\": \"three\", \"roles\": {}}", path);
 	assert_int_equal(oc_theme_load(path, roles, NROLES, &t, err, sizeof(err)), -1);
-	assert_contains(err, "only one level: four extends three, which extends mono");
+	test_util_assert_contains(err, "only one level: four extends three, which extends mono");
 }
 
 static void test_find_and_permissions(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[1024];
 	struct oc_datafile_dirs d = {0};
 	struct oc_theme_spec t;
-	assert_int_equal(oc_datafile_dirs_add(&d, at(f, "user", path), true), 0);
+	assert_int_equal(oc_datafile_dirs_add(&d, test_util_at(f, "user", path), true), 0);
 	assert_int_equal(oc_datafile_dirs_add(&d, OC_SOURCE_DIR, false), 0);
 
 	/* the shipped light theme through the search */
 	assert_int_equal(oc_theme_find("light", &d, roles, NROLES, &t, err, sizeof(err)), 0);
-	assert_contains(t.path, "/themes/light.json");
+	test_util_assert_contains(t.path, "/themes/light.json");
 	assert_int_equal(oc_theme_find("solarized", &d, roles, NROLES, &t, err, sizeof(err)), 1);
-	assert_contains(err, "no themes/solarized.json in");
+	test_util_assert_contains(err, "no themes/solarized.json in");
 
 	/* a user file of the same name wins, and may extend a shipped one */
-	write_file(f, "user/themes/light.json", "{\"extends\": \"mono\", \"roles\": {}}", path);
+	test_util_write_file(f, "user/themes/light.json", "{\"extends\": \"mono\", \"roles\": {}}", path);
 	assert_int_equal(oc_theme_find("light", &d, roles, NROLES, &t, err, sizeof(err)), 0);
 	assert_false(t.uses_color);
 	assert_string_equal(t.extends, "mono");
-	assert_contains(t.path, "/user/themes/light.json");
+	test_util_assert_contains(t.path, "/user/themes/light.json");
 
 	/* group-writable in the user's directory: refused */
 	assert_int_equal(chmod(path, 0620), 0);
 	assert_int_equal(oc_theme_find("light", &d, roles, NROLES, &t, err, sizeof(err)), -1);
-	assert_contains(err, "writable by group");
+	test_util_assert_contains(err, "writable by group");
 	assert_plain(&t);
 }
 
@@ -434,10 +340,10 @@ int main(void)
 		cmocka_unit_test(test_shipped_properties),
 		cmocka_unit_test(test_builtin_errors),
 		cmocka_unit_test(test_colors_and_attrs),
-		cmocka_unit_test_setup_teardown(test_partial_and_extends, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_broken, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_extends_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_find_and_permissions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_partial_and_extends, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_broken, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_extends_refused, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_find_and_permissions, test_util_setup, test_util_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,8 +7,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +15,7 @@
 
 #include "core/datafiles.h"
 #include "core/viewcfg.h"
+#include "test_util.h"
 
 #ifndef OC_SOURCE_DIR
 #error "OC_SOURCE_DIR must be defined (tests/unit/CMakeLists.txt)"
@@ -56,91 +55,6 @@ static const struct {
 #define NVIEWS (sizeof(views) / sizeof(views[0]))
 #define QUEUE queue_cols, sizeof(queue_cols) / sizeof(queue_cols[0])
 
-struct fixture {
-	char root[256];
-};
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-	if (!f)
-		return -1;
-	const char *tmp = getenv("TMPDIR");
-	snprintf(f->root, sizeof(f->root), "%s/oc_viewcfg_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(f->root)) {
-		free(f);
-		return -1;
-	}
-	umask(022);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	nftw(f->root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(f);
-	return 0;
-}
-
-static const char *at(const struct fixture *f, const char *rel, char buf[4096])
-{
-	int n = snprintf(buf, 4096, "%s/%s", f->root, rel);
-	assert_true(n > 0 && n < 4096);
-	return buf;
-}
-
-/* mkdir -p root/rel. */
-static void mkdirs(const struct fixture *f, const char *rel)
-{
-	char path[4096];
-	at(f, rel, path);
-	for (char *p = path + strlen(f->root) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
-		*p = '/';
-	}
-	assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
-}
-
-/* Writes text into root/rel, mode 0644; returns the path in buf. */
-static const char *write_file(const struct fixture *f, const char *rel, const char *text,
-			      char buf[4096])
-{
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", rel);
-	char *slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = '\0';
-		mkdirs(f, dir);
-	}
-	at(f, rel, buf);
-	FILE *fp = fopen(buf, "w");
-	assert_non_null(fp);
-	assert_true(fputs(text, fp) >= 0);
-	assert_int_equal(fclose(fp), 0);
-	assert_int_equal(chmod(buf, 0644), 0);
-	return buf;
-}
-
-static void assert_contains(const char *hay, const char *needle)
-{
-	if (!strstr(hay, needle))
-		print_error("\"%s\" not in \"%s\"\n", needle, hay);
-	assert_non_null(strstr(hay, needle));
-}
-
 static int qcol(const char *id)
 {
 	for (size_t i = 0; i < sizeof(queue_cols) / sizeof(queue_cols[0]); i++)
@@ -150,32 +64,26 @@ static int qcol(const char *id)
 	return -1;
 }
 
+/* The loader of expect_error (the queue view): on -1 the layout must be
+ * empty. */
+static int load(const char *path, char *err, size_t errlen)
+{
+	struct oc_viewcfg vc;
+	memset(&vc, 0x5a, sizeof(vc));
+	int rc = oc_viewcfg_load(path, "queue", QUEUE, &vc, err, errlen);
+	if (rc == -1) {
+		assert_int_equal(vc.ncols, 0);
+		assert_int_equal(vc.sort, -1);
+		assert_false(vc.reverse);
+		assert_string_equal(vc.name, "");
+	}
+	return rc;
+}
+
 /* Writes text as root/queue.json (or rel), loads it for the queue view and
  * expects -1 with a message that starts with the path and contains every
  * needle (NULL-terminated). */
-static void expect_error(const struct fixture *f, const char *rel, const char *text, ...)
-{
-	char path[4096], err[1024];
-	struct oc_viewcfg vc;
-	va_list ap;
-
-	write_file(f, rel, text, path);
-	memset(&vc, 0x5a, sizeof(vc));
-	int rc = oc_viewcfg_load(path, "queue", QUEUE, &vc, err, sizeof(err));
-	if (rc != -1)
-		print_error("accepted: %s\n", text);
-	assert_int_equal(rc, -1);
-	assert_int_equal(vc.ncols, 0);
-	assert_int_equal(vc.sort, -1);
-	assert_false(vc.reverse);
-	assert_string_equal(vc.name, "");
-	assert_memory_equal(err, path, strlen(path));
-	assert_int_equal(err[strlen(path)], ':');
-	va_start(ap, text);
-	for (const char *needle; (needle = va_arg(ap, const char *)) != NULL;)
-		assert_contains(err, needle);
-	va_end(ap);
-}
+#define expect_error(f, rel, ...) test_util_expect_error(f, rel, load, __VA_ARGS__)
 
 static void assert_same(const struct oc_viewcfg *a, const struct oc_viewcfg *b)
 {
@@ -237,11 +145,11 @@ static void test_builtin(void **state)
 	assert_int_equal(vc.cols[vc.ncols - 1].width, 0);
 	assert_int_equal(vc.sort, -1);
 	assert_int_equal(oc_viewcfg_builtin("jobs", QUEUE, &vc, err, sizeof(err)), 1);
-	assert_contains(err, "jobs");
+	test_util_assert_contains(err, "jobs");
 	/* the view lost a column the table uses */
 	const char *few[] = {"jobid", "user"};
 	assert_int_equal(oc_viewcfg_builtin("queue", few, 2, &vc, err, sizeof(err)), -1);
-	assert_contains(err, "column \"partition\" is not in the view's column list");
+	test_util_assert_contains(err, "column \"partition\" is not in the view's column list");
 	assert_int_equal(vc.ncols, 0);
 }
 
@@ -249,17 +157,17 @@ static void test_builtin(void **state)
 
 static void test_load(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512];
 	struct oc_viewcfg vc;
-	write_file(f, "u/queue.json",
-		   "{\"view\": \"queue\", \"columns\": [\n"
-		   "  {\"id\": \"jobid\", \"width\": 10},\n"
-		   "  {\"id\": \"qos\", \"width\": 6, \"optional\": true},\n"
-		   "  {\"id\": \"priority\", \"width\": 8, \"optional\": false},\n"
-		   "  {\"id\": \"reason\", \"width\": 0}\n"
-		   "], \"sort\": \"priority\", \"reverse\": true}\n",
-		   path);
+	test_util_write_file(f, "u/queue.json",
+			     "{\"view\": \"queue\", \"columns\": [\n"
+			     "  {\"id\": \"jobid\", \"width\": 10},\n"
+			     "  {\"id\": \"qos\", \"width\": 6, \"optional\": true},\n"
+			     "  {\"id\": \"priority\", \"width\": 8, \"optional\": false},\n"
+			     "  {\"id\": \"reason\", \"width\": 0}\n"
+			     "], \"sort\": \"priority\", \"reverse\": true}\n",
+			     path);
 	assert_int_equal(oc_viewcfg_load(path, "queue", QUEUE, &vc, err, sizeof(err)), 0);
 	assert_string_equal(vc.name, "queue");
 	assert_int_equal(vc.ncols, 4);
@@ -272,20 +180,20 @@ static void test_load(void **state)
 
 	/* sort and reverse may be left out; no flexible column is fine; the
 	 * sort column need not be shown */
-	write_file(f, "v/queue.json",
-		   "{\"columns\": [{\"id\": \"user\", \"width\": 200}], \"sort\": \"gpus\"}", path);
+	test_util_write_file(f, "v/queue.json",
+			     "{\"columns\": [{\"id\": \"user\", \"width\": 200}], \"sort\": \"gpus\"}", path);
 	assert_int_equal(oc_viewcfg_load(path, "queue", QUEUE, &vc, err, sizeof(err)), 0);
 	assert_int_equal(vc.ncols, 1);
 	assert_int_equal(vc.sort, qcol("gpus"));
 	assert_false(vc.reverse);
-	write_file(f, "w/queue.json", "{\"columns\": [{\"id\": \"user\", \"width\": 8}]}", path);
+	test_util_write_file(f, "w/queue.json", "{\"columns\": [{\"id\": \"user\", \"width\": 8}]}", path);
 	assert_int_equal(oc_viewcfg_load(path, "queue", QUEUE, &vc, err, sizeof(err)), 0);
 	assert_int_equal(vc.sort, -1);
 }
 
 static void test_broken(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	expect_error(f, "queue.json", "{\"columns\": [\n{\"id\": \"jobid\", \"width\": 8}\n", ":3:", NULL);
 	expect_error(f, "queue.json", "{\"columns\": [{\"id\": \"jobid\" \"width\": 8}]}", ":1:", NULL);
 	expect_error(f, "queue.json", "{\"columns\": {}}", "\"columns\" must be an array", NULL);
@@ -334,7 +242,7 @@ static void test_broken(void **state)
 
 static void test_too_many_columns(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[512], text[8192];
 	static char ids[40][8];
 	const char *cols[40];
@@ -347,32 +255,32 @@ static void test_too_many_columns(void **state)
 					 i ? ", " : "", i);
 	}
 	snprintf(text + used, sizeof(text) - used, "]}");
-	write_file(f, "wide.json", text, path);
+	test_util_write_file(f, "wide.json", text, path);
 	assert_int_equal(oc_viewcfg_load(path, "wide", cols, 40, &vc, err, sizeof(err)), -1);
-	assert_contains(err, "too many columns (at most 32)");
+	test_util_assert_contains(err, "too many columns (at most 32)");
 }
 
 static void test_find_and_permissions(void **state)
 {
-	struct fixture *f = *state;
+	struct test_util_dir *f = *state;
 	char path[4096], err[1024];
 	struct oc_datafile_dirs d = {0};
 	struct oc_viewcfg vc;
-	assert_int_equal(oc_datafile_dirs_add(&d, at(f, "user", path), true), 0);
+	assert_int_equal(oc_datafile_dirs_add(&d, test_util_at(f, "user", path), true), 0);
 	assert_int_equal(oc_datafile_dirs_add(&d, OC_SOURCE_DIR, false), 0);
 
-	write_file(f, "user/views/queue.json", "{\"columns\": [{\"id\": \"user\", \"width\": 8}]}", path);
+	test_util_write_file(f, "user/views/queue.json", "{\"columns\": [{\"id\": \"user\", \"width\": 8}]}", path);
 	assert_int_equal(oc_viewcfg_find("queue", &d, QUEUE, &vc, err, sizeof(err)), 0);
 	assert_int_equal(vc.ncols, 1);
-	assert_contains(vc.path, "/user/views/queue.json");
+	test_util_assert_contains(vc.path, "/user/views/queue.json");
 
 	assert_int_equal(chmod(path, 0666), 0);
 	assert_int_equal(oc_viewcfg_find("queue", &d, QUEUE, &vc, err, sizeof(err)), -1);
-	assert_contains(err, "refused: writable by others (mode 0666)");
+	test_util_assert_contains(err, "refused: writable by others (mode 0666)");
 	assert_int_equal(vc.ncols, 0);
 
 	assert_int_equal(oc_viewcfg_find("gantt", &d, QUEUE, &vc, err, sizeof(err)), 1);
-	assert_contains(err, "no views/gantt.json in");
+	test_util_assert_contains(err, "no views/gantt.json in");
 }
 
 int main(void)
@@ -380,10 +288,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped_equal_builtin),
 		cmocka_unit_test(test_builtin),
-		cmocka_unit_test_setup_teardown(test_load, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_broken, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_too_many_columns, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_find_and_permissions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_broken, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_too_many_columns, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_find_and_permissions, test_util_setup, test_util_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -160,6 +160,14 @@ static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
 	}
 }
 
+/* Nodes in a reservation are marked in their name, so that the mark stays
+ * when the RESV column gives way on a narrow terminal. */
+static enum oc_role r_name(struct oc_listview *lv, uint32_t item)
+{
+	struct npriv *np = lv->priv;
+	return item < np->cap && np->resv[item] ? OC_ROLE_WARN : OC_ROLE_NORMAL;
+}
+
 static enum oc_role r_reason(struct oc_listview *lv, uint32_t item)
 {
 	enum oc_role r = r_state(lv, item);
@@ -167,7 +175,7 @@ static enum oc_role r_reason(struct oc_listview *lv, uint32_t item)
 }
 
 static const struct oc_col_def cols[] = {
-	{"node", "NODE", 15, false, false, false, c_name, c_name_cmp, NULL},
+	{"node", "NODE", 15, false, false, false, c_name, c_name_cmp, r_name},
 	{"state", "STATE", 7, false, false, false, c_state, c_state_cmp, r_state},
 	{"cpus", "CPUS", 7, true, false, false, c_cpus, c_cpus_cmp, NULL},
 	{"gpus", "GPUS", 5, true, false, false, c_gpus, c_gpus_cmp, NULL},
@@ -246,7 +254,15 @@ static void open_item(struct oc_listview *lv, uint32_t item)
 
 static void context(struct oc_listview *lv, char *buf, size_t len)
 {
-	snprintf(buf, len, "%zu nodes", lv->nitems);
+	struct npriv *np = lv->priv;
+	size_t reserved = 0;
+	for (size_t i = 0; i < lv->nitems; i++)
+		if (lv->items[i] < np->cap && np->resv[lv->items[i]])
+			reserved++;
+	if (reserved)
+		snprintf(buf, len, "%zu nodes, %zu reserved", lv->nitems, reserved);
+	else
+		snprintf(buf, len, "%zu nodes", lv->nitems);
 }
 
 const struct oc_listview_def oc_lv_nodes = {

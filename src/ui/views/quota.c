@@ -126,14 +126,28 @@ static void c_pending(struct oc_listview *lv, uint32_t item, char *buf, size_t l
 	snprintf(buf, len, "%u/%u", g, j);
 }
 
+/* "N jobs on limit", and for accounts the other GrpTRES limits that are
+ * set ("cpu 576/1000 mem 1125G/2000G node 3/4"). */
 static void c_blocked(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
 	const struct qitem *q = qi(lv, item);
 	uint32_t b = q->kind == Q_ACCOUNT ? qrow(lv, item)->limited_jobs : quser(lv, item)->limited_jobs;
+	size_t off = 0;
+	buf[0] = '\0';
 	if (b)
-		snprintf(buf, len, "%u job%s on limit", b, b == 1 ? "" : "s");
-	else
-		buf[0] = '\0';
+		off += (size_t)snprintf(buf, len, "%u job%s on limit", b, b == 1 ? "" : "s");
+	if (q->kind != Q_ACCOUNT)
+		return;
+	const struct oc_quota_row *r = qrow(lv, item);
+	if (r->cpu.limit != OC_NOLIMIT && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%scpu %llu/%llu", off ? "; " : "",
+					(unsigned long long)r->cpu.used, (unsigned long long)r->cpu.limit);
+	if (r->mem.limit != OC_NOLIMIT && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%smem %lluG/%lluG", off ? "; " : "",
+					(unsigned long long)(r->mem.used / 1024), (unsigned long long)(r->mem.limit / 1024));
+	if (r->node.limit != OC_NOLIMIT && off < len)
+		snprintf(buf + off, len - off, "%snode %llu/%llu", off ? "; " : "",
+			 (unsigned long long)r->node.used, (unsigned long long)r->node.limit);
 }
 
 static void c_cpu(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
@@ -184,9 +198,9 @@ static enum oc_role r_bar(struct oc_listview *lv, uint32_t item)
 
 static enum oc_role r_blocked(struct oc_listview *lv, uint32_t item)
 {
-	(void)lv;
-	(void)item;
-	return OC_ROLE_WARN;
+	const struct qitem *q = qi(lv, item);
+	uint32_t b = q->kind == Q_ACCOUNT ? qrow(lv, item)->limited_jobs : quser(lv, item)->limited_jobs;
+	return b ? OC_ROLE_WARN : OC_ROLE_NORMAL;
 }
 
 static const struct oc_col_def cols[] = {

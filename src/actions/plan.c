@@ -1,0 +1,504 @@
+/* plan.c: the equivalent command lines of actions, and the checks and
+ * parsers of what the admin types into the action forms. Pure: no Slurm,
+ * no curses, no shell. */
+#include "actions/plan.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* Longest accepted reservation name: what fits oc_resv_spec.name. */
+#define PLAN_RESV_NAME_MAX (sizeof(((struct oc_resv_spec *)0)->name) - 1)
+#define PLAN_REASON_MAX 1024
+#define PLAN_START_MAX_AHEAD (366L * 24 * 3600)
+#define PLAN_DURATION_MAX_MIN (3650L * 24 * 60)
+
+/* An output buffer that counts what it would need, like snprintf. */
+struct plan_buf {
+	char *out;
+	size_t len;
+	size_t need;
+};
+
+static void plan_put(struct plan_buf *b, const char *s, size_t n)
+{
+	if (b->len > 0 && b->need < b->len - 1) {
+		size_t room = b->len - 1 - b->need;
+		memcpy(b->out + b->need, s, n < room ? n : room);
+	}
+	b->need += n;
+}
+
+static void plan_puts(struct plan_buf *b, const char *s)
+{
+	plan_put(b, s, strlen(s));
+}
+
+/* NUL-terminate what was written. Returns the length the whole needs. */
+static size_t plan_end(struct plan_buf *b)
+{
+	if (b->len > 0)
+		b->out[b->need < b->len ? b->need : b->len - 1] = '\0';
+	return b->need;
+}
+
+/* A byte that a POSIX shell takes literally outside quotes, by the rule
+ * of plan.h. Not isalnum(): that depends on the locale. */
+static bool plan_bare_char(unsigned char c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+		return true;
+	return c != '\0' && strchr("_.,:=/@%+-", c) != NULL;
+}
+
+static void plan_put_quoted(struct plan_buf *b, const char *value)
+{
+	const char *v = value ? value : "";
+	/* A leading '=' is zsh's =cmd expansion: quote it too. */
+	bool bare = *v != '\0' && *v != '=';
+	for (const unsigned char *p = (const unsigned char *)v; *p && bare; p++)
+		bare = plan_bare_char(*p);
+	if (bare) {
+		plan_puts(b, v);
+		return;
+	}
+	plan_put(b, "'", 1);
+	for (const char *p = v;;) {
+		const char *q = strchr(p, '\'');
+		if (!q) {
+			plan_puts(b, p);
+			break;
+		}
+		plan_put(b, p, (size_t)(q - p));
+		plan_put(b, "'\\''", 4);
+		p = q + 1;
+	}
+	plan_put(b, "'", 1);
+}
+
+/* " Key=<quoted value>" */
+static void plan_put_kv(struct plan_buf *b, const char *key, const char *value)
+{
+	plan_put(b, " ", 1);
+	plan_puts(b, key);
+	plan_put(b, "=", 1);
+	plan_put_quoted(b, value);
+}
+
+size_t oc_plan_quote(const char *value, char *out, size_t len)
+{
+	struct plan_buf b = {out, len, 0};
+	plan_put_quoted(&b, value);
+	return plan_end(&b);
+}
+
+size_t oc_plan_node_update(const char *expr, enum oc_node_op op, const char *reason, char *out,
+			   size_t len)
+{
+	struct plan_buf b = {out, len, 0};
+	plan_puts(&b, "scontrol update");
+	plan_put_kv(&b, "NodeName", expr);
+	switch (op) {
+	case OC_NODE_OP_DRAIN:
+		plan_puts(&b, " State=DRAIN");
+		plan_put_kv(&b, "Reason", reason);
+		break;
+	case OC_NODE_OP_RESUME:
+		plan_puts(&b, " State=RESUME");
+		break;
+	case OC_NODE_OP_UNDRAIN:
+		plan_puts(&b, " State=UNDRAIN");
+		break;
+	}
+	return plan_end(&b);
+}
+
+/* Minutes as Slurm prints and takes a duration: [D-]HH:MM:SS. */
+static void plan_put_duration(struct plan_buf *b, long minutes)
+{
+	char buf[64];
+	if (minutes < 0) {
+		plan_puts(b, "UNLIMITED");
+		return;
+	}
+	long days = minutes / 1440, hours = minutes / 60 % 24, mins = minutes % 60;
+	if (days > 0)
+		snprintf(buf, sizeof(buf), "%ld-%02ld:%02ld:00", days, hours, mins);
+	else
+		snprintf(buf, sizeof(buf), "%02ld:%02ld:00", hours, mins);
+	plan_puts(b, buf);
+}
+
+size_t oc_plan_resv_create(const struct oc_resv_spec *spec, char *out, size_t len)
+{
+	struct plan_buf b = {out, len, 0};
+	if (!spec)
+		return plan_end(&b);
+	plan_puts(&b, "scontrol create reservation");
+	if (spec->name[0])
+		plan_put_kv(&b, "ReservationName", spec->name);
+	if (spec->users[0])
+		plan_put_kv(&b, "Users", spec->users);
+	if (spec->accounts[0])
+		plan_put_kv(&b, "Accounts", spec->accounts);
+	if (spec->start == 0) {
+		plan_puts(&b, " StartTime=now");
+	} else {
+		char t[64];
+		struct tm tm;
+		if (localtime_r(&spec->start, &tm) && strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%S", &tm) > 0) {
+			plan_puts(&b, " StartTime=");
+			plan_puts(&b, t);
+		} else {
+			snprintf(t, sizeof(t), " StartTime=%lld", (long long)spec->start);
+			plan_puts(&b, t);
+		}
+	}
+	plan_puts(&b, " Duration=");
+	plan_put_duration(&b, spec->duration_min);
+	if (spec->flags[0])
+		plan_put_kv(&b, "Flags", spec->flags);
+	plan_put_kv(&b, "Nodes", spec->nodes);
+	return plan_end(&b);
+}
+
+size_t oc_plan_resv_delete(const char *name, char *out, size_t len)
+{
+	struct plan_buf b = {out, len, 0};
+	plan_puts(&b, "scontrol delete");
+	plan_put_kv(&b, "ReservationName", name);
+	return plan_end(&b);
+}
+
+static int plan_fail(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen > 0)
+		snprintf(err, errlen, "%s", msg);
+	return -1;
+}
+
+static bool plan_blank_char(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+int oc_plan_check_reason(const char *reason, char *err, size_t errlen)
+{
+	if (!reason || !reason[0])
+		return plan_fail(err, errlen, "a reason is required");
+	bool blank = true;
+	for (const char *p = reason; *p && blank; p++)
+		blank = plan_blank_char(*p);
+	if (blank)
+		return plan_fail(err, errlen, "the reason is blank");
+	size_t n = strlen(reason);
+	if (n > PLAN_REASON_MAX) {
+		if (err && errlen > 0)
+			snprintf(err, errlen, "the reason is too long (%zu bytes, at most %d)", n,
+				 PLAN_REASON_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+int oc_plan_check_resv_name(const char *name, char *err, size_t errlen)
+{
+	if (!name || !name[0])
+		return 0;
+	size_t n = strlen(name);
+	if (n > PLAN_RESV_NAME_MAX) {
+		if (err && errlen > 0)
+			snprintf(err, errlen, "reservation name too long (%zu characters, at most %zu)", n,
+				 PLAN_RESV_NAME_MAX);
+		return -1;
+	}
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			  *p == '_' || *p == '.' || *p == '-';
+		if (!ok)
+			return plan_fail(err, errlen,
+					 "reservation name: only letters, digits, '_', '.' and '-'");
+	}
+	return 0;
+}
+
+/* Copy text without surrounding blanks, lowercased, into buf. Returns 0,
+ * or -1 when it does not fit. */
+static int plan_trim_lower(const char *text, char *buf, size_t len)
+{
+	const char *s = text ? text : "";
+	while (plan_blank_char(*s))
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && plan_blank_char(s[n - 1]))
+		n--;
+	if (n >= len)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (char)(s[i] - 'A' + 'a') : s[i];
+	buf[n] = '\0';
+	return 0;
+}
+
+static bool plan_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Parse 1..maxdigits decimal digits at *p (no sign, no blanks) and
+ * advance *p. Returns 0 and sets *v, or -1. */
+static int plan_uint(const char **p, int maxdigits, long *v)
+{
+	long x = 0;
+	int n = 0;
+	while (plan_digit(**p)) {
+		if (++n > maxdigits)
+			return -1;
+		x = x * 10 + (**p - '0');
+		(*p)++;
+	}
+	if (n == 0)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* Exactly n digits at *p. */
+static int plan_fixed(const char **p, int n, long *v)
+{
+	for (int i = 0; i < n; i++)
+		if (!plan_digit((*p)[i]))
+			return -1;
+	return plan_uint(p, n, v);
+}
+
+static void plan_skip_blanks(const char **p)
+{
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+}
+
+static bool plan_word_in(const char *w, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(w, *list) == 0)
+			return true;
+	return false;
+}
+
+static const char *const plan_unit_min[] = {"m", "min", "mins", "minute", "minutes", NULL};
+static const char *const plan_unit_hour[] = {"h", "hr", "hrs", "hour", "hours", NULL};
+static const char *const plan_unit_day[] = {"d", "day", "days", NULL};
+
+/* Minutes per unit word, or 0 for an unknown word. "" is 0 too. */
+static long plan_unit(const char *w)
+{
+	if (plan_word_in(w, plan_unit_min))
+		return 1;
+	if (plan_word_in(w, plan_unit_hour))
+		return 60;
+	if (plan_word_in(w, plan_unit_day))
+		return 1440;
+	return 0;
+}
+
+static int plan_days_in_month(long y, long m)
+{
+	static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return 29;
+	return days[m - 1];
+}
+
+static const char plan_start_forms[] =
+	"start: now, now+30min, now+2h, now+1d, HH:MM or YYYY-MM-DDTHH:MM[:SS]";
+
+int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size_t errlen)
+{
+	char buf[64];
+	if (plan_trim_lower(text, buf, sizeof(buf)) < 0 || !buf[0])
+		return plan_fail(err, errlen, plan_start_forms);
+	if (strcmp(buf, "now") == 0) {
+		*t = 0;
+		return 0;
+	}
+	const char *p = buf;
+	if (strncmp(p, "now", 3) == 0) {
+		long n, unit;
+		p += 3;
+		plan_skip_blanks(&p);
+		if (*p != '+')
+			return plan_fail(err, errlen, "start: write now+30min, now+2h or now+1d");
+		p++;
+		plan_skip_blanks(&p);
+		if (plan_uint(&p, 6, &n) < 0)
+			return plan_fail(err, errlen, "start: a number after now+, e.g. now+30min");
+		plan_skip_blanks(&p);
+		unit = plan_unit(p);
+		if (unit == 0)
+			return plan_fail(err, errlen, "start: give a unit after the number: min, h or d");
+		long long secs = (long long)n * unit * 60;
+		if (secs > PLAN_START_MAX_AHEAD)
+			return plan_fail(err, errlen, "start: at most 366 days ahead");
+		*t = now + (time_t)secs;
+		return 0;
+	}
+
+	struct tm tm;
+	if (!localtime_r(&now, &tm))
+		return plan_fail(err, errlen, "start: cannot read the local time");
+	long y, mo, d, h, mi, s = 0;
+	const char *q = p;
+	if (plan_uint(&q, 2, &h) == 0 && q[0] == ':' && plan_digit(q[1]) && plan_digit(q[2]) &&
+	    q[3] == '\0') {
+		q++;
+		plan_fixed(&q, 2, &mi);
+		/* HH:MM today, or tomorrow when that is past. */
+		if (h > 23 || mi > 59)
+			return plan_fail(err, errlen, "start: HH:MM with hours 0-23 and minutes 0-59");
+		tm.tm_hour = (int)h;
+		tm.tm_min = (int)mi;
+		tm.tm_sec = 0;
+		tm.tm_isdst = -1;
+		time_t when = mktime(&tm);
+		if (when != (time_t)-1 && when < now) {
+			if (!localtime_r(&now, &tm))
+				return plan_fail(err, errlen, "start: cannot read the local time");
+			tm.tm_mday++;
+			tm.tm_hour = (int)h;
+			tm.tm_min = (int)mi;
+			tm.tm_sec = 0;
+			tm.tm_isdst = -1;
+			when = mktime(&tm);
+		}
+		if (when == (time_t)-1)
+			return plan_fail(err, errlen, "start: not a valid local time");
+		*t = when;
+		return 0;
+	}
+
+	q = p;
+	if (plan_fixed(&q, 4, &y) < 0 || *q++ != '-' || plan_fixed(&q, 2, &mo) < 0 || *q++ != '-' ||
+	    plan_fixed(&q, 2, &d) < 0 || (*q != 't' && *q != ' '))
+		return plan_fail(err, errlen, plan_start_forms);
+	q++;
+	if (plan_fixed(&q, 2, &h) < 0 || *q++ != ':' || plan_fixed(&q, 2, &mi) < 0)
+		return plan_fail(err, errlen, plan_start_forms);
+	if (*q == ':') {
+		q++;
+		if (plan_fixed(&q, 2, &s) < 0)
+			return plan_fail(err, errlen, plan_start_forms);
+	}
+	if (*q != '\0')
+		return plan_fail(err, errlen, plan_start_forms);
+	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > plan_days_in_month(y, mo))
+		return plan_fail(err, errlen, "start: no such date");
+	if (h > 23 || mi > 59 || s > 59)
+		return plan_fail(err, errlen, "start: no such time of day");
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = (int)(y - 1900);
+	tm.tm_mon = (int)(mo - 1);
+	tm.tm_mday = (int)d;
+	tm.tm_hour = (int)h;
+	tm.tm_min = (int)mi;
+	tm.tm_sec = (int)s;
+	tm.tm_isdst = -1;
+	time_t when = mktime(&tm);
+	if (when == (time_t)-1)
+		return plan_fail(err, errlen, "start: not a valid local time");
+	/* mktime moves a time skipped by a DST change: say so. */
+	if (tm.tm_mday != d || tm.tm_hour != h || tm.tm_min != mi)
+		return plan_fail(err, errlen, "start: that time does not exist here (DST change)");
+	if (when < now)
+		return plan_fail(err, errlen, "start: that time is in the past");
+	if (when - now > PLAN_START_MAX_AHEAD)
+		return plan_fail(err, errlen, "start: at most 366 days ahead");
+	*t = when;
+	return 0;
+}
+
+static const char plan_duration_forms[] =
+	"duration: 90 (minutes), 90m, 4h, 2d, 2:30:00, 1-12:00:00 or UNLIMITED";
+
+int oc_plan_parse_duration(const char *text, long *minutes, char *err, size_t errlen)
+{
+	char buf[64];
+	if (plan_trim_lower(text, buf, sizeof(buf)) < 0 || !buf[0])
+		return plan_fail(err, errlen, plan_duration_forms);
+	if (strcmp(buf, "infinite") == 0 || strcmp(buf, "unlimited") == 0) {
+		*minutes = -1;
+		return 0;
+	}
+	if (buf[0] == '-' || buf[0] == '+')
+		return plan_fail(err, errlen, "duration: must be a positive length");
+
+	const char *p = buf;
+	long n, total;
+	if (plan_uint(&p, 9, &n) < 0)
+		return plan_fail(err, errlen, plan_duration_forms);
+	if (*p == '-' || *p == ':') {
+		/* Slurm's forms: D-H, D-H:M, D-H:M:S and H:M:S. */
+		long days = 0, hours, mins = 0, secs = 0;
+		bool have_days = *p == '-';
+		if (have_days) {
+			days = n;
+			p++;
+			if (plan_uint(&p, 2, &hours) < 0)
+				return plan_fail(err, errlen, plan_duration_forms);
+		} else {
+			hours = n;
+		}
+		int fields = 1;
+		if (*p == ':') {
+			p++;
+			if (plan_uint(&p, 2, &mins) < 0)
+				return plan_fail(err, errlen, plan_duration_forms);
+			fields++;
+		}
+		if (*p == ':') {
+			p++;
+			if (plan_uint(&p, 2, &secs) < 0)
+				return plan_fail(err, errlen, plan_duration_forms);
+			fields++;
+		}
+		if (*p != '\0')
+			return plan_fail(err, errlen, plan_duration_forms);
+		if (!have_days && fields != 3)
+			return plan_fail(err, errlen,
+					 "duration: 2:30 is ambiguous (Slurm reads minutes:seconds): write 2:30:00 or 150m");
+		if (have_days && hours > 23)
+			return plan_fail(err, errlen, "duration: hours 0-23 after the days (D-HH:MM:SS)");
+		if (mins > 59 || secs > 59)
+			return plan_fail(err, errlen, "duration: minutes and seconds 0-59");
+		if (days > PLAN_DURATION_MAX_MIN / 1440 || hours > PLAN_DURATION_MAX_MIN / 60)
+			return plan_fail(err, errlen, "duration: at most 3650 days");
+		total = days * 1440 + hours * 60 + mins + (secs > 0 ? 1 : 0);
+	} else {
+		plan_skip_blanks(&p);
+		long unit = *p ? plan_unit(p) : 1;
+		if (unit == 0)
+			return plan_fail(err, errlen, plan_duration_forms);
+		if (n > PLAN_DURATION_MAX_MIN / unit)
+			return plan_fail(err, errlen, "duration: at most 3650 days");
+		total = n * unit;
+	}
+	if (total <= 0)
+		return plan_fail(err, errlen, "duration: must be at least one minute");
+	if (total > PLAN_DURATION_MAX_MIN)
+		return plan_fail(err, errlen, "duration: at most 3650 days");
+	*minutes = total;
+	return 0;
+}
+
+const char *oc_plan_propose_resv_name(time_t now, char *out, size_t len)
+{
+	char buf[64];
+	struct tm tm;
+	if (len == 0)
+		return out;
+	if (!localtime_r(&now, &tm) || strftime(buf, sizeof(buf), "maint_%Y%m%d_%H%M", &tm) == 0)
+		snprintf(buf, sizeof(buf), "maint");
+	snprintf(out, len, "%s", buf);
+	return out;
+}

@@ -1,0 +1,578 @@
+/* worker.c: apply → read back → compare → audit, off the UI thread. */
+#include "actions/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "actions/audit.h"
+#include "core/strmap.h"
+
+/* Largest node list an action takes (a typo like [1-100000] is refused). */
+#define OC_ACTION_MAX_NODES 65536
+
+struct oc_worker {
+	struct oc_writer writer;
+	char cluster[64];
+	char audit_path[4096];
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	bool quit, done, has_req, has_result;
+	time_t busy_since;
+	struct oc_action_req req;
+	struct oc_action_result result;
+	struct oc_whoami who;
+	int pipe_rd, pipe_wr;
+};
+
+static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(buf);
+	if (off + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+}
+
+static const char *op_name(enum oc_node_op op)
+{
+	switch (op) {
+	case OC_NODE_OP_DRAIN: return "node.drain";
+	case OC_NODE_OP_RESUME: return "node.resume";
+	default: return "node.undrain";
+	}
+}
+
+static const char *op_past(enum oc_node_op op)
+{
+	switch (op) {
+	case OC_NODE_OP_DRAIN: return "drained";
+	case OC_NODE_OP_RESUME: return "resumed";
+	default: return "undrained";
+	}
+}
+
+/* Whether node n now is what op asked for; why not into why. */
+static bool node_took(const struct oc_node *n, enum oc_node_op op, const char *reason, char *why, size_t len)
+{
+	switch (op) {
+	case OC_NODE_OP_DRAIN:
+		if (!(n->flags & OC_NF_DRAIN)) {
+			snprintf(why, len, "not draining");
+			return false;
+		}
+		if (!n->reason || strcmp(n->reason, reason) != 0) {
+			snprintf(why, len, "reason is \"%s\"", n->reason ? n->reason : "");
+			return false;
+		}
+		return true;
+	case OC_NODE_OP_RESUME:
+		if (n->flags & OC_NF_DRAIN) {
+			snprintf(why, len, "still drained");
+			return false;
+		}
+		if (n->base == OC_NODE_DOWN) {
+			snprintf(why, len, "still down%s", (n->flags & OC_NF_NOT_RESPONDING) ? " (not responding)" : "");
+			return false;
+		}
+		return true;
+	default:
+		if (n->flags & OC_NF_DRAIN) {
+			snprintf(why, len, "still drained");
+			return false;
+		}
+		return true;
+	}
+}
+
+/* Whether Slurm's error says the controller did not answer in time (the
+ * request may still be applied when it recovers), as opposed to a refusal
+ * or a connection that never opened. */
+static bool is_timeout(const char *err)
+{
+	return strcasestr(err, "timed out") || strcasestr(err, "timeout");
+}
+
+static void unknown_result(struct oc_action_result *res, const char *slurm_err, char *error, size_t errlen)
+{
+	res->status = OC_ACTION_UNKNOWN;
+	snprintf(res->summary, sizeof(res->summary),
+		 "NO ANSWER: slurmctld did not answer in time (%.200s); the request is applied to all "
+		 "targets or to none once it recovers: check the view",
+		 slurm_err);
+	snprintf(error, errlen, "%s", slurm_err);
+}
+
+static void apply_node_update(const struct oc_writer *w, const struct oc_action_req *req,
+			      struct oc_action_result *res, char *error, size_t errlen)
+{
+	char **names = NULL;
+	size_t n = 0;
+	char err[512] = "";
+	if (w->ops->hostlist_expand(w->ctx, req->nodes, OC_ACTION_MAX_NODES, &names, &n, err, sizeof(err)) < 0) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "refused: %.400s", err);
+		snprintf(error, errlen, "%s", err);
+		return;
+	}
+	char slurm_err[512] = "";
+	int rc = w->ops->node_update(w->ctx, req->nodes, req->op, req->reason, slurm_err, sizeof(slurm_err));
+	if (rc < 0 && is_timeout(slurm_err)) {
+		unknown_result(res, slurm_err, error, errlen);
+		oc_writer_names_free(&names, n);
+		return;
+	}
+	struct oc_nodes *t = NULL;
+	char read_err[512] = "";
+	if (w->ops->read_nodes(w->ctx, &t, read_err, sizeof(read_err)) < 0) {
+		res->status = OC_ACTION_FAILED;
+		if (rc < 0)
+			snprintf(res->summary, sizeof(res->summary), "failed: %.400s", slurm_err);
+		else
+			snprintf(res->summary, sizeof(res->summary),
+				 "sent, but the read-back failed (%.400s): check the nodes", read_err);
+		snprintf(error, errlen, "%.400s%s%.400s", rc < 0 ? slurm_err : "", rc < 0 ? "; " : "", read_err);
+		oc_writer_names_free(&names, n);
+		return;
+	}
+	struct oc_strmap index = {0};
+	oc_strmap_init(&index, t->n);
+	for (size_t i = 0; i < t->n; i++)
+		oc_strmap_put(&index, t->v[i].name, (uint32_t)i);
+	size_t ok = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = oc_strmap_get(&index, names[i]);
+		char why[300] = "";
+		bool took;
+		if (k == UINT32_MAX) {
+			took = false;
+			snprintf(why, sizeof(why), "no such node");
+		} else {
+			took = node_took(&t->v[k], req->op, req->reason, why, sizeof(why));
+		}
+		if (took) {
+			ok++;
+			appendf(res->details, sizeof(res->details), "%s: %s\n", names[i], op_past(req->op));
+		} else {
+			appendf(res->details, sizeof(res->details), "%s: NOT changed: %s%s%s\n", names[i], why,
+				rc < 0 ? "; Slurm: " : "", rc < 0 ? slurm_err : "");
+		}
+	}
+	oc_strmap_free(&index);
+	oc_nodes_unref(&t);
+	if (ok == n) {
+		res->status = OC_ACTION_OK;
+		snprintf(res->summary, sizeof(res->summary), "%s %zu node%s: %.300s", op_past(req->op), n,
+			 n == 1 ? "" : "s", req->nodes);
+	} else {
+		res->status = ok ? OC_ACTION_PARTIAL : OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "%s: %s %zu of %zu nodes%s%.300s", ok ? "partial" : "failed",
+			 op_past(req->op), ok, n, rc < 0 ? "; Slurm: " : "", rc < 0 ? slurm_err : "");
+		snprintf(error, errlen, "%s", rc < 0 ? slurm_err : "read-back differs");
+	}
+	oc_writer_names_free(&names, n);
+}
+
+/* Whether the node lists a and b name the same nodes. */
+static bool same_nodes(const struct oc_writer *w, const char *a, const char *b)
+{
+	char **x = NULL, **y = NULL;
+	size_t nx = 0, ny = 0;
+	char err[256];
+	bool same = false;
+	if (w->ops->hostlist_expand(w->ctx, a, OC_ACTION_MAX_NODES, &x, &nx, err, sizeof(err)) == 0 &&
+	    w->ops->hostlist_expand(w->ctx, b, OC_ACTION_MAX_NODES, &y, &ny, err, sizeof(err)) == 0 && nx == ny) {
+		struct oc_strmap m = {0};
+		oc_strmap_init(&m, nx);
+		for (size_t i = 0; i < nx; i++)
+			oc_strmap_put(&m, x[i], (uint32_t)i);
+		same = true;
+		for (size_t i = 0; i < ny && same; i++)
+			same = oc_strmap_get(&m, y[i]) != UINT32_MAX;
+		oc_strmap_free(&m);
+	}
+	oc_writer_names_free(&x, nx);
+	oc_writer_names_free(&y, ny);
+	return same;
+}
+
+static const struct oc_reservation *find_resv(const struct oc_reservations *t, const char *name)
+{
+	for (size_t i = 0; t && i < t->n; i++)
+		if (strcmp(t->v[i].name, name) == 0)
+			return &t->v[i];
+	return NULL;
+}
+
+/* Whether every comma-separated word of want is in have. */
+static bool flags_contain(const char *have, const char *want)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", want);
+	char *save = NULL;
+	for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		bool found = false;
+		size_t fl = strlen(f);
+		for (const char *p = have; p && *p;) {
+			const char *comma = strchr(p, ',');
+			size_t l = comma ? (size_t)(comma - p) : strlen(p);
+			if (l == fl && strncasecmp(p, f, fl) == 0)
+				found = true;
+			p = comma ? comma + 1 : NULL;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static void apply_resv_create(const struct oc_writer *w, const struct oc_action_req *req,
+			      struct oc_action_result *res, char *error, size_t errlen, char *name_out,
+			      size_t name_len)
+{
+	char err[512] = "";
+	if (w->ops->resv_create(w->ctx, &req->resv, name_out, name_len, err, sizeof(err)) < 0) {
+		if (is_timeout(err)) {
+			unknown_result(res, err, error, errlen);
+			return;
+		}
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "failed: %.400s", err);
+		snprintf(error, errlen, "%s", err);
+		return;
+	}
+	struct oc_reservations *t = NULL;
+	if (w->ops->read_reservations(w->ctx, &t, err, sizeof(err)) < 0) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "created %.128s, but the read-back failed: %.300s", name_out, err);
+		snprintf(error, errlen, "read-back: %s", err);
+		return;
+	}
+	const struct oc_reservation *r = find_resv(t, name_out);
+	if (!r) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "Slurm said it created %.128s, but it is not listed", name_out);
+		snprintf(error, errlen, "not found in the read-back");
+	} else {
+		bool nodes_ok = r->nodes && same_nodes(w, r->nodes, req->resv.nodes);
+		bool flags_ok = flags_contain(r->flags, req->resv.flags);
+		bool users_ok = !req->resv.users[0] || (r->users && strstr(r->users, req->resv.users));
+		appendf(res->details, sizeof(res->details), "name:  %s\nnodes: %s%s\nflags: %s%s\nusers: %s%s\n",
+			r->name, r->nodes ? r->nodes : "", nodes_ok ? "" : "  (DIFFERS from what was asked)",
+			r->flags ? r->flags : "", flags_ok ? "" : "  (DIFFERS)", r->users ? r->users : "",
+			users_ok ? "" : "  (DIFFERS)");
+		if (nodes_ok && flags_ok && users_ok) {
+			res->status = OC_ACTION_OK;
+			snprintf(res->summary, sizeof(res->summary), "created reservation %.128s on %.300s", r->name,
+				 r->nodes ? r->nodes : "");
+		} else {
+			res->status = OC_ACTION_PARTIAL;
+			snprintf(res->summary, sizeof(res->summary), "created %.128s, but it differs from what was asked",
+				 r->name);
+			snprintf(error, errlen, "read-back differs");
+		}
+	}
+	oc_reservations_unref(&t);
+}
+
+static void apply_resv_delete(const struct oc_writer *w, const struct oc_action_req *req,
+			      struct oc_action_result *res, char *error, size_t errlen)
+{
+	char err[512] = "";
+	int rc = w->ops->resv_delete(w->ctx, req->resv_name, err, sizeof(err));
+	if (rc < 0 && is_timeout(err)) {
+		unknown_result(res, err, error, errlen);
+		return;
+	}
+	struct oc_reservations *t = NULL;
+	char rerr[512] = "";
+	if (w->ops->read_reservations(w->ctx, &t, rerr, sizeof(rerr)) < 0) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "%s%.200s; read-back failed: %.200s", rc < 0 ? "failed: " : "sent",
+			 rc < 0 ? err : "", rerr);
+		snprintf(error, errlen, "%s", rc < 0 ? err : rerr);
+		return;
+	}
+	bool gone = find_resv(t, req->resv_name) == NULL;
+	oc_reservations_unref(&t);
+	if (gone) {
+		res->status = OC_ACTION_OK;
+		snprintf(res->summary, sizeof(res->summary), "deleted reservation %.128s", req->resv_name);
+	} else {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "failed: %.128s is still there%s%.300s", req->resv_name,
+			 rc < 0 ? ": " : "", rc < 0 ? err : "");
+		snprintf(error, errlen, "%s", rc < 0 ? err : "still listed");
+	}
+}
+
+/* A JSON string of s; invalid UTF-8 bytes become '?' (the audit keeps the
+ * line valid JSON; the reason itself went to Slurm verbatim). */
+static json_t *json_string_lossy(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	char *copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+void oc_action_apply(const struct oc_writer *writer, const char *cluster, const char *audit_path,
+		     const struct oc_action_req *req, struct oc_action_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	char error[1024] = "";
+	char created[128] = "";
+	const char *action = "";
+	const char *targets = "";
+	json_t *params = json_object();
+	switch (req->kind) {
+	case OC_ACTION_NODE_UPDATE:
+		action = op_name(req->op);
+		targets = req->nodes;
+		if (params && req->op == OC_NODE_OP_DRAIN)
+			json_object_set_new(params, "reason", json_string_lossy(req->reason));
+		apply_node_update(writer, req, res, error, sizeof(error));
+		break;
+	case OC_ACTION_RESV_CREATE:
+		action = "resv.create";
+		targets = req->resv.nodes;
+		if (params) {
+			json_object_set_new(params, "name", json_string(req->resv.name));
+			json_object_set_new(params, "flags", json_string(req->resv.flags));
+			json_object_set_new(params, "users", json_string(req->resv.users));
+			json_object_set_new(params, "start", json_integer((json_int_t)req->resv.start));
+			json_object_set_new(params, "duration_min", json_integer(req->resv.duration_min));
+		}
+		apply_resv_create(writer, req, res, error, sizeof(error), created, sizeof(created));
+		if (params && created[0])
+			json_object_set_new(params, "created", json_string(created));
+		break;
+	case OC_ACTION_RESV_DELETE:
+		action = "resv.delete";
+		targets = req->resv_name;
+		apply_resv_delete(writer, req, res, error, sizeof(error));
+		break;
+	}
+	/* A reason with invalid UTF-8 makes json_string fail: keep it raw. */
+	char *params_text = params ? json_dumps(params, JSON_COMPACT) : NULL;
+	json_decref(params);
+	struct oc_audit_rec rec = {
+		.time = time(NULL),
+		.cluster = cluster,
+		.action = action,
+		.targets = targets,
+		.params = params_text,
+		.command = req->command,
+		.result = res->status == OC_ACTION_OK	   ? "ok"
+			  : res->status == OC_ACTION_PARTIAL ? "partial"
+			  : res->status == OC_ACTION_UNKNOWN ? "unknown"
+							     : "failed",
+		.error = error[0] ? error : NULL,
+	};
+	char aerr[256] = "";
+	if (audit_path && *audit_path && oc_audit_append(audit_path, &rec, aerr, sizeof(aerr)) < 0)
+		snprintf(res->audit_error, sizeof(res->audit_error), "%s", aerr);
+	free(params_text);
+}
+
+static void notify(struct oc_worker *w)
+{
+	char one = 1;
+	ssize_t r = write(w->pipe_wr, &one, 1);
+	(void)r;
+}
+
+static void *worker_main(void *arg)
+{
+	struct oc_worker *w = arg;
+	/* Who we are to Slurm, first. */
+	struct oc_whoami who = {0};
+	who.known = true;
+	if (w->writer.ops->whoami(w->writer.ctx, who.user, sizeof(who.user), &who.level, who.error,
+				  sizeof(who.error)) < 0)
+		who.level = OC_ADMIN_NONE;
+	pthread_mutex_lock(&w->lock);
+	w->who = who;
+	notify(w);
+	while (!w->quit) {
+		if (!w->has_req) {
+			if (!w->who.error[0]) {
+				pthread_cond_wait(&w->cv, &w->lock);
+				continue;
+			}
+			/* whoami failed (slurmctld down at start?): ask again in
+			 * 15 s unless an action comes first. */
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += 15;
+			if (pthread_cond_timedwait(&w->cv, &w->lock, &ts) == ETIMEDOUT && !w->quit) {
+				pthread_mutex_unlock(&w->lock);
+				struct oc_whoami again = {.known = true};
+				if (w->writer.ops->whoami(w->writer.ctx, again.user, sizeof(again.user), &again.level,
+							  again.error, sizeof(again.error)) < 0)
+					again.level = OC_ADMIN_NONE;
+				pthread_mutex_lock(&w->lock);
+				w->who = again;
+				notify(w);
+			}
+			continue;
+		}
+		struct oc_action_req req = w->req;
+		pthread_mutex_unlock(&w->lock);
+		struct oc_action_result res;
+		oc_action_apply(&w->writer, w->cluster, w->audit_path, &req, &res);
+		pthread_mutex_lock(&w->lock);
+		w->result = res;
+		w->has_result = true;
+		w->has_req = false;
+		w->busy_since = 0;
+		notify(w);
+	}
+	w->done = true;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+struct oc_worker *oc_worker_start(const struct oc_writer *writer, const char *cluster,
+				  const char *audit_path, char *err, size_t errlen)
+{
+	struct oc_worker *w = calloc(1, sizeof(*w));
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	w->writer = *writer;
+	snprintf(w->cluster, sizeof(w->cluster), "%s", cluster ? cluster : "");
+	snprintf(w->audit_path, sizeof(w->audit_path), "%s", audit_path ? audit_path : "");
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "worker: %s", strerror(errno));
+		free(w);
+		return NULL;
+	}
+	w->pipe_rd = fds[0];
+	w->pipe_wr = fds[1];
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	int rc = pthread_create(&w->thread, NULL, worker_main, w);
+	if (rc) {
+		snprintf(err, errlen, "worker thread: %s", strerror(rc));
+		close(fds[0]);
+		close(fds[1]);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int oc_worker_submit(struct oc_worker *w, const struct oc_action_req *req)
+{
+	pthread_mutex_lock(&w->lock);
+	if (w->has_req) {
+		pthread_mutex_unlock(&w->lock);
+		return -1;
+	}
+	w->req = *req;
+	w->has_req = true;
+	w->has_result = false;
+	w->busy_since = time(NULL);
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->lock);
+	return 0;
+}
+
+bool oc_worker_busy(struct oc_worker *w, time_t *since)
+{
+	pthread_mutex_lock(&w->lock);
+	bool busy = w->has_req;
+	if (since)
+		*since = w->busy_since;
+	pthread_mutex_unlock(&w->lock);
+	return busy;
+}
+
+bool oc_worker_take_result(struct oc_worker *w, struct oc_action_result *out)
+{
+	pthread_mutex_lock(&w->lock);
+	bool has = w->has_result;
+	if (has) {
+		*out = w->result;
+		w->has_result = false;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return has;
+}
+
+void oc_worker_whoami(struct oc_worker *w, struct oc_whoami *out)
+{
+	pthread_mutex_lock(&w->lock);
+	*out = w->who;
+	pthread_mutex_unlock(&w->lock);
+}
+
+int oc_worker_fd(const struct oc_worker *w)
+{
+	return w->pipe_rd;
+}
+
+void oc_worker_ack(struct oc_worker *w)
+{
+	char buf[32];
+	while (read(w->pipe_rd, buf, sizeof(buf)) > 0)
+		;
+}
+
+const struct oc_writer *oc_worker_writer(const struct oc_worker *w)
+{
+	return &w->writer;
+}
+
+void oc_worker_stop(struct oc_worker **wp)
+{
+	struct oc_worker *w = wp ? *wp : NULL;
+	if (!w)
+		return;
+	*wp = NULL;
+	pthread_mutex_lock(&w->lock);
+	w->quit = true;
+	pthread_cond_broadcast(&w->cv);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 1;
+	while (!w->done)
+		if (pthread_cond_timedwait(&w->cv, &w->lock, &ts) == ETIMEDOUT)
+			break;
+	bool done = w->done;
+	pthread_mutex_unlock(&w->lock);
+	if (!done) {
+		pthread_detach(w->thread); /* stuck in a request: ends with the process */
+		return;
+	}
+	pthread_join(w->thread, NULL);
+	close(w->pipe_rd);
+	close(w->pipe_wr);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cv);
+	free(w);
+}

@@ -1,0 +1,93 @@
+/* worker.h: the thread that applies actions, so that the screen never
+ * waits on slurmctld. One action at a time: apply through the writer, read
+ * the cluster back, compare with what was asked, write the audit line,
+ * then hand the result to the screen. */
+#ifndef OC_ACTIONS_WORKER_H
+#define OC_ACTIONS_WORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "actions/writer.h"
+
+enum oc_action_kind {
+	OC_ACTION_NODE_UPDATE = 0,
+	OC_ACTION_RESV_CREATE,
+	OC_ACTION_RESV_DELETE,
+};
+
+/* One action, as confirmed by the admin. */
+struct oc_action_req {
+	enum oc_action_kind kind;
+	/* node update */
+	enum oc_node_op op;
+	char nodes[4096];          /* compressed hostlist of the targets */
+	char reason[1100];         /* drain reason, verbatim */
+	/* reservations */
+	struct oc_resv_spec resv;  /* create */
+	char resv_name[128];       /* delete */
+	/* the equivalent command line shown to the admin (and audited) */
+	char command[8192];
+};
+
+/* UNKNOWN: slurmctld did not answer in time. A request is one RPC, so it
+ * was applied to all targets or to none; which one shows once slurmctld
+ * answers again (the views show it, the next read-back tells). */
+enum oc_action_status { OC_ACTION_OK = 0, OC_ACTION_PARTIAL, OC_ACTION_FAILED, OC_ACTION_UNKNOWN };
+
+struct oc_action_result {
+	enum oc_action_status status;
+	char summary[512];         /* one line: "drained 3 nodes", "failed: ..." */
+	char details[8192];        /* per target, one per line */
+	char audit_error[256];     /* "" when the audit line was written */
+};
+
+/* What the user is to Slurm (read once by the worker at start). */
+struct oc_whoami {
+	bool known;                /* false until the worker has asked */
+	char user[64];
+	enum oc_admin_level level;
+	char error[256];
+};
+
+struct oc_worker;
+
+/* Start the worker. writer: how to reach the cluster (copied); cluster:
+ * for the audit lines; audit_path: the log. The worker asks whoami at
+ * once. Returns NULL with err on failure. Stop with oc_worker_stop. */
+struct oc_worker *oc_worker_start(const struct oc_writer *writer, const char *cluster,
+				  const char *audit_path, char *err, size_t errlen);
+
+/* Hand an action to the worker. Returns 0, or -1 when one is still
+ * running (nothing is queued: the admin sees one action at a time). */
+int oc_worker_submit(struct oc_worker *w, const struct oc_action_req *req);
+
+/* Whether an action is running, and since when (wall clock). */
+bool oc_worker_busy(struct oc_worker *w, time_t *since);
+
+/* Take the result of the last action when it is there. Returns true and
+ * fills *out once per action. */
+bool oc_worker_take_result(struct oc_worker *w, struct oc_action_result *out);
+
+/* A copy of what whoami said (known=false until it has answered). */
+void oc_worker_whoami(struct oc_worker *w, struct oc_whoami *out);
+
+/* Readable when a result or the whoami answer is there; drain with
+ * oc_worker_ack. */
+int oc_worker_fd(const struct oc_worker *w);
+void oc_worker_ack(struct oc_worker *w);
+
+/* The writer, for the calls that do not block (hostlists). */
+const struct oc_writer *oc_worker_writer(const struct oc_worker *w);
+
+/* Stop and free; clears *w. A worker stuck in a request to a hung
+ * controller is left to end with the process. */
+void oc_worker_stop(struct oc_worker **w);
+
+/* Apply one action synchronously (what the worker thread runs; also for
+ * tests and script mode): apply, read back, compare, audit. */
+void oc_action_apply(const struct oc_writer *writer, const char *cluster, const char *audit_path,
+		     const struct oc_action_req *req, struct oc_action_result *res);
+
+#endif

@@ -1,0 +1,74 @@
+/* writer.h: what actions need from the cluster, as a vtable the source
+ * layer implements (libslurm now; the CLI/SSH backend later). No Slurm
+ * types here: actions and the screen stay free of libslurm. All functions
+ * may block (they talk to slurmctld): call them from the action worker
+ * thread, never from the UI thread. */
+#ifndef OC_ACTIONS_WRITER_H
+#define OC_ACTIONS_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "core/model.h"
+
+enum oc_node_op {
+	OC_NODE_OP_DRAIN = 0,   /* State=DRAIN Reason=... (reason required) */
+	OC_NODE_OP_RESUME,      /* State=RESUME */
+	OC_NODE_OP_UNDRAIN,     /* State=UNDRAIN: clear the drain flag only */
+};
+
+/* A maintenance (or other) reservation to create. */
+struct oc_resv_spec {
+	char name[128];        /* "" = let Slurm choose */
+	char nodes[4096];      /* hostlist expression, required */
+	char users[256];       /* "root" by default */
+	char accounts[256];    /* "" = none */
+	char flags[256];       /* "MAINT,IGNORE_JOBS" */
+	time_t start;          /* 0 = now */
+	long duration_min;     /* minutes; -1 = infinite */
+};
+
+/* What the user running the console may do in Slurm. */
+enum oc_admin_level { OC_ADMIN_NONE = 0, OC_ADMIN_OPERATOR, OC_ADMIN_ADMIN };
+
+struct oc_writer_ops {
+	/* Expand a hostlist expression ("gpu-st-b300-[3-5,9]") into names with
+	 * libslurm's hostlist functions. *names is a malloc'd array of malloc'd
+	 * strings (free with oc_writer_names_free). Refuses (-1, err) a bad
+	 * expression and one of more than max names. Returns 0. */
+	int (*hostlist_expand)(void *ctx, const char *expr, size_t max, char ***names, size_t *n,
+			       char *err, size_t errlen);
+	/* Compress names into a ranged expression ("gpu-st-b300-[3-5,9]"),
+	 * malloc'd; NULL on ENOMEM. */
+	char *(*hostlist_compress)(void *ctx, const char *const *names, size_t n);
+	/* One update RPC for all nodes of expr. Returns 0, or -1 with Slurm's
+	 * own error text in err. */
+	int (*node_update)(void *ctx, const char *expr, enum oc_node_op op, const char *reason,
+			   char *err, size_t errlen);
+	/* Create a reservation; the name Slurm gave it goes to name_out.
+	 * Returns 0, or -1 with Slurm's error text. */
+	int (*resv_create)(void *ctx, const struct oc_resv_spec *spec, char *name_out, size_t name_len,
+			   char *err, size_t errlen);
+	/* Delete a reservation. Returns 0, or -1 with Slurm's error text. */
+	int (*resv_delete)(void *ctx, const char *name, char *err, size_t errlen);
+	/* Read back the current nodes / reservations (a new table, one
+	 * reference, the caller unrefs). Returns 0, or -1 with err. */
+	int (*read_nodes)(void *ctx, struct oc_nodes **out, char *err, size_t errlen);
+	int (*read_reservations)(void *ctx, struct oc_reservations **out, char *err, size_t errlen);
+	/* Who runs the console and what Slurm lets them do: root and SlurmUser
+	 * are admins; others per their accounting AdminLevel. Returns 0, or -1
+	 * with err (then *level is NONE). */
+	int (*whoami)(void *ctx, char *user, size_t user_len, enum oc_admin_level *level, char *err,
+		      size_t errlen);
+};
+
+struct oc_writer {
+	const struct oc_writer_ops *ops;
+	void *ctx;
+};
+
+/* Free what hostlist_expand returned and clear *names. */
+void oc_writer_names_free(char ***names, size_t n);
+
+#endif

@@ -1,0 +1,66 @@
+/* slurm_convert.h: libslurm messages -> core model tables, shared by the
+ * backend (slurm_source.c, which defines these) and the writer's read-back
+ * (slurm_write.c), so that both see a node or a reservation the same way.
+ * Internal: libslurm types, include only from src/source/. */
+#ifndef OC_SOURCE_SLURM_CONVERT_H
+#define OC_SOURCE_SLURM_CONVERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <slurm/slurm.h>
+
+#include "core/model.h"
+#include "core/strmap.h"
+
+/* A small cache of uid -> user name, so that 10k jobs cost a few
+ * getpwuid. Zero-initialise it; it owns no memory. Not thread safe: one
+ * cache per thread (or under the owner's lock). */
+struct oc_slurm_uid_entry {
+	uid_t uid;
+	char name[64];
+};
+struct oc_slurm_uid_cache {
+	struct oc_slurm_uid_entry e[256];
+};
+
+/* The name of uid, from the cache or NSS; the number as text when NSS has
+ * no entry. Returns a pointer into the cache, valid until the next call
+ * that evicts that slot. */
+const char *oc_slurm_uid_name(struct oc_slurm_uid_cache *c, uint32_t uid);
+
+/* Name -> index of the node table hostlists are resolved against, built
+ * on first use. Initialise with {.nodes = table}; free with
+ * oc_slurm_node_index_free (nodes itself is borrowed). */
+struct oc_slurm_node_index {
+	const struct oc_nodes *nodes;
+	struct oc_strmap map;
+	bool built;
+};
+void oc_slurm_node_index_free(struct oc_slurm_node_index *ix);
+
+/* Convert a node message into a new table (one reference, the caller
+ * unrefs); its generation is prev's + 1 (1 when prev is NULL). uids
+ * resolves reason_uid. NULL on ENOMEM. */
+struct oc_nodes *oc_slurm_convert_nodes(struct oc_slurm_uid_cache *uids, const node_info_msg_t *msg,
+					const struct oc_nodes *prev);
+
+/* Convert a reservation message into a new table (one reference, the
+ * caller unrefs). ix: the node table to resolve node_idx against, or NULL
+ * to leave node_idx empty (node_generation 0). NULL on ENOMEM. */
+struct oc_reservations *oc_slurm_convert_resv(const reserve_info_msg_t *msg,
+					      struct oc_slurm_node_index *ix,
+					      const struct oc_reservations *prev);
+
+/* Reservation flag bits as Slurm prints them ("MAINT,IGNORE_JOBS") into
+ * buf (always NUL-terminated; names that do not fit are left out). */
+void oc_slurm_resv_flags_string(uint64_t flags, char *buf, size_t len);
+
+/* The RESERVE_FLAG_* bit of one flag name as oc_slurm_resv_flags_string
+ * writes it (case-insensitive, len bytes of name, not NUL-terminated).
+ * Returns 0 and sets *bit, or -1 when the name is unknown to this build. */
+int oc_slurm_resv_flag_bit(const char *name, size_t len, uint64_t *bit);
+
+#endif

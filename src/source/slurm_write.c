@@ -1,0 +1,768 @@
+/* slurm_write.c: the libslurm writer (actions/writer.h): hostlists, node
+ * updates, reservations, read-back and who the user is to Slurm.
+ *
+ * Hostlist expressions are checked here before libslurm sees them:
+ * libslurm's hostlist_create accepts some broken input and makes up names
+ * from it (22.05: "gpu-st-b300-[3-" gives one host "gpu-st-b300-]"),
+ * refuses other input with a message on stderr only, and expands a range
+ * completely before anyone can count it. So the syntax is checked and the
+ * names are counted first, and libslurm only expands what passed. */
+#include "source/slurm_write.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+#include <slurm/slurmdb.h>
+
+#include "source/slurm_compat.h"
+#include "source/slurm_convert.h"
+
+/* Longest node name accepted (the longest host name DNS allows). */
+#define OC_NODE_NAME_MAX 255
+/* Most names one node update may name (libslurm's own range limit is
+ * 64k names per bracket range). */
+#define OC_UPDATE_MAX_NODES 65536
+
+struct slurm_writer {
+	pthread_mutex_t lock; /* guards uids */
+	struct oc_slurm_uid_cache uids;
+};
+
+__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt,
+							  ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Slurm's text for the errno a libslurm call left (SLURM_ERROR's text when
+ * it left none). slurm_get_errno is gone in 24.11: errno is the one way. */
+static void slurm_err(char *err, size_t errlen, int e)
+{
+	seterr(err, errlen, "%s", slurm_strerror(e ? e : SLURM_ERROR));
+}
+
+/* ---- hostlists --------------------------------------------------------- */
+
+static bool name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+	       c == '_' || c == '.';
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+/* One "[...]" group starting after '[' at s: ranges "N" or "N-M"
+ * separated by commas. Sets *end to the ']' , *count to its number of
+ * values and *width to the widest number it makes. Returns 0 or -1. */
+static int hostlist_check_brackets(const char *expr, const char *s, const char **end, uint64_t *count,
+				   size_t *width, char *err, size_t errlen)
+{
+	*count = 0;
+	*width = 0;
+	for (;;) {
+		const char *lo = s;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		size_t lo_len = (size_t)(s - lo);
+		const char *hi = lo;
+		size_t hi_len = lo_len;
+		if (*s == '-') {
+			hi = ++s;
+			while (*s >= '0' && *s <= '9')
+				s++;
+			hi_len = (size_t)(s - hi);
+		}
+		if (!lo_len || !hi_len) {
+			if (*s == '[')
+				seterr(err, errlen, "nested '[' at offset %zu", (size_t)(s - expr));
+			else if (*s == '\0')
+				seterr(err, errlen, "unbalanced brackets: '[' is never closed");
+			else
+				seterr(err, errlen, "bad range in brackets at offset %zu: expected N or N-M",
+				       (size_t)(s - expr));
+			return -1;
+		}
+		if (lo_len > 18 || hi_len > 18) {
+			seterr(err, errlen, "number too long in range at offset %zu", (size_t)(lo - expr));
+			return -1;
+		}
+		unsigned long long a = strtoull(lo, NULL, 10), b = strtoull(hi, NULL, 10);
+		if (a > b) {
+			seterr(err, errlen, "range %llu-%llu at offset %zu goes backwards", a, b,
+			       (size_t)(lo - expr));
+			return -1;
+		}
+		*count = sat_add(*count, (uint64_t)(b - a) + 1);
+		size_t w = lo_len > hi_len ? lo_len : hi_len;
+		if (w > *width)
+			*width = w;
+		if (*s == ']') {
+			*end = s;
+			return 0;
+		}
+		if (*s != ',') {
+			if (*s == '\0')
+				seterr(err, errlen, "unbalanced brackets: '[' is never closed");
+			else if (*s == '[')
+				seterr(err, errlen, "nested '[' at offset %zu", (size_t)(s - expr));
+			else if (*s > ' ' && *s < 0x7f)
+				seterr(err, errlen, "unexpected '%c' in brackets at offset %zu", *s,
+				       (size_t)(s - expr));
+			else
+				seterr(err, errlen, "unexpected byte 0x%02x in brackets at offset %zu",
+				       (unsigned)(unsigned char)*s, (size_t)(s - expr));
+			return -1;
+		}
+		s++;
+	}
+}
+
+/* Check the syntax of a hostlist expression and count its names without
+ * expanding it: comma-separated names of [A-Za-z0-9._-], each with
+ * optional numeric "[1-3,7]" groups (not nested, no text after the last
+ * group: libslurm refuses "a[1-2]-b"), no empty name, no whitespace, no
+ * name longer than OC_NODE_NAME_MAX. Returns 0 and *count (duplicates
+ * included, saturating), or -1 with a message. */
+static int hostlist_check(const char *expr, uint64_t *count, char *err, size_t errlen)
+{
+	*count = 0;
+	if (!expr || !*expr) {
+		seterr(err, errlen, "empty hostlist");
+		return -1;
+	}
+	const char *s = expr;
+	for (;;) {
+		/* One name: text and bracket groups up to ',' or the end. */
+		const char *start = s;
+		uint64_t n = 1;
+		size_t len = 0;
+		bool groups = false, text_after_group = false;
+		while (*s && *s != ',') {
+			unsigned char c = (unsigned char)*s;
+			if (c == '[') {
+				const char *close;
+				uint64_t k;
+				size_t w;
+				if (hostlist_check_brackets(expr, s + 1, &close, &k, &w, err, errlen) < 0)
+					return -1;
+				n = sat_mul(n, k);
+				len += w;
+				groups = true;
+				text_after_group = false;
+				s = close + 1;
+				continue;
+			}
+			if (c == ']') {
+				seterr(err, errlen, "']' without '[' at offset %zu", (size_t)(s - expr));
+				return -1;
+			}
+			if (c <= ' ' || c == 0x7f) {
+				seterr(err, errlen, "whitespace or control character at offset %zu in hostlist",
+				       (size_t)(s - expr));
+				return -1;
+			}
+			if (!name_char(c)) {
+				if (c < 0x80)
+					seterr(err, errlen,
+					       "'%c' at offset %zu: node names are letters, digits, '-', '_' and '.'",
+					       c, (size_t)(s - expr));
+				else
+					seterr(err, errlen,
+					       "non-ASCII byte at offset %zu: node names are letters, digits, '-', '_' and '.'",
+					       (size_t)(s - expr));
+				return -1;
+			}
+			if (groups)
+				text_after_group = true;
+			len++;
+			s++;
+		}
+		if (s == start) {
+			seterr(err, errlen, "empty node name at offset %zu (two commas, or a comma at the start or end)",
+			       (size_t)(s - expr));
+			return -1;
+		}
+		if (text_after_group) {
+			seterr(err, errlen, "text after ']' in \"%.*s\": libslurm's hostlists take no suffix",
+			       (int)(s - start), start);
+			return -1;
+		}
+		if (len > OC_NODE_NAME_MAX) {
+			seterr(err, errlen, "node names of \"%.40s...\" are longer than %d characters", start,
+			       OC_NODE_NAME_MAX);
+			return -1;
+		}
+		*count = sat_add(*count, n);
+		if (!*s)
+			return 0;
+		s++; /* ',' */
+		if (!*s) {
+			seterr(err, errlen, "empty node name at offset %zu (two commas, or a comma at the start or end)",
+			       (size_t)(s - expr));
+			return -1;
+		}
+	}
+}
+
+/* One plain node name (no brackets, no commas): 0 or -1 with a message. */
+static int node_name_check(const char *name, char *err, size_t errlen)
+{
+	size_t len = name ? strlen(name) : 0;
+	if (!len) {
+		seterr(err, errlen, "empty node name");
+		return -1;
+	}
+	if (len > OC_NODE_NAME_MAX) {
+		seterr(err, errlen, "node name longer than %d characters", OC_NODE_NAME_MAX);
+		return -1;
+	}
+	for (const char *p = name; *p; p++)
+		if (!name_char((unsigned char)*p)) {
+			seterr(err, errlen, "node name \"%.64s\": letters, digits, '-', '_' and '.' only", name);
+			return -1;
+		}
+	return 0;
+}
+
+/* Free k names and the array, as oc_writer_names_free does (not called:
+ * oc_source does not link oc_actions). */
+static void names_free(char **v, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Names come back sorted (libslurm's host order) without duplicates. */
+static int sw_hostlist_expand(void *ctx, const char *expr, size_t max, char ***names, size_t *n,
+			      char *err, size_t errlen)
+{
+	(void)ctx;
+	*names = NULL;
+	*n = 0;
+	uint64_t count;
+	if (hostlist_check(expr, &count, err, errlen) < 0)
+		return -1;
+	if (count > max) {
+		if (count == UINT64_MAX)
+			seterr(err, errlen, "hostlist names too many nodes (limit %zu)", max);
+		else
+			seterr(err, errlen, "hostlist names %llu nodes, more than the limit of %zu",
+			       (unsigned long long)count, max);
+		return -1;
+	}
+	oc_hostlist hl = slurm_hostlist_create(expr);
+	if (!hl) {
+		seterr(err, errlen, "libslurm refused the hostlist \"%.64s\"", expr);
+		return -1;
+	}
+	slurm_hostlist_uniq(hl);
+	int c = slurm_hostlist_count(hl);
+	if (c <= 0 || (uint64_t)c > count) {
+		slurm_hostlist_destroy(hl);
+		seterr(err, errlen, "libslurm expanded \"%.64s\" to %d names, expected %llu", expr, c,
+		       (unsigned long long)count);
+		return -1;
+	}
+	char **v = calloc((size_t)c, sizeof(*v));
+	if (!v) {
+		slurm_hostlist_destroy(hl);
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	size_t k = 0;
+	char *host;
+	/* slurm_hostlist_shift returns malloc'd names: they go to the caller. */
+	while ((host = slurm_hostlist_shift(hl))) {
+		if (k == (size_t)c || node_name_check(host, err, errlen) < 0) {
+			if (k == (size_t)c)
+				seterr(err, errlen, "libslurm returned more names than it counted");
+			free(host);
+			slurm_hostlist_destroy(hl);
+			names_free(v, k);
+			return -1;
+		}
+		v[k++] = host;
+	}
+	slurm_hostlist_destroy(hl);
+	if (k != (size_t)c) {
+		seterr(err, errlen, "out of memory");
+		names_free(v, k);
+		return -1;
+	}
+	*names = v;
+	*n = k;
+	return 0;
+}
+
+/* Duplicates are dropped and names sorted; a name that is not a plain
+ * node name (empty, brackets, commas, > 255) gives NULL like ENOMEM. */
+static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
+{
+	(void)ctx;
+	if (n == 0)
+		return strdup("");
+	for (size_t i = 0; i < n; i++)
+		if (node_name_check(names[i], NULL, 0) < 0)
+			return NULL;
+	oc_hostlist hl = slurm_hostlist_create(NULL);
+	if (!hl)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (slurm_hostlist_push_host(hl, names[i]) != 1) {
+			slurm_hostlist_destroy(hl);
+			return NULL;
+		}
+	slurm_hostlist_uniq(hl);
+	/* slurm_hostlist_ranged_string_malloc left slurm.h in 23.11, and the
+	 * _xmalloc variant needs the undeclared xfree: write into our own
+	 * buffer, doubling it while libslurm says it was truncated. */
+	size_t cap = 256;
+	char *s = NULL;
+	for (;;) {
+		char *ns = realloc(s, cap);
+		if (!ns)
+			break;
+		s = ns;
+		if (slurm_hostlist_ranged_string(hl, cap, s) >= 0) {
+			slurm_hostlist_destroy(hl);
+			return s;
+		}
+		if (cap > ((size_t)1 << 28))
+			break; /* 256 MB of names: give up */
+		cap *= 2;
+	}
+	free(s);
+	slurm_hostlist_destroy(hl);
+	return NULL;
+}
+
+/* ---- node updates ------------------------------------------------------ */
+
+static int sw_node_update(void *ctx, const char *expr, enum oc_node_op op, const char *reason,
+			  char *err, size_t errlen)
+{
+	(void)ctx;
+	uint64_t count;
+	if (hostlist_check(expr, &count, err, errlen) < 0)
+		return -1;
+	if (count > OC_UPDATE_MAX_NODES) {
+		seterr(err, errlen, "hostlist names more than %d nodes", OC_UPDATE_MAX_NODES);
+		return -1;
+	}
+	update_node_msg_t msg;
+	slurm_init_update_node_msg(&msg);
+	switch (op) {
+	case OC_NODE_OP_DRAIN: {
+		bool blank = true;
+		for (const char *p = reason; p && *p; p++)
+			if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+				blank = false;
+		if (blank) {
+			seterr(err, errlen, "a drain needs a reason");
+			return -1;
+		}
+		msg.node_state = NODE_STATE_DRAIN;
+		msg.reason_uid = (uint32_t)getuid();
+		break;
+	}
+	case OC_NODE_OP_RESUME:
+		msg.node_state = NODE_RESUME;
+		break;
+	case OC_NODE_OP_UNDRAIN:
+		msg.node_state = NODE_STATE_UNDRAIN;
+		break;
+	default:
+		seterr(err, errlen, "unknown node operation %d", (int)op);
+		return -1;
+	}
+	/* The message takes char *: give it copies rather than cast const away. */
+	char *names = strdup(expr);
+	char *why = op == OC_NODE_OP_DRAIN ? strdup(reason) : NULL;
+	if (!names || (op == OC_NODE_OP_DRAIN && !why)) {
+		free(names);
+		free(why);
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	msg.node_names = names;
+	msg.reason = why;
+	errno = 0;
+	int rc = slurm_update_node(&msg);
+	int e = errno;
+	free(names);
+	free(why);
+	if (rc != SLURM_SUCCESS) {
+		slurm_err(err, errlen, e);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- reservations ------------------------------------------------------ */
+
+/* A NUL-terminated field of a fixed array: 0, or -1 with a message. */
+static int field_check(const char *field, size_t size, const char *what, char *err, size_t errlen)
+{
+	if (!memchr(field, '\0', size)) {
+		seterr(err, errlen, "%s is not terminated", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* "MAINT,IGNORE_JOBS" -> RESERVE_FLAG_* bits (names as Slurm prints
+ * them, case-insensitive). Returns 0, or -1 naming the flag it does not
+ * know. */
+static int resv_flags_parse(const char *text, uint64_t *flags, char *err, size_t errlen)
+{
+	*flags = 0;
+	const char *s = text;
+	while (*s) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		uint64_t bit;
+		if (!len) {
+			seterr(err, errlen, "empty reservation flag in \"%.64s\"", text);
+			return -1;
+		}
+		if (oc_slurm_resv_flag_bit(s, len, &bit) < 0) {
+			seterr(err, errlen, "unknown reservation flag \"%.*s\"", (int)(len > 64 ? 64 : len), s);
+			return -1;
+		}
+		*flags |= bit;
+		if (!end)
+			break;
+		s = end + 1;
+		if (!*s) {
+			seterr(err, errlen, "empty reservation flag in \"%.64s\"", text);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int resv_name_check(const char *name, char *err, size_t errlen)
+{
+	for (const char *p = name; *p; p++)
+		if (!name_char((unsigned char)*p)) {
+			seterr(err, errlen, "reservation name: letters, digits, '-', '_' and '.' only");
+			return -1;
+		}
+	return 0;
+}
+
+static int sw_resv_create(void *ctx, const struct oc_resv_spec *spec, char *name_out, size_t name_len,
+			  char *err, size_t errlen)
+{
+	(void)ctx;
+	if (name_out && name_len)
+		name_out[0] = '\0';
+	if (field_check(spec->name, sizeof(spec->name), "reservation name", err, errlen) < 0 ||
+	    field_check(spec->nodes, sizeof(spec->nodes), "nodes", err, errlen) < 0 ||
+	    field_check(spec->users, sizeof(spec->users), "users", err, errlen) < 0 ||
+	    field_check(spec->accounts, sizeof(spec->accounts), "accounts", err, errlen) < 0 ||
+	    field_check(spec->flags, sizeof(spec->flags), "flags", err, errlen) < 0)
+		return -1;
+	if (resv_name_check(spec->name, err, errlen) < 0)
+		return -1;
+	uint64_t count;
+	if (hostlist_check(spec->nodes, &count, err, errlen) < 0)
+		return -1;
+	uint64_t flags;
+	if (resv_flags_parse(spec->flags, &flags, err, errlen) < 0)
+		return -1;
+	uint32_t duration;
+	if (spec->duration_min == -1) {
+		duration = INFINITE;
+	} else if (spec->duration_min <= 0 || (unsigned long)spec->duration_min >= INFINITE) {
+		seterr(err, errlen, "duration must be a positive number of minutes, or -1 (infinite)");
+		return -1;
+	} else {
+		duration = (uint32_t)spec->duration_min;
+	}
+
+	resv_desc_msg_t msg;
+	slurm_init_resv_desc_msg(&msg);
+	char *name = spec->name[0] ? strdup(spec->name) : NULL;
+	char *nodes = strdup(spec->nodes);
+	char *users = strdup(spec->users[0] ? spec->users : "root");
+	char *accounts = spec->accounts[0] ? strdup(spec->accounts) : NULL;
+	if ((spec->name[0] && !name) || !nodes || !users || (spec->accounts[0] && !accounts)) {
+		free(name);
+		free(nodes);
+		free(users);
+		free(accounts);
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	msg.name = name;
+	msg.node_list = nodes;
+	msg.users = users;
+	msg.accounts = accounts;
+	msg.flags = flags;
+	/* start 0 = now: left at NO_VAL, slurmctld then starts it on its own
+	 * clock (no skew between this host and the controller). */
+	if (spec->start)
+		msg.start_time = spec->start;
+	msg.duration = duration;
+
+	errno = 0;
+	/* The name comes back strdup'd by libslurm (src/api/update_config.c,
+	 * 22.05 to 25.11): plain free() releases it. */
+	char *created = slurm_create_reservation(&msg);
+	int e = errno;
+	free(name);
+	free(nodes);
+	free(users);
+	free(accounts);
+	if (!created) {
+		slurm_err(err, errlen, e);
+		return -1;
+	}
+	if (name_out && name_len)
+		snprintf(name_out, name_len, "%s", created);
+	free(created);
+	return 0;
+}
+
+static int sw_resv_delete(void *ctx, const char *name, char *err, size_t errlen)
+{
+	(void)ctx;
+	if (!name || !*name) {
+		seterr(err, errlen, "no reservation name");
+		return -1;
+	}
+	char *copy = strdup(name);
+	if (!copy) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	reservation_name_msg_t msg;
+	memset(&msg, 0, sizeof(msg));
+	msg.name = copy;
+	errno = 0;
+	int rc = slurm_delete_reservation(&msg);
+	int e = errno;
+	free(copy);
+	if (rc != SLURM_SUCCESS) {
+		slurm_err(err, errlen, e);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- read-back --------------------------------------------------------- */
+
+static int sw_read_nodes(void *ctx, struct oc_nodes **out, char *err, size_t errlen)
+{
+	struct slurm_writer *w = ctx;
+	*out = NULL;
+	node_info_msg_t *msg = NULL;
+	/* As the backend asks: SHOW_DETAIL for gres_used. */
+	uint16_t show = SHOW_ALL | SHOW_DETAIL;
+#ifdef SHOW_MIXED
+	show |= SHOW_MIXED;
+#endif
+	errno = 0;
+	if (slurm_load_node((time_t)0, &msg, show) != SLURM_SUCCESS || !msg) {
+		slurm_err(err, errlen, errno);
+		return -1;
+	}
+	pthread_mutex_lock(&w->lock);
+	struct oc_nodes *t = oc_slurm_convert_nodes(&w->uids, msg, NULL);
+	pthread_mutex_unlock(&w->lock);
+	slurm_free_node_info_msg(msg);
+	if (!t) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	*out = t;
+	return 0;
+}
+
+/* The table's node_idx are left empty: read-back compares names. */
+static int sw_read_reservations(void *ctx, struct oc_reservations **out, char *err, size_t errlen)
+{
+	(void)ctx;
+	*out = NULL;
+	reserve_info_msg_t *msg = NULL;
+	errno = 0;
+	if (slurm_load_reservations((time_t)0, &msg) != SLURM_SUCCESS || !msg) {
+		slurm_err(err, errlen, errno);
+		return -1;
+	}
+	struct oc_reservations *t = oc_slurm_convert_resv(msg, NULL, NULL);
+	slurm_free_reservation_info_msg(msg);
+	if (!t) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	*out = t;
+	return 0;
+}
+
+/* ---- who am I ---------------------------------------------------------- */
+
+/* The accounting AdminLevel of user from slurmctld's association manager:
+ * 0 and *level, or -1 with Slurm's error. A user unknown to accounting is
+ * NONE. */
+static int whoami_admin_level(char *user, enum oc_admin_level *level, char *err, size_t errlen)
+{
+	*level = OC_ADMIN_NONE;
+	oc_list users = slurm_list_create(NULL); /* items borrowed: nothing to free */
+	if (!users) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	slurm_list_append(users, user);
+	assoc_mgr_info_request_msg_t req;
+	memset(&req, 0, sizeof(req));
+	req.flags = ASSOC_MGR_INFO_FLAG_USERS;
+	req.user_list = users;
+	assoc_mgr_info_msg_t *msg = NULL;
+	errno = 0;
+	int rc = slurm_load_assoc_mgr_info(&req, &msg);
+	int e = errno;
+	slurm_list_destroy(users);
+	if (rc != SLURM_SUCCESS || !msg) {
+		if (msg)
+			slurm_free_assoc_mgr_info_msg(msg);
+		slurm_err(err, errlen, e);
+		return -1;
+	}
+	if (msg->user_list && slurm_list_count(msg->user_list) > 0) {
+		oc_list_itr it = slurm_list_iterator_create(msg->user_list);
+		slurmdb_user_rec_t *u;
+		while ((u = slurm_list_next(it))) {
+			if (!u->name || strcasecmp(u->name, user) != 0)
+				continue;
+			if (u->admin_level == SLURMDB_ADMIN_SUPER_USER)
+				*level = OC_ADMIN_ADMIN;
+			else if (u->admin_level == SLURMDB_ADMIN_OPERATOR)
+				*level = OC_ADMIN_OPERATOR;
+			break;
+		}
+		slurm_list_iterator_destroy(it);
+	}
+	slurm_free_assoc_mgr_info_msg(msg);
+	return 0;
+}
+
+static int sw_whoami(void *ctx, char *user, size_t user_len, enum oc_admin_level *level, char *err,
+		     size_t errlen)
+{
+	(void)ctx;
+	*level = OC_ADMIN_NONE;
+	if (user && user_len)
+		user[0] = '\0';
+	uid_t uid = getuid();
+	char name[256];
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	int pe = getpwuid_r(uid, &pw, buf, sizeof(buf), &res);
+	if (pe != 0 || !res) {
+		seterr(err, errlen, "uid %u has no user name: %s", (unsigned)uid,
+		       pe ? strerror(pe) : "no passwd entry");
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%s", pw.pw_name);
+	if (user && user_len)
+		snprintf(user, user_len, "%s", name);
+	if (uid == 0) {
+		*level = OC_ADMIN_ADMIN;
+		return 0;
+	}
+	slurm_conf_t *conf = NULL;
+	errno = 0;
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf) {
+		slurm_err(err, errlen, errno);
+		return -1;
+	}
+	bool slurm_user = conf->slurm_user_id == (uint32_t)uid ||
+			  (conf->slurm_user_name && strcmp(conf->slurm_user_name, name) == 0);
+	bool accounting = conf->accounting_storage_type &&
+			  !strstr(conf->accounting_storage_type, "/none");
+	slurm_free_ctl_conf(conf);
+	if (slurm_user) {
+		*level = OC_ADMIN_ADMIN;
+		return 0;
+	}
+	if (!accounting)
+		return 0; /* no AdminLevel without accounting: a plain user */
+	enum oc_admin_level l;
+	if (whoami_admin_level(name, &l, err, errlen) < 0)
+		return -1;
+	*level = l;
+	return 0;
+}
+
+/* ---- the vtable -------------------------------------------------------- */
+
+static const struct oc_writer_ops slurm_writer_ops = {
+	.hostlist_expand = sw_hostlist_expand,
+	.hostlist_compress = sw_hostlist_compress,
+	.node_update = sw_node_update,
+	.resv_create = sw_resv_create,
+	.resv_delete = sw_resv_delete,
+	.read_nodes = sw_read_nodes,
+	.read_reservations = sw_read_reservations,
+	.whoami = sw_whoami,
+};
+
+int oc_slurm_writer_init(struct oc_writer *w, char *err, size_t errlen)
+{
+	w->ops = NULL;
+	w->ctx = NULL;
+	struct slurm_writer *sw = calloc(1, sizeof(*sw));
+	if (!sw) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	int e = pthread_mutex_init(&sw->lock, NULL);
+	if (e) {
+		free(sw);
+		seterr(err, errlen, "mutex: %s", strerror(e));
+		return -1;
+	}
+	w->ops = &slurm_writer_ops;
+	w->ctx = sw;
+	return 0;
+}
+
+void oc_slurm_writer_fini(struct oc_writer *w)
+{
+	if (!w || !w->ctx)
+		return;
+	struct slurm_writer *sw = w->ctx;
+	pthread_mutex_destroy(&sw->lock);
+	free(sw);
+	w->ctx = NULL;
+	w->ops = NULL;
+}

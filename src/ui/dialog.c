@@ -1,0 +1,794 @@
+/* dialog.c: the write actions on screen. Every write goes the same way:
+ * a form (ncurses form library) → a confirmation that names the targets
+ * and shows the exact equivalent command → apply by the worker thread
+ * (the screen stays live) → the read-back result. Esc cancels at every
+ * step before the apply with nothing changed. */
+#include <form.h>
+#include <panel.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "actions/plan.h"
+#include "actions/worker.h"
+#include "core/views.h"
+#include "ui/ui_int.h"
+
+enum dlg_stage { DLG_FORM, DLG_CONFIRM, DLG_BUSY, DLG_RESULT };
+
+enum dlg_purpose { DLG_DRAIN, DLG_RESUME, DLG_UNDRAIN, DLG_RESV_CREATE, DLG_RESV_DELETE };
+
+#define DLG_MAX_FIELDS 6
+
+struct oc_dialog {
+	enum dlg_purpose purpose;
+	enum dlg_stage stage;
+	char title[128];
+	const char *labels[DLG_MAX_FIELDS];
+	int nfields;
+	FIELD *fields[DLG_MAX_FIELDS + 1];
+	FORM *form;
+	WINDOW *win, *sub;
+	PANEL *panel;
+	int reason_field;          /* index of the reason field, -1 if none */
+	char **history;            /* reasons offered for reuse */
+	size_t nhistory;
+	long hist_pos;
+	char error[512];           /* validation message under the form */
+	char text[12000];          /* confirmation or result text */
+	struct oc_action_req req;
+	time_t submitted;
+};
+
+static bool dialog_writes_allowed(struct oc_app *app, char *why, size_t len)
+{
+	if (app->cfg->readonly) {
+		snprintf(why, len, " read-only console (--readonly or \"readonly\": true in the profile)");
+		return false;
+	}
+	if (!app->worker) {
+		snprintf(why, len, " actions are not available (no connection for writes)");
+		return false;
+	}
+	struct oc_whoami who;
+	oc_worker_whoami(app->worker, &who);
+	if (!who.known) {
+		snprintf(why, len, " still asking Slurm who you are; try again in a moment");
+		return false;
+	}
+	if (who.level == OC_ADMIN_NONE) {
+		if (who.error[0])
+			snprintf(why, len, " writes disabled: cannot tell your Slurm rights (%.200s)", who.error);
+		else
+			snprintf(why, len, " writes disabled: %.64s is not a Slurm operator or administrator (AdminLevel=None)",
+				 who.user);
+		return false;
+	}
+	return true;
+}
+
+bool oc_app_writes_allowed(struct oc_app *app, char *why, size_t len)
+{
+	return dialog_writes_allowed(app, why, len);
+}
+
+static void free_history(struct oc_dialog *d)
+{
+	for (size_t i = 0; i < d->nhistory; i++)
+		free(d->history[i]);
+	free(d->history);
+	d->history = NULL;
+	d->nhistory = 0;
+}
+
+static void dialog_free_form(struct oc_dialog *d)
+{
+	if (d->form) {
+		unpost_form(d->form);
+		free_form(d->form);
+		d->form = NULL;
+	}
+	for (int i = 0; i < d->nfields; i++)
+		if (d->fields[i]) {
+			free_field(d->fields[i]);
+			d->fields[i] = NULL;
+		}
+	if (d->panel) {
+		del_panel(d->panel);
+		d->panel = NULL;
+	}
+	if (d->sub) {
+		delwin(d->sub);
+		d->sub = NULL;
+	}
+	if (d->win) {
+		delwin(d->win);
+		d->win = NULL;
+	}
+}
+
+void oc_dialog_close(struct oc_app *app)
+{
+	struct oc_dialog *d = app->dialog;
+	if (!d)
+		return;
+	dialog_free_form(d);
+	free_history(d);
+	free(d);
+	app->dialog = NULL;
+	app->dirty = true;
+	curs_set(0);
+}
+
+/* The field's text without the padding the form library adds. Returns a
+ * malloc'd string. */
+static char *field_text(FIELD *f)
+{
+	const char *b = field_buffer(f, 0);
+	char *s = strdup(b ? b : "");
+	if (!s)
+		return NULL;
+	size_t n = strlen(s);
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+	return s;
+}
+
+/* Nodes the action applies to: the tagged ones, else the selected node of
+ * the nodes or health view; compressed with libslurm's hostlist functions. */
+static void default_targets(struct oc_app *app, char *out, size_t len)
+{
+	out[0] = '\0';
+	const char *const *names = (const char *const *)app->node_tags.keys;
+	size_t n = app->node_tags.n;
+	char buf[128];
+	const char *one = NULL;
+	if (!n) {
+		struct oc_listview *lv = app->view[app->cur];
+		uint32_t item = oc_listview_selected(lv);
+		if (item != UINT32_MAX && lv->def->tags == OC_TAG_NODES && lv->def->tag_key &&
+		    !(lv->def->is_group && lv->def->is_group(lv, item)))
+			one = lv->def->tag_key(lv, item, buf, sizeof(buf));
+		if (!one)
+			return;
+		names = &one;
+		n = 1;
+	}
+	const struct oc_writer *w = oc_worker_writer(app->worker);
+	char *expr = w->ops->hostlist_compress(w->ctx, names, n);
+	if (expr) {
+		snprintf(out, len, "%s", expr);
+		free(expr);
+	}
+}
+
+/* Reasons to offer: those set on nodes now (the newest first), so an admin
+ * can reuse "prolog: gpu count 7" for the next node with the same fault. */
+static void collect_history(struct oc_app *app, struct oc_dialog *d)
+{
+	const struct oc_nodes *t = app->snap ? app->snap->nodes : NULL;
+	for (size_t i = 0; t && i < t->n; i++) {
+		const char *r = t->v[i].reason;
+		if (!r)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < d->nhistory && !dup; k++)
+			dup = strcmp(d->history[k], r) == 0;
+		if (dup)
+			continue;
+		char **h = realloc(d->history, (d->nhistory + 1) * sizeof(*h));
+		if (!h)
+			return;
+		d->history = h;
+		d->history[d->nhistory] = strdup(r);
+		if (d->history[d->nhistory])
+			d->nhistory++;
+	}
+	for (size_t i = 0; i < app->recent_reasons.n; i++) {
+		bool dup = false;
+		for (size_t k = 0; k < d->nhistory && !dup; k++)
+			dup = strcmp(d->history[k], app->recent_reasons.keys[i]) == 0;
+		if (dup)
+			continue;
+		char **h = realloc(d->history, (d->nhistory + 1) * sizeof(*h));
+		if (!h)
+			return;
+		d->history = h;
+		d->history[d->nhistory] = strdup(app->recent_reasons.keys[i]);
+		if (d->history[d->nhistory])
+			d->nhistory++;
+	}
+	d->hist_pos = -1;
+}
+
+/* Build the form window for the current screen size. */
+static int dialog_build(struct oc_dialog *d, const char *const *values)
+{
+	int width = COLS - 4 > 96 ? 96 : COLS - 4;
+	int fw = width - 16;
+	if (fw < 10)
+		return -1;
+	for (int i = 0; i < d->nfields; i++) {
+		d->fields[i] = new_field(1, fw, i * 2, 0, 0, 0);
+		if (!d->fields[i])
+			return -1;
+		set_field_back(d->fields[i], A_UNDERLINE);
+		field_opts_off(d->fields[i], O_AUTOSKIP | O_STATIC | O_BLANK);
+		set_max_field(d->fields[i], 1024);
+		set_field_buffer(d->fields[i], 0, values[i] ? values[i] : "");
+	}
+	d->fields[d->nfields] = NULL;
+	d->form = new_form(d->fields);
+	if (!d->form)
+		return -1;
+	int h = d->nfields * 2 + 6;
+	d->win = newwin(h, width, (LINES - h) / 2 > 1 ? (LINES - h) / 2 : 1, (COLS - width) / 2);
+	if (!d->win)
+		return -1;
+	keypad(d->win, TRUE);
+	d->sub = derwin(d->win, d->nfields * 2, fw, 2, 15);
+	if (!d->sub)
+		return -1;
+	set_form_win(d->form, d->win);
+	set_form_sub(d->form, d->sub);
+	d->panel = new_panel(d->win);
+	if (post_form(d->form) != E_OK)
+		return -1;
+	return 0;
+}
+
+static void to_confirm(struct oc_app *app);
+
+static void dialog_open(struct oc_app *app, enum dlg_purpose purpose, const char *title,
+			const char *const *labels, const char *const *values, int nfields, int reason_field)
+{
+	char why[512];
+	if (!dialog_writes_allowed(app, why, sizeof(why))) {
+		oc_app_message(app, true, "%s", why);
+		return;
+	}
+	if (oc_worker_busy(app->worker, NULL)) {
+		oc_app_message(app, true, " an action is still running; wait for its result");
+		return;
+	}
+	oc_dialog_close(app);
+	struct oc_dialog *d = calloc(1, sizeof(*d));
+	if (!d)
+		return;
+	d->purpose = purpose;
+	d->stage = DLG_FORM;
+	snprintf(d->title, sizeof(d->title), "%s", title);
+	d->nfields = nfields;
+	for (int i = 0; i < nfields; i++)
+		d->labels[i] = labels[i];
+	d->reason_field = reason_field;
+	app->dialog = d;
+	if (reason_field >= 0)
+		collect_history(app, d);
+	if (dialog_build(d, values) < 0) {
+		oc_dialog_close(app);
+		oc_app_message(app, true, " the terminal is too small for this form");
+		return;
+	}
+	app->dirty = true;
+}
+
+void oc_dialog_open_node(struct oc_app *app, enum oc_node_op op)
+{
+	char targets[4096] = "";
+	if (app->worker)
+		default_targets(app, targets, sizeof(targets));
+	if (op == OC_NODE_OP_DRAIN) {
+		static const char *const labels[] = {"Nodes", "Reason"};
+		const char *values[] = {targets, ""};
+		dialog_open(app, DLG_DRAIN, "Drain nodes", labels, values, 2, 1);
+	} else {
+		static const char *const labels[] = {"Nodes"};
+		const char *values[] = {targets};
+		dialog_open(app, op == OC_NODE_OP_RESUME ? DLG_RESUME : DLG_UNDRAIN,
+			    op == OC_NODE_OP_RESUME ? "Resume nodes" : "Undrain nodes (after repair)", labels, values,
+			    1, -1);
+	}
+	/* The cursor starts where typing is needed. */
+	if (app->dialog && op == OC_NODE_OP_DRAIN && targets[0])
+		form_driver(app->dialog->form, REQ_NEXT_FIELD);
+}
+
+void oc_dialog_open_resv_create(struct oc_app *app)
+{
+	char targets[4096] = "", name[64];
+	if (app->worker)
+		default_targets(app, targets, sizeof(targets));
+	oc_plan_propose_resv_name(time(NULL), name, sizeof(name));
+	static const char *const labels[] = {"Name", "Nodes", "Start", "Duration", "Users", "Flags"};
+	const char *values[] = {name, targets, "now", "infinite", "root", "MAINT,IGNORE_JOBS"};
+	dialog_open(app, DLG_RESV_CREATE, "Create a maintenance reservation", labels, values, 6, -1);
+}
+
+void oc_dialog_open_resv_delete(struct oc_app *app)
+{
+	struct oc_listview *lv = app->view[app->cur];
+	if (strcmp(lv->def->name, "reservations") != 0) {
+		oc_app_message(app, true, " select a reservation in the reservations view (6) first");
+		return;
+	}
+	uint32_t item = oc_listview_selected(lv);
+	if (item == UINT32_MAX || !app->snap->reservations || item >= app->snap->reservations->n) {
+		oc_app_message(app, true, " no reservation selected");
+		return;
+	}
+	static const char *const labels[] = {"Reservation"};
+	const char *values[] = {app->snap->reservations->v[item].name};
+	dialog_open(app, DLG_RESV_DELETE, "Delete a reservation", labels, values, 1, -1);
+	/* Nothing to type: straight to the confirmation. */
+	if (app->dialog)
+		to_confirm(app);
+}
+
+/* ---- confirmation -------------------------------------------------------- */
+
+
+static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(buf);
+	if (off + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+}
+
+/* Running jobs on the named nodes, for the confirmation ("drain lets
+ * them finish"). Returns how many nodes run jobs. */
+static size_t busy_nodes_text(struct oc_app *app, char **names, size_t n, char *out, size_t len)
+{
+	const struct oc_snapshot *s = app->snap;
+	size_t busy = 0;
+	for (size_t i = 0; i < n && s->nodes; i++) {
+		long idx = oc_nodes_find(s->nodes, names[i]);
+		if (idx < 0)
+			continue;
+		char jobs[256] = "";
+		size_t cnt = 0;
+		for (size_t j = 0; s->jobs && j < s->jobs->n; j++) {
+			const struct oc_job *job = &s->jobs->v[j];
+			for (uint32_t k = 0; k < job->node_count; k++)
+				if (job->node_idx[k] == (uint32_t)idx) {
+					if (cnt < 4)
+						appendf(jobs, sizeof(jobs), "%s%u %s", cnt ? ", " : "", job->job_id,
+							job->user ? job->user : "");
+					cnt++;
+					break;
+				}
+		}
+		if (cnt) {
+			busy++;
+			if (busy <= 8)
+				appendf(out, len, "    %s: %zu job%s (%s%s)\n", names[i], cnt, cnt == 1 ? "" : "s", jobs,
+					cnt > 4 ? ", ..." : "");
+		}
+	}
+	if (busy > 8)
+		appendf(out, len, "    ... and %zu more nodes\n", busy - 8);
+	return busy;
+}
+
+/* Reservations that overlap [start, end) on any of the nodes. */
+static size_t resv_overlaps(struct oc_app *app, char **names, size_t n, time_t start, time_t end, char *out,
+			    size_t len)
+{
+	const struct oc_snapshot *s = app->snap;
+	size_t found = 0;
+	for (size_t r = 0; s->reservations && r < s->reservations->n; r++) {
+		const struct oc_reservation *rv = &s->reservations->v[r];
+		if (rv->end_time <= start || (end && rv->start_time >= end))
+			continue;
+		bool shares = false;
+		for (uint32_t k = 0; k < rv->node_idx_count && !shares; k++)
+			for (size_t i = 0; i < n && !shares; i++)
+				shares = s->nodes && rv->node_idx[k] < s->nodes->n &&
+					 strcmp(s->nodes->v[rv->node_idx[k]].name, names[i]) == 0;
+		if (shares) {
+			found++;
+			appendf(out, len, "    reservation %s (%s) holds some of these nodes in that time\n", rv->name,
+				rv->nodes ? rv->nodes : "");
+		}
+	}
+	return found;
+}
+
+static int validate_nodes(struct oc_app *app, const char *expr, char ***names, size_t *n, char *compressed,
+			  size_t clen, char *err, size_t errlen)
+{
+	const struct oc_writer *w = oc_worker_writer(app->worker);
+	if (!expr[0]) {
+		snprintf(err, errlen, "Nodes: give a node or a hostlist such as gpu-st-b300-[3-5,9]");
+		return -1;
+	}
+	char why[512];
+	if (w->ops->hostlist_expand(w->ctx, expr, 65536, names, n, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "Nodes: %.400s", why);
+		return -1;
+	}
+	/* Every node must exist: a typo must not reach Slurm half-applied. */
+	for (size_t i = 0; i < *n; i++)
+		if (app->snap->nodes && app->snap->nodes->n && oc_nodes_find(app->snap->nodes, (*names)[i]) < 0) {
+			snprintf(err, errlen, "Nodes: %.128s is not a node of this cluster", (*names)[i]);
+			oc_writer_names_free(names, *n);
+			return -1;
+		}
+	char *c = w->ops->hostlist_compress(w->ctx, (const char *const *)*names, *n);
+	snprintf(compressed, clen, "%s", c ? c : expr);
+	free(c);
+	return 0;
+}
+
+static void to_confirm(struct oc_app *app)
+{
+	struct oc_dialog *d = app->dialog;
+	char *v[DLG_MAX_FIELDS] = {0};
+	for (int i = 0; i < d->nfields; i++) {
+		form_driver(d->form, REQ_VALIDATION);
+		v[i] = field_text(d->fields[i]);
+	}
+	d->error[0] = '\0';
+	d->text[0] = '\0';
+	memset(&d->req, 0, sizeof(d->req));
+	char **names = NULL;
+	size_t n = 0;
+	char cmd[8192];
+	switch (d->purpose) {
+	case DLG_DRAIN:
+	case DLG_RESUME:
+	case DLG_UNDRAIN: {
+		enum oc_node_op op = d->purpose == DLG_DRAIN ? OC_NODE_OP_DRAIN
+				     : d->purpose == DLG_RESUME ? OC_NODE_OP_RESUME
+								 : OC_NODE_OP_UNDRAIN;
+		if (validate_nodes(app, v[0] ? v[0] : "", &names, &n, d->req.nodes, sizeof(d->req.nodes), d->error,
+				   sizeof(d->error)) < 0)
+			break;
+		if (op == OC_NODE_OP_DRAIN &&
+		    oc_plan_check_reason(v[1] ? v[1] : "", d->error, sizeof(d->error)) < 0)
+			break;
+		d->req.kind = OC_ACTION_NODE_UPDATE;
+		d->req.op = op;
+		if (op == OC_NODE_OP_DRAIN)
+			snprintf(d->req.reason, sizeof(d->req.reason), "%s", v[1]);
+		oc_plan_node_update(d->req.nodes, op, d->req.reason, cmd, sizeof(cmd));
+		snprintf(d->req.command, sizeof(d->req.command), "%s", cmd);
+		appendf(d->text, sizeof(d->text), "%s %zu node%s: %s\n", d->title, n, n == 1 ? "" : "s", d->req.nodes);
+		if (op == OC_NODE_OP_DRAIN)
+			appendf(d->text, sizeof(d->text), "Reason: %s\n", d->req.reason);
+		appendf(d->text, sizeof(d->text), "\nEquivalent command:\n  %s\n", cmd);
+		if (op == OC_NODE_OP_DRAIN) {
+			char busy[2048] = "";
+			if (busy_nodes_text(app, names, n, busy, sizeof(busy)))
+				appendf(d->text, sizeof(d->text),
+					"\nStill running jobs (drain lets them finish; no new job starts there):\n%s",
+					busy);
+		}
+		break;
+	}
+	case DLG_RESV_CREATE: {
+		struct oc_resv_spec *sp = &d->req.resv;
+		if (oc_plan_check_resv_name(v[0] ? v[0] : "", d->error, sizeof(d->error)) < 0)
+			break;
+		if (validate_nodes(app, v[1] ? v[1] : "", &names, &n, sp->nodes, sizeof(sp->nodes), d->error,
+				   sizeof(d->error)) < 0)
+			break;
+		char perr[256];
+		if (oc_plan_parse_start(v[2] ? v[2] : "", time(NULL), &sp->start, perr, sizeof(perr)) < 0) {
+			snprintf(d->error, sizeof(d->error), "Start: %s", perr);
+			break;
+		}
+		if (oc_plan_parse_duration(v[3] ? v[3] : "", &sp->duration_min, perr, sizeof(perr)) < 0) {
+			snprintf(d->error, sizeof(d->error), "Duration: %s", perr);
+			break;
+		}
+		if (!v[4] || !v[4][0]) {
+			snprintf(d->error, sizeof(d->error), "Users: give at least one user (the runbook uses root)");
+			break;
+		}
+		snprintf(sp->name, sizeof(sp->name), "%s", v[0]);
+		snprintf(sp->users, sizeof(sp->users), "%s", v[4]);
+		snprintf(sp->flags, sizeof(sp->flags), "%s", v[5] ? v[5] : "");
+		d->req.kind = OC_ACTION_RESV_CREATE;
+		oc_plan_resv_create(sp, cmd, sizeof(cmd));
+		snprintf(d->req.command, sizeof(d->req.command), "%s", cmd);
+		appendf(d->text, sizeof(d->text), "Create reservation %s on %zu node%s: %s\n",
+			sp->name[0] ? sp->name : "(named by Slurm)", n, n == 1 ? "" : "s", sp->nodes);
+		appendf(d->text, sizeof(d->text), "\nEquivalent command:\n  %s\n", cmd);
+		char warn[4096] = "";
+		size_t busy = busy_nodes_text(app, names, n, warn, sizeof(warn));
+		time_t start = sp->start ? sp->start : time(NULL);
+		time_t end = sp->duration_min < 0 ? 0 : start + sp->duration_min * 60;
+		char ov[2048] = "";
+		size_t overlaps = resv_overlaps(app, names, n, start, end, ov, sizeof(ov));
+		if (busy || overlaps)
+			appendf(d->text, sizeof(d->text), "\nWARNING:\n");
+		if (busy)
+			appendf(d->text, sizeof(d->text), "  nodes still run jobs%s:\n%s",
+				strstr(sp->flags, "IGNORE_JOBS") ? " (IGNORE_JOBS: the reservation starts anyway)"
+								 : " (without IGNORE_JOBS Slurm refuses)",
+				warn);
+		if (overlaps)
+			appendf(d->text, sizeof(d->text), "%s", ov);
+		break;
+	}
+	case DLG_RESV_DELETE:
+		if (!v[0] || !v[0][0]) {
+			snprintf(d->error, sizeof(d->error), "Reservation: give its name");
+			break;
+		}
+		d->req.kind = OC_ACTION_RESV_DELETE;
+		snprintf(d->req.resv_name, sizeof(d->req.resv_name), "%s", v[0]);
+		oc_plan_resv_delete(d->req.resv_name, cmd, sizeof(cmd));
+		snprintf(d->req.command, sizeof(d->req.command), "%s", cmd);
+		appendf(d->text, sizeof(d->text), "Delete reservation %s\n\nEquivalent command:\n  %s\n",
+			d->req.resv_name, cmd);
+		break;
+	}
+	oc_writer_names_free(&names, n);
+	for (int i = 0; i < d->nfields; i++)
+		free(v[i]);
+	if (!d->error[0]) {
+		appendf(d->text, sizeof(d->text), "\n[Enter] apply    [Esc] %s",
+			d->purpose == DLG_RESV_DELETE ? "cancel" : "back to the form");
+		d->stage = DLG_CONFIRM;
+	}
+	app->dirty = true;
+}
+
+static void remember_reason(struct oc_app *app, const char *reason)
+{
+	if (reason[0] && !oc_tagset_has(&app->recent_reasons, reason))
+		oc_tagset_toggle(&app->recent_reasons, reason);
+}
+
+static void submit(struct oc_app *app)
+{
+	struct oc_dialog *d = app->dialog;
+	if (oc_worker_submit(app->worker, &d->req) < 0) {
+		snprintf(d->error, sizeof(d->error), "an action is still running");
+		d->stage = DLG_FORM;
+		return;
+	}
+	if (d->req.kind == OC_ACTION_NODE_UPDATE && d->req.op == OC_NODE_OP_DRAIN)
+		remember_reason(app, d->req.reason);
+	d->stage = DLG_BUSY;
+	d->submitted = time(NULL);
+	app->dirty = true;
+}
+
+void oc_dialog_poll(struct oc_app *app)
+{
+	if (!app->worker)
+		return;
+	struct oc_action_result res;
+	if (!oc_worker_take_result(app->worker, &res))
+		return;
+	/* Show what happened now; the tables follow at the next refresh. */
+	app->hooks->refresh_now(app->hooks->ctx);
+	struct oc_dialog *d = app->dialog;
+	if (!d) {
+		oc_app_message(app, res.status != OC_ACTION_OK, " %s", res.summary);
+		return;
+	}
+	d->stage = DLG_RESULT;
+	d->text[0] = '\0';
+	appendf(d->text, sizeof(d->text), "%s\n\n%s", res.summary, res.details);
+	if (res.audit_error[0])
+		appendf(d->text, sizeof(d->text), "\nAUDIT LOG NOT WRITTEN: %s\n", res.audit_error);
+	appendf(d->text, sizeof(d->text), "\n[any key] close");
+	snprintf(d->error, sizeof(d->error), "%s",
+		 res.status == OC_ACTION_OK	     ? ""
+		 : res.status == OC_ACTION_PARTIAL ? "PARTIAL"
+		 : res.status == OC_ACTION_UNKNOWN ? "NO ANSWER"
+						     : "FAILED");
+	/* Tags were the targets: clear them after a successful node action. */
+	if (res.status == OC_ACTION_OK && d->req.kind == OC_ACTION_NODE_UPDATE)
+		oc_tagset_clear(&app->node_tags);
+	app->dirty = true;
+}
+
+/* Keys while a dialog is open. wide: the key is a character (not a curses
+ * key code). */
+void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
+{
+	struct oc_dialog *d = app->dialog;
+	app->dirty = true;
+	if (!wide && ch == KEY_RESIZE)
+		return;
+	switch (d->stage) {
+	case DLG_RESULT:
+		oc_dialog_close(app);
+		return;
+	case DLG_BUSY:
+		oc_app_message(app, false, " applying... (the result appears here; the console stays usable)");
+		return;
+	case DLG_CONFIRM:
+		if (wide && (ch == '\r' || ch == '\n'))
+			submit(app);
+		else if (wide && ch == 27 && d->purpose == DLG_RESV_DELETE) {
+			oc_dialog_close(app);
+			oc_app_message(app, false, " cancelled, nothing changed");
+		} else if (wide && ch == 27)
+			d->stage = DLG_FORM;
+		else if (!wide && ch == KEY_ENTER)
+			submit(app);
+		return;
+	case DLG_FORM:
+		break;
+	}
+	if (wide) {
+		switch (ch) {
+		case 27: /* Esc: nothing changed */
+			oc_dialog_close(app);
+			oc_app_message(app, false, " cancelled, nothing changed");
+			return;
+		case '\r':
+		case '\n':
+			to_confirm(app);
+			return;
+		case '\t':
+			form_driver(d->form, REQ_NEXT_FIELD);
+			form_driver(d->form, REQ_END_LINE);
+			return;
+		case 127:
+		case 8:
+			form_driver(d->form, REQ_DEL_PREV);
+			return;
+		case 21: /* C-u */
+			form_driver(d->form, REQ_CLR_FIELD);
+			return;
+		case 1: /* C-a */
+			form_driver(d->form, REQ_BEG_LINE);
+			return;
+		case 5: /* C-e */
+			form_driver(d->form, REQ_END_LINE);
+			return;
+		default:
+			if (ch >= 0x20 && ch != 0x7f)
+				form_driver_w(d->form, OK, (wchar_t)ch);
+			d->error[0] = '\0';
+			return;
+		}
+	}
+	int cur = field_index(current_field(d->form));
+	switch (ch) {
+	case KEY_ENTER: to_confirm(app); return;
+	case KEY_BTAB: form_driver(d->form, REQ_PREV_FIELD); form_driver(d->form, REQ_END_LINE); return;
+	case KEY_LEFT: form_driver(d->form, REQ_PREV_CHAR); return;
+	case KEY_RIGHT: form_driver(d->form, REQ_NEXT_CHAR); return;
+	case KEY_HOME: form_driver(d->form, REQ_BEG_LINE); return;
+	case KEY_END: form_driver(d->form, REQ_END_LINE); return;
+	case KEY_BACKSPACE: form_driver(d->form, REQ_DEL_PREV); return;
+	case KEY_DC: form_driver(d->form, REQ_DEL_CHAR); return;
+	case KEY_UP:
+	case KEY_DOWN:
+		if (cur == d->reason_field && d->nhistory) {
+			/* Offer the reasons for reuse. */
+			if (ch == KEY_UP)
+				d->hist_pos = d->hist_pos + 1 < (long)d->nhistory ? d->hist_pos + 1 : 0;
+			else
+				d->hist_pos = d->hist_pos > 0 ? d->hist_pos - 1 : (long)d->nhistory - 1;
+			set_field_buffer(d->fields[cur], 0, d->history[d->hist_pos]);
+			form_driver(d->form, REQ_END_LINE);
+			return;
+		}
+		form_driver(d->form, ch == KEY_UP ? REQ_PREV_FIELD : REQ_NEXT_FIELD);
+		form_driver(d->form, REQ_END_LINE);
+		return;
+	default: return;
+	}
+}
+
+/* Text over several lines of a window; long lines wrap (the rest
+ * indented), so a long command line is shown whole. */
+static int draw_text(WINDOW *w, int y, int x, int width, int maxy, const char *text)
+{
+	const char *p = text;
+	while (*p && y < maxy) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		bool first = true;
+		size_t off = 0;
+		do {
+			int indent = first ? 0 : 4;
+			size_t fit = oc_text_fit(p + off, len - off, width - indent);
+			if (fit == 0 && off < len)
+				fit = 1;
+			char line[1200];
+			snprintf(line, sizeof(line), "%*s%.*s", indent, "", (int)(fit < sizeof(line) - 8 ? fit : sizeof(line) - 8),
+				 p + off);
+			wmove(w, y++, x);
+			oc_put_text(w, line, width, true, false);
+			off += fit;
+			first = false;
+		} while (off < len && y < maxy);
+		p = nl ? nl + 1 : p + len;
+	}
+	return y;
+}
+
+void oc_dialog_draw(struct oc_app *app)
+{
+	struct oc_dialog *d = app->dialog;
+	if (d->stage == DLG_FORM) {
+		WINDOW *w = d->win;
+		int h, wd;
+		getmaxyx(w, h, wd);
+		box(w, 0, 0);
+		wmove(w, 0, 2);
+		wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
+		char title[160];
+		snprintf(title, sizeof(title), " %s ", d->title);
+		oc_put_text(w, title, wd - 4, false, false);
+		wattrset(w, A_NORMAL);
+		for (int i = 0; i < d->nfields; i++) {
+			wmove(w, 2 + i * 2, 2);
+			oc_put_text(w, d->labels[i], 12, true, false);
+		}
+		wmove(w, h - 3, 2);
+		wattrset(w, oc_theme_attr(OC_ROLE_BAD));
+		oc_put_text(w, d->error, wd - 4, true, false);
+		wattrset(w, oc_theme_attr(OC_ROLE_DIM));
+		wmove(w, h - 2, 2);
+		oc_put_text(w,
+			    d->reason_field >= 0 ? "Enter review  Tab next field  Up/Down reuse a reason  Esc cancel"
+						 : "Enter review  Tab next field  Esc cancel",
+			    wd - 4, true, false);
+		wattrset(w, A_NORMAL);
+		/* stdscr was redrawn under the form: the whole form window must
+		 * go out again, not only its changed lines. */
+		touchwin(w);
+		update_panels();
+		pos_form_cursor(d->form);
+		curs_set(1);
+		wnoutrefresh(w);
+		doupdate();
+		return;
+	}
+	/* Confirmation, progress and result: a text panel. */
+	int width = COLS - 4 > 100 ? 100 : COLS - 4;
+	int height = LINES - 4 > 22 ? 22 : LINES - 4;
+	if (width < 20 || height < 5)
+		return;
+	WINDOW *w = newwin(height, width, (LINES - height) / 2, (COLS - width) / 2);
+	if (!w)
+		return;
+	PANEL *p = new_panel(w);
+	box(w, 0, 0);
+	wmove(w, 0, 2);
+	wattrset(w, oc_theme_attr(d->stage == DLG_RESULT && d->error[0] ? OC_ROLE_BAD : OC_ROLE_TITLE));
+	char title[200];
+	if (d->stage == DLG_CONFIRM)
+		snprintf(title, sizeof(title), " Confirm: %s ", d->title);
+	else if (d->stage == DLG_BUSY)
+		snprintf(title, sizeof(title), " %s: applying... %llds ", d->title,
+			 (long long)(time(NULL) - d->submitted));
+	else
+		snprintf(title, sizeof(title), " %.100s: %.60s ", d->title, d->error[0] ? d->error : "done");
+	oc_put_text(w, title, width - 4, false, false);
+	wattrset(w, A_NORMAL);
+	if (d->stage == DLG_BUSY) {
+		char busy[400];
+		snprintf(busy, sizeof(busy),
+			 "Waiting for slurmctld (it gives up after its MessageTimeout).\n\n%.200s",
+			 d->req.command);
+		draw_text(w, 2, 2, width - 4, height - 1, busy);
+	} else {
+		draw_text(w, 2, 2, width - 4, height - 1, d->text);
+	}
+	curs_set(0);
+	update_panels();
+	doupdate();
+	del_panel(p);
+	delwin(w);
+}
+

