@@ -13,6 +13,7 @@
 #include "actions/audit.h"
 #include "actions/worker.h"
 #include "core/profile.h"
+#include "onboard_cli.h"
 #include "source/collector.h"
 #include "source/slurm_write.h"
 #include "source/source.h"
@@ -29,6 +30,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: opsconsole [--cluster NAME] [options]\n"
+		"       opsconsole onboard --cluster NAME --file TEAM.json [--dry-run] [--yes]\n"
 		"A terminal operations console for Slurm GPU clusters.\n"
 		"\n"
 		"  -c, --cluster NAME   open the cluster NAME: its profile\n"
@@ -201,6 +203,8 @@ static time_t h_inflight(void *ctx)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
+	if (argc > 1 && strcmp(argv[1], "onboard") == 0)
+		return oc_onboard_cli(argc - 1, argv + 1, NULL, resolve_profile);
 	const char *cluster = NULL, *view = NULL, *partition = NULL, *theme = NULL, *keymap = NULL;
 	int show_hidden = 0, readonly = 0;
 	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP };

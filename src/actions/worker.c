@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "actions/audit.h"
+#include "core/strbuf.h"
 #include "core/strmap.h"
 
 /* Largest node list an action takes (a typo like [1-100000] is refused). */
@@ -29,22 +29,12 @@ struct oc_worker {
 	time_t busy_since;
 	struct oc_action_req req;
 	struct oc_action_result result;
+	struct oc_progress progress;
+	struct oc_onb_state preview_state;  /* what the last onboarding preview read */
+	bool have_preview;
 	struct oc_whoami who;
 	int pipe_rd, pipe_wr;
 };
-
-static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void appendf(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t off = strlen(buf);
-	if (off + 1 >= len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + off, len - off, fmt, ap);
-	va_end(ap);
-}
 
 static const char *op_name(enum oc_node_op op)
 {
@@ -164,9 +154,9 @@ static void apply_node_update(const struct oc_writer *w, const struct oc_action_
 		}
 		if (took) {
 			ok++;
-			appendf(res->details, sizeof(res->details), "%s: %s\n", names[i], op_past(req->op));
+			oc_appendf(res->details, sizeof(res->details), "%s: %s\n", names[i], op_past(req->op));
 		} else {
-			appendf(res->details, sizeof(res->details), "%s: NOT changed: %s%s%s\n", names[i], why,
+			oc_appendf(res->details, sizeof(res->details), "%s: NOT changed: %s%s%s\n", names[i], why,
 				rc < 0 ? "; Slurm: " : "", rc < 0 ? slurm_err : "");
 		}
 	}
@@ -269,7 +259,7 @@ static void apply_resv_create(const struct oc_writer *w, const struct oc_action_
 		bool nodes_ok = r->nodes && same_nodes(w, r->nodes, req->resv.nodes);
 		bool flags_ok = flags_contain(r->flags, req->resv.flags);
 		bool users_ok = !req->resv.users[0] || (r->users && strstr(r->users, req->resv.users));
-		appendf(res->details, sizeof(res->details), "name:  %s\nnodes: %s%s\nflags: %s%s\nusers: %s%s\n",
+		oc_appendf(res->details, sizeof(res->details), "name:  %s\nnodes: %s%s\nflags: %s%s\nusers: %s%s\n",
 			r->name, r->nodes ? r->nodes : "", nodes_ok ? "" : "  (DIFFERS from what was asked)",
 			r->flags ? r->flags : "", flags_ok ? "" : "  (DIFFERS)", r->users ? r->users : "",
 			users_ok ? "" : "  (DIFFERS)");
@@ -336,10 +326,15 @@ static json_t *json_string_lossy(const char *s)
 	return j;
 }
 
-void oc_action_apply(const struct oc_writer *writer, const char *cluster, const char *audit_path,
-		     const struct oc_action_req *req, struct oc_action_result *res)
+static void action_apply(const struct oc_writer *writer, const char *cluster, const char *audit_path,
+			 const struct oc_action_req *req, const struct oc_onb_state *planned,
+			 struct oc_action_result *res, oc_progress_fn progress, void *progress_ctx)
 {
 	memset(res, 0, sizeof(*res));
+	if (req->kind == OC_ACTION_ONBOARD_PREVIEW) {
+		oc_onboard_preview(writer, &req->onb, res, NULL);
+		return;
+	}
 	char error[1024] = "";
 	char created[128] = "";
 	const char *action = "";
@@ -372,6 +367,26 @@ void oc_action_apply(const struct oc_writer *writer, const char *cluster, const 
 		targets = req->resv_name;
 		apply_resv_delete(writer, req, res, error, sizeof(error));
 		break;
+	case OC_ACTION_ONBOARD:
+		action = "onboard";
+		targets = req->onb.account;
+		if (params) {
+			json_object_set_new(params, "gpu_quota",
+					    req->onb.gpu_quota == OC_ONB_NONE ? json_null() : json_integer(req->onb.gpu_quota));
+			json_t *users = json_array();
+			for (size_t i = 0; users && i < req->onb.nusers; i++)
+				json_array_append_new(users, json_string_lossy(req->onb.users[i].name));
+			json_object_set_new(params, "users", users);
+			json_t *qos = json_array();
+			for (size_t i = 0; qos && i < req->onb.nqos; i++)
+				json_array_append_new(qos, json_string_lossy(req->onb.qos[i]));
+			json_object_set_new(params, "qos", qos);
+			json_object_set_new(params, "default_qos", json_string_lossy(req->onb.default_qos));
+		}
+		oc_onboard_apply(writer, &req->onb, planned, res, error, sizeof(error), progress, progress_ctx);
+		break;
+	case OC_ACTION_ONBOARD_PREVIEW:
+		break; /* handled above */
 	}
 	/* A reason with invalid UTF-8 makes json_string fail: keep it raw. */
 	char *params_text = params ? json_dumps(params, JSON_COMPACT) : NULL;
@@ -393,6 +408,39 @@ void oc_action_apply(const struct oc_writer *writer, const char *cluster, const 
 	if (audit_path && *audit_path && oc_audit_append(audit_path, &rec, aerr, sizeof(aerr)) < 0)
 		snprintf(res->audit_error, sizeof(res->audit_error), "%s", aerr);
 	free(params_text);
+}
+
+void oc_action_apply(const struct oc_writer *writer, const char *cluster, const char *audit_path,
+		     const struct oc_action_req *req, struct oc_action_result *res, oc_progress_fn progress,
+		     void *progress_ctx)
+{
+	action_apply(writer, cluster, audit_path, req, NULL, res, progress, progress_ctx);
+}
+
+void oc_onboard_apply_planned(const struct oc_writer *writer, const char *cluster, const char *audit_path,
+			      const struct oc_action_req *req, const struct oc_onb_state *planned,
+			      struct oc_action_result *res, oc_progress_fn progress, void *progress_ctx)
+{
+	action_apply(writer, cluster, audit_path, req, planned, res, progress, progress_ctx);
+}
+
+static void notify(struct oc_worker *w);
+
+/* Progress from the worker thread: kept for the screen, which is woken. */
+static void worker_progress(void *ctx, const struct oc_progress *p)
+{
+	struct oc_worker *w = ctx;
+	pthread_mutex_lock(&w->lock);
+	w->progress = *p;
+	notify(w);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void oc_worker_progress(struct oc_worker *w, struct oc_progress *out)
+{
+	pthread_mutex_lock(&w->lock);
+	*out = w->progress;
+	pthread_mutex_unlock(&w->lock);
 }
 
 static void notify(struct oc_worker *w)
@@ -437,10 +485,22 @@ static void *worker_main(void *arg)
 			}
 			continue;
 		}
-		struct oc_action_req req = w->req;
+		/* The request is large (an onboarding spec): apply from the
+		 * worker's own copy, which submit does not touch while busy. */
+		const struct oc_action_req *req = &w->req;
+		memset(&w->progress, 0, sizeof(w->progress));
 		pthread_mutex_unlock(&w->lock);
-		struct oc_action_result res;
-		oc_action_apply(&w->writer, w->cluster, w->audit_path, &req, &res);
+		static struct oc_action_result res; /* large; one worker */
+		memset(&res, 0, sizeof(res));
+		if (req->kind == OC_ACTION_ONBOARD_PREVIEW) {
+			oc_onboard_preview(&w->writer, &req->onb, &res, &w->preview_state);
+			w->have_preview = res.status == OC_ACTION_OK;
+		} else {
+			const struct oc_onb_state *planned =
+				req->kind == OC_ACTION_ONBOARD && req->onb_use_preview && w->have_preview ? &w->preview_state
+													   : NULL;
+			action_apply(&w->writer, w->cluster, w->audit_path, req, planned, &res, worker_progress, w);
+		}
 		pthread_mutex_lock(&w->lock);
 		w->result = res;
 		w->has_result = true;

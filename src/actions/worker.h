@@ -15,6 +15,8 @@ enum oc_action_kind {
 	OC_ACTION_NODE_UPDATE = 0,
 	OC_ACTION_RESV_CREATE,
 	OC_ACTION_RESV_DELETE,
+	OC_ACTION_ONBOARD,
+	OC_ACTION_ONBOARD_PREVIEW, /* read, check and plan only: no change, no audit */
 };
 
 /* One action, as confirmed by the admin. */
@@ -27,9 +29,24 @@ struct oc_action_req {
 	/* reservations */
 	struct oc_resv_spec resv;  /* create */
 	char resv_name[128];       /* delete */
+	/* onboarding: the spec (the plan is rebuilt against the state read
+	 * at apply time, so a re-run completes what is missing) */
+	struct oc_onb_spec onb;
+	/* apply exactly the plan the last preview showed (built from the state
+	 * that preview read), not a new one */
+	bool onb_use_preview;
 	/* the equivalent command line shown to the admin (and audited) */
 	char command[8192];
 };
+
+/* Progress of a running action with several steps (onboarding). */
+struct oc_progress {
+	size_t done, total;
+	char what[256];
+};
+
+/* Called by oc_action_apply before and after each step; may be NULL. */
+typedef void (*oc_progress_fn)(void *ctx, const struct oc_progress *p);
 
 /* UNKNOWN: slurmctld did not answer in time. A request is one RPC, so it
  * was applied to all targets or to none; which one shows once slurmctld
@@ -85,9 +102,36 @@ const struct oc_writer *oc_worker_writer(const struct oc_worker *w);
  * controller is left to end with the process. */
 void oc_worker_stop(struct oc_worker **w);
 
+/* The progress of the running action (total 0 when it has no steps). */
+void oc_worker_progress(struct oc_worker *w, struct oc_progress *out);
+
 /* Apply one action synchronously (what the worker thread runs; also for
- * tests and script mode): apply, read back, compare, audit. */
+ * script mode): apply, read back, compare, audit. progress may be NULL. */
 void oc_action_apply(const struct oc_writer *writer, const char *cluster, const char *audit_path,
-		     const struct oc_action_req *req, struct oc_action_result *res);
+		     const struct oc_action_req *req, struct oc_action_result *res, oc_progress_fn progress,
+		     void *progress_ctx);
+
+/* The preview of an onboarding: the diff against the cluster and the
+ * sacctmgr command lines in order, into res->details (status OK, or
+ * FAILED with the reasons; summary "nothing to change" when the plan is
+ * empty). */
+void oc_onboard_preview(const struct oc_writer *w, const struct oc_onb_spec *spec, struct oc_action_result *res,
+			struct oc_onb_state *state_out);
+
+/* Onboarding, the part of oc_action_apply for OC_ACTION_ONBOARD (in
+ * onboard_apply.c): plan against planned (the state the admin's preview
+ * was built from, so the commands run are exactly those shown), or when it
+ * is NULL read the state and check first; run the steps and stop at the
+ * first failure; read back and compare. error gets the text for the audit
+ * line. */
+void oc_onboard_apply(const struct oc_writer *w, const struct oc_onb_spec *spec,
+		      const struct oc_onb_state *planned, struct oc_action_result *res, char *error, size_t errlen,
+		      oc_progress_fn progress, void *progress_ctx);
+
+/* Apply an onboarding planned against a given state (script mode): like
+ * oc_action_apply for OC_ACTION_ONBOARD, audit line included. */
+void oc_onboard_apply_planned(const struct oc_writer *writer, const char *cluster, const char *audit_path,
+			      const struct oc_action_req *req, const struct oc_onb_state *planned,
+			      struct oc_action_result *res, oc_progress_fn progress, void *progress_ctx);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "actions/onboard.h"
 #include "core/model.h"
 
 enum oc_node_op {
@@ -61,6 +62,16 @@ struct oc_writer_ops {
 	 * with err (then *level is NONE). */
 	int (*whoami)(void *ctx, char *user, size_t user_len, enum oc_admin_level *level, char *err,
 		      size_t errlen);
+	/* Onboarding (sacctmgr): read what the cluster has for account (and
+	 * every QoS) into *st. Returns 0, or -1 with a clear message (slurmdbd
+	 * down: "slurmdbd does not answer: ..."). */
+	int (*onb_read_state)(void *ctx, const char *account, struct oc_onb_state *st, char *err,
+			      size_t errlen);
+	/* Run one step of an onboarding plan (its argv, no shell), with a
+	 * timeout. Returns 0 when done, 1 when sacctmgr said the thing already
+	 * exists ("Nothing new added." for an add step), -1 on failure with
+	 * sacctmgr's own output in out. */
+	int (*onb_run_step)(void *ctx, const struct oc_onb_step *step, char *out, size_t outlen);
 };
 
 struct oc_writer {

@@ -52,6 +52,7 @@ static const struct keymap_entry keymap_default[] = {
 	{"U", "node.undrain"},
 	{"m", "resv.create"},
 	{"x", "resv.delete"},
+	{"o", "team.onboard"},
 	{"Up", "move.up"},
 	{"Down", "move.down"},
 	{"k", "move.up"},

@@ -30,19 +30,11 @@
 #include <slurm/slurm_errno.h>
 #include <slurm/slurmdb.h>
 
+#include "source/slurm_compat.h"
+
 #define OC_DBD_PERIOD 30     /* seconds between two slurmdbd checks */
 #define OC_DBD_TIMEOUT 5     /* seconds without an answer = unreachable */
 #define OC_DBD_WAIT_MS 500   /* how long a refresh waits for a check it started */
-
-/* List types: 22.05 has only List/ListIterator, 24.11 removed List;
- * list_t/list_itr_t exist from 23.02 on. */
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-typedef list_t *oc_list;
-typedef list_itr_t *oc_list_itr;
-#else
-typedef List oc_list;
-typedef ListIterator oc_list_itr;
-#endif
 
 /* One TRES of slurmdbd's table: database id and "type/name". */
 struct tres_id {

@@ -25,6 +25,7 @@
 #include <slurm/slurm_errno.h>
 #include <slurm/slurmdb.h>
 
+#include "source/sacctmgr.h"
 #include "source/slurm_compat.h"
 #include "source/slurm_convert.h"
 
@@ -723,6 +724,25 @@ static int sw_whoami(void *ctx, char *user, size_t user_len, enum oc_admin_level
 	return 0;
 }
 
+/* ---- onboarding: through the sacctmgr binary (source/sacctmgr.h) ------- */
+
+/* sacctmgr from PATH for now (bindir NULL); a profile may name a Slurm
+ * bin folder later. Returns what oc_sacctmgr_read_state returns. */
+static int sw_onb_read_state(void *ctx, const char *account, struct oc_onb_state *st, char *err,
+			     size_t errlen)
+{
+	(void)ctx;
+	return oc_sacctmgr_read_state(NULL, account, st, err, errlen);
+}
+
+/* Returns what oc_sacctmgr_run_step returns (0 done, 1 already there,
+ * -1 failed with sacctmgr's output in out). */
+static int sw_onb_run_step(void *ctx, const struct oc_onb_step *step, char *out, size_t outlen)
+{
+	(void)ctx;
+	return oc_sacctmgr_run_step(NULL, step, out, outlen, OC_SACCTMGR_STEP_TIMEOUT_S);
+}
+
 /* ---- the vtable -------------------------------------------------------- */
 
 static const struct oc_writer_ops slurm_writer_ops = {
@@ -734,6 +754,8 @@ static const struct oc_writer_ops slurm_writer_ops = {
 	.read_nodes = sw_read_nodes,
 	.read_reservations = sw_read_reservations,
 	.whoami = sw_whoami,
+	.onb_read_state = sw_onb_read_state,
+	.onb_run_step = sw_onb_run_step,
 };
 
 int oc_slurm_writer_init(struct oc_writer *w, char *err, size_t errlen)

@@ -123,6 +123,12 @@ static void a_resv_delete(struct oc_app *app)
 
 VIEW_ACTION(a_audit, "audit")
 
+static void a_onboard(struct oc_app *app)
+{
+	if (writes_ok(app))
+		oc_dialog_open_onboard(app);
+}
+
 const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_QUIT] = {"quit", "quit the console", a_quit},
 	[OC_ACT_HELP] = {"help", "this help", a_help},
@@ -160,6 +166,7 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_RESV_CREATE] = {"resv.create", "create a maintenance reservation (MAINT,IGNORE_JOBS)", a_resv_create},
 	[OC_ACT_RESV_DELETE] = {"resv.delete", "delete the selected reservation", a_resv_delete},
 	[OC_ACT_VIEW_AUDIT] = {"view.audit", "the audit log of this cluster", a_audit},
+	[OC_ACT_ONBOARD] = {"team.onboard", "onboard a team or change the selected one (quota view)", a_onboard},
 };
 
 void oc_action_id_list(const char *ids[OC_ACT_COUNT])

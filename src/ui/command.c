@@ -51,6 +51,16 @@ bool oc_command_run(struct oc_app *app, const char *line)
 		oc_action_run(app, OC_ACT_HELP);
 		return true;
 	}
+	if (strcasecmp(word, "onboard") == 0) {
+		/* ":onboard" a new team, ":onboard team-a" to change one. */
+		char why[512];
+		if (!oc_app_writes_allowed(app, why, sizeof(why))) {
+			oc_app_message(app, true, "%s", why);
+			return false;
+		}
+		oc_dialog_open_onboard_named(app, arg ? arg : "");
+		return true;
+	}
 	const char *view = view_for(app, word);
 	if (!view) {
 		oc_app_message(app, true, " unknown command '%s' (try :help, Tab completes)", word);
@@ -92,8 +102,8 @@ static size_t candidates(struct oc_app *app, const char *first, bool second, con
 		for (int i = 0; i < app->nviews && n < max; i++)
 			if (strncasecmp(app->view[i]->def->name, prefix, pl) == 0)
 				out[n++] = app->view[i]->def->name;
-		static const char *const extra[] = {"help", "quit"};
-		for (size_t i = 0; i < 2 && n < max; i++)
+		static const char *const extra[] = {"help", "quit", "onboard"};
+		for (size_t i = 0; i < 3 && n < max; i++)
 			if (strncasecmp(extra[i], prefix, pl) == 0)
 				out[n++] = extra[i];
 		return n;

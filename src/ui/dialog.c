@@ -4,8 +4,9 @@
  * (the screen stays live) → the read-back result. Esc cancels at every
  * step before the apply with nothing changed. */
 #include <form.h>
+#include <menu.h>
+#include <pwd.h>
 #include <panel.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +14,18 @@
 
 #include "actions/plan.h"
 #include "actions/worker.h"
+#include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/ui_int.h"
 
-enum dlg_stage { DLG_FORM, DLG_CONFIRM, DLG_BUSY, DLG_RESULT };
+enum dlg_stage { DLG_FORM, DLG_PREVIEW, DLG_CONFIRM, DLG_BUSY, DLG_RESULT, DLG_QOS_MENU };
 
-enum dlg_purpose { DLG_DRAIN, DLG_RESUME, DLG_UNDRAIN, DLG_RESV_CREATE, DLG_RESV_DELETE };
+enum dlg_purpose { DLG_DRAIN, DLG_RESUME, DLG_UNDRAIN, DLG_RESV_CREATE, DLG_RESV_DELETE, DLG_ONBOARD };
 
-#define DLG_MAX_FIELDS 6
+#define DLG_MAX_FIELDS 10
+
+/* Fields of the onboarding form. */
+enum { ONB_ACCOUNT, ONB_DESCR, ONB_PARENT, ONB_GPU, ONB_QOS, ONB_DEFQOS, ONB_FAIRSHARE, ONB_USERS, ONB_NFIELDS };
 
 struct oc_dialog {
 	enum dlg_purpose purpose;
@@ -40,6 +45,19 @@ struct oc_dialog {
 	char text[12000];          /* confirmation or result text */
 	struct oc_action_req req;
 	time_t submitted;
+	int spacing;               /* lines between fields */
+	/* onboarding: the account's users and QoS when the form opened (an
+	 * edit removes what the admin deleted from the fields) */
+	char initial_users[2048];
+	char initial_qos[1024];
+	char initial_account[OC_ONB_NAME_MAX];
+	bool editing;
+	/* the QoS multi-select menu (ncurses menu library) */
+	MENU *menu;
+	ITEM **items;
+	size_t nitems;
+	WINDOW *menu_win, *menu_sub;
+	PANEL *menu_panel;
 };
 
 static bool dialog_writes_allowed(struct oc_app *app, char *why, size_t len)
@@ -83,8 +101,35 @@ static void free_history(struct oc_dialog *d)
 	d->nhistory = 0;
 }
 
+static void dialog_free_menu(struct oc_dialog *d)
+{
+	if (d->menu) {
+		unpost_menu(d->menu);
+		free_menu(d->menu);
+		d->menu = NULL;
+	}
+	for (size_t i = 0; i < d->nitems; i++)
+		free_item(d->items[i]);
+	free(d->items);
+	d->items = NULL;
+	d->nitems = 0;
+	if (d->menu_panel) {
+		del_panel(d->menu_panel);
+		d->menu_panel = NULL;
+	}
+	if (d->menu_sub) {
+		delwin(d->menu_sub);
+		d->menu_sub = NULL;
+	}
+	if (d->menu_win) {
+		delwin(d->menu_win);
+		d->menu_win = NULL;
+	}
+}
+
 static void dialog_free_form(struct oc_dialog *d)
 {
+	dialog_free_menu(d);
 	if (d->form) {
 		unpost_form(d->form);
 		free_form(d->form);
@@ -164,42 +209,35 @@ static void default_targets(struct oc_app *app, char *out, size_t len)
 	}
 }
 
-/* Reasons to offer: those set on nodes now (the newest first), so an admin
- * can reuse "prolog: gpu count 7" for the next node with the same fault. */
+/* Add r to the reasons offered, once. Returns -1 on ENOMEM. */
+static int history_add(struct oc_dialog *d, const char *r)
+{
+	for (size_t k = 0; k < d->nhistory; k++)
+		if (strcmp(d->history[k], r) == 0)
+			return 0;
+	char **h = realloc(d->history, (d->nhistory + 1) * sizeof(*h));
+	if (!h)
+		return -1;
+	d->history = h;
+	d->history[d->nhistory] = strdup(r);
+	if (!d->history[d->nhistory])
+		return -1;
+	d->nhistory++;
+	return 0;
+}
+
+/* Reasons to offer: those set on nodes now, then those used in this
+ * session, so an admin can reuse "prolog: gpu count 7" for the next node
+ * with the same fault. */
 static void collect_history(struct oc_app *app, struct oc_dialog *d)
 {
 	const struct oc_nodes *t = app->snap ? app->snap->nodes : NULL;
-	for (size_t i = 0; t && i < t->n; i++) {
-		const char *r = t->v[i].reason;
-		if (!r)
-			continue;
-		bool dup = false;
-		for (size_t k = 0; k < d->nhistory && !dup; k++)
-			dup = strcmp(d->history[k], r) == 0;
-		if (dup)
-			continue;
-		char **h = realloc(d->history, (d->nhistory + 1) * sizeof(*h));
-		if (!h)
+	for (size_t i = 0; t && i < t->n; i++)
+		if (t->v[i].reason && history_add(d, t->v[i].reason) < 0)
 			return;
-		d->history = h;
-		d->history[d->nhistory] = strdup(r);
-		if (d->history[d->nhistory])
-			d->nhistory++;
-	}
-	for (size_t i = 0; i < app->recent_reasons.n; i++) {
-		bool dup = false;
-		for (size_t k = 0; k < d->nhistory && !dup; k++)
-			dup = strcmp(d->history[k], app->recent_reasons.keys[i]) == 0;
-		if (dup)
-			continue;
-		char **h = realloc(d->history, (d->nhistory + 1) * sizeof(*h));
-		if (!h)
+	for (size_t i = 0; i < app->recent_reasons.n; i++)
+		if (history_add(d, app->recent_reasons.keys[i]) < 0)
 			return;
-		d->history = h;
-		d->history[d->nhistory] = strdup(app->recent_reasons.keys[i]);
-		if (d->history[d->nhistory])
-			d->nhistory++;
-	}
 	d->hist_pos = -1;
 }
 
@@ -210,8 +248,12 @@ static int dialog_build(struct oc_dialog *d, const char *const *values)
 	int fw = width - 16;
 	if (fw < 10)
 		return -1;
+	/* Two lines a field when the terminal has room, else one. */
+	d->spacing = LINES >= d->nfields * 2 + 8 ? 2 : 1;
+	if (LINES < d->nfields + 7)
+		return -1;
 	for (int i = 0; i < d->nfields; i++) {
-		d->fields[i] = new_field(1, fw, i * 2, 0, 0, 0);
+		d->fields[i] = new_field(1, fw, i * d->spacing, 0, 0, 0);
 		if (!d->fields[i])
 			return -1;
 		set_field_back(d->fields[i], A_UNDERLINE);
@@ -223,12 +265,12 @@ static int dialog_build(struct oc_dialog *d, const char *const *values)
 	d->form = new_form(d->fields);
 	if (!d->form)
 		return -1;
-	int h = d->nfields * 2 + 6;
+	int h = d->nfields * d->spacing + 6;
 	d->win = newwin(h, width, (LINES - h) / 2 > 1 ? (LINES - h) / 2 : 1, (COLS - width) / 2);
 	if (!d->win)
 		return -1;
 	keypad(d->win, TRUE);
-	d->sub = derwin(d->win, d->nfields * 2, fw, 2, 15);
+	d->sub = derwin(d->win, d->nfields * d->spacing, fw, 2, 15);
 	if (!d->sub)
 		return -1;
 	set_form_win(d->form, d->win);
@@ -327,21 +369,348 @@ void oc_dialog_open_resv_delete(struct oc_app *app)
 		to_confirm(app);
 }
 
-/* ---- confirmation -------------------------------------------------------- */
-
-
-static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void appendf(char *buf, size_t len, const char *fmt, ...)
+/* The quota view's selected account, or "" (a new team). */
+static const char *selected_account(struct oc_app *app, char *buf, size_t len)
 {
-	size_t off = strlen(buf);
-	if (off + 1 >= len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + off, len - off, fmt, ap);
-	va_end(ap);
+	buf[0] = '\0';
+	struct oc_listview *lv = app->view[app->cur];
+	if (strcmp(lv->def->name, "quota") != 0)
+		return buf;
+	uint32_t item = oc_listview_selected(lv);
+	if (item == UINT32_MAX)
+		return buf;
+	/* The ACCOUNT cell of the row: "+ team-a" or "    alice" (a user row
+	 * belongs to the account above it, so walk up). */
+	for (size_t i = lv->sel + 1; i-- > 0;) {
+		char cell[128] = "";
+		lv->def->cols[0].cell(lv, lv->items[i], cell, sizeof(cell));
+		if (cell[0] == '+' || cell[0] == '-' || (cell[0] == ' ' && cell[1] != ' ')) {
+			snprintf(buf, len, "%s", cell + 2);
+			return buf;
+		}
+	}
+	return buf;
 }
+
+void oc_dialog_open_onboard(struct oc_app *app)
+{
+	char account[128];
+	selected_account(app, account, sizeof(account));
+	oc_dialog_open_onboard_named(app, account);
+}
+
+void oc_dialog_open_onboard_named(struct oc_app *app, const char *name)
+{
+	char account[128];
+	snprintf(account, sizeof(account), "%s", name);
+	char gpu[32] = "", qos[1024] = "", defqos[64] = "", fairshare[32] = "", parent[64] = "root", users[2048] = "";
+	bool editing = false;
+	const struct oc_accounting *acct = app->snap ? app->snap->accounting : NULL;
+	for (size_t i = 0; acct && account[0] && i < acct->nassocs; i++) {
+		const struct oc_assoc *a = &acct->assocs[i];
+		if (strcmp(a->account, account) != 0 || a->partition)
+			continue;
+		if (!a->user) {
+			editing = true;
+			if (a->grp[OC_TRES_GPU].limit != OC_NOLIMIT)
+				snprintf(gpu, sizeof(gpu), "%llu", (unsigned long long)a->grp[OC_TRES_GPU].limit);
+			snprintf(qos, sizeof(qos), "%s", a->qos ? a->qos : "");
+			snprintf(defqos, sizeof(defqos), "%s", a->def_qos ? a->def_qos : "");
+			if (a->shares != OC_NONE)
+				snprintf(fairshare, sizeof(fairshare), "%u", a->shares);
+			snprintf(parent, sizeof(parent), "%s", a->parent ? a->parent : "root");
+		} else {
+			oc_appendf(users, sizeof(users), "%s%s", users[0] ? "," : "", a->user);
+		}
+	}
+	static const char *const labels[ONB_NFIELDS] = {"Account", "Description", "Parent", "GPU quota",
+							"QoS", "DefaultQOS", "Fairshare", "Users"};
+	const char *values[ONB_NFIELDS] = {account, "", parent, gpu, qos, defqos, fairshare, users};
+	dialog_open(app, DLG_ONBOARD, editing ? "Change a team (sacctmgr)" : "Onboard a team (sacctmgr)", labels,
+		    values, ONB_NFIELDS, -1);
+	if (!app->dialog)
+		return;
+	app->dialog->editing = editing;
+	snprintf(app->dialog->initial_account, sizeof(app->dialog->initial_account), "%.63s", account);
+	snprintf(app->dialog->initial_users, sizeof(app->dialog->initial_users), "%s", users);
+	snprintf(app->dialog->initial_qos, sizeof(app->dialog->initial_qos), "%s", qos);
+	if (editing) /* the account is known: start at the quota */
+		for (int i = 0; i < ONB_GPU; i++)
+			form_driver(app->dialog->form, REQ_NEXT_FIELD);
+}
+
+/* Whether word is one of the comma-separated names in list. */
+static bool list_has(const char *list, const char *word)
+{
+	size_t wl = strlen(word);
+	for (const char *p = list; p && *p;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		const char *end = p;
+		while (*end && *end != ',' && *end != ' ')
+			end++;
+		if ((size_t)(end - p) == wl && wl && strncmp(p, word, wl) == 0)
+			return true;
+		p = end;
+	}
+	return false;
+}
+
+/* Split a comma/space separated list into names; returns the count or -1
+ * (with a message) when one does not fit. */
+static int split_names(const char *list, char (*out)[OC_ONB_NAME_MAX], size_t max, const char *what, char *err,
+		       size_t errlen)
+{
+	size_t n = 0;
+	for (const char *p = list; p && *p;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		const char *end = p;
+		while (*end && *end != ',' && *end != ' ')
+			end++;
+		size_t len = (size_t)(end - p);
+		if (n >= max) {
+			snprintf(err, errlen, "%s: more than %zu names", what, max);
+			return -1;
+		}
+		if (len >= OC_ONB_NAME_MAX) {
+			snprintf(err, errlen, "%s: \"%.*s...\" is too long", what, 20, p);
+			return -1;
+		}
+		memcpy(out[n], p, len);
+		out[n][len] = '\0';
+		n++;
+		p = end;
+	}
+	return (int)n;
+}
+
+/* A number field: "" = not set; else a positive integer. */
+static int parse_count(const char *text, int64_t *out, const char *what, char *err, size_t errlen)
+{
+	if (!text[0]) {
+		*out = OC_ONB_NONE;
+		return 0;
+	}
+	char *end = NULL;
+	long long v = strtoll(text, &end, 10);
+	if (*end || v < 0 || v > 1000000000LL) {
+		snprintf(err, errlen, "%s: \"%.40s\" is not a number of 0 or more", what, text);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Build the onboarding spec from the form. Returns 0 or -1 with err. */
+static int onboard_spec_from_form(struct oc_dialog *d, char **v, struct oc_onb_spec *spec, char *err,
+				  size_t errlen)
+{
+	memset(spec, 0, sizeof(*spec));
+	snprintf(spec->account, sizeof(spec->account), "%s", v[ONB_ACCOUNT]);
+	if (!oc_onb_name_ok(spec->account, false)) {
+		snprintf(err, errlen, "Account: \"%.60s\" is not a name Slurm accepts (a-z 0-9 _ . -)",
+			 v[ONB_ACCOUNT]);
+		return -1;
+	}
+	snprintf(spec->description, sizeof(spec->description), "%s", v[ONB_DESCR]);
+	snprintf(spec->parent, sizeof(spec->parent), "%s", v[ONB_PARENT]);
+	if (parse_count(v[ONB_GPU], &spec->gpu_quota, "GPU quota", err, errlen) < 0 ||
+	    parse_count(v[ONB_FAIRSHARE], &spec->fairshare, "Fairshare", err, errlen) < 0)
+		return -1;
+	spec->cpu_quota = OC_ONB_NONE;
+	spec->mem_quota_mb = OC_ONB_NONE;
+	int n = split_names(v[ONB_QOS], spec->qos, OC_ONB_MAX_QOS, "QoS", err, errlen);
+	if (n < 0)
+		return -1;
+	spec->nqos = (size_t)n;
+	snprintf(spec->default_qos, sizeof(spec->default_qos), "%s", v[ONB_DEFQOS]);
+	char users[OC_ONB_MAX_USERS][OC_ONB_NAME_MAX];
+	n = split_names(v[ONB_USERS], users, OC_ONB_MAX_USERS, "Users", err, errlen);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		snprintf(spec->users[spec->nusers++].name, OC_ONB_NAME_MAX, "%.63s", users[i]);
+	/* An edit: what was there and is no longer in the fields goes (not
+	 * when the admin typed another account name: that is a new team with
+	 * the same settings). */
+	if (d->editing && strcmp(d->initial_account, spec->account) == 0) {
+		char old[OC_ONB_MAX_USERS][OC_ONB_NAME_MAX];
+		int no = split_names(d->initial_users, old, OC_ONB_MAX_USERS, "Users", err, errlen);
+		for (int i = 0; i < no; i++)
+			if (!list_has(v[ONB_USERS], old[i]))
+				snprintf(spec->remove_users[spec->nremove_users++], OC_ONB_NAME_MAX, "%.63s", old[i]);
+		char oldq[OC_ONB_MAX_QOS][OC_ONB_NAME_MAX];
+		no = split_names(d->initial_qos, oldq, OC_ONB_MAX_QOS, "QoS", err, errlen);
+		for (int i = 0; i < no; i++)
+			if (!list_has(v[ONB_QOS], oldq[i]))
+				snprintf(spec->remove_qos[spec->nremove_qos++], OC_ONB_NAME_MAX, "%.63s", oldq[i]);
+	}
+	return oc_onb_spec_check(spec, NULL, err, errlen);
+}
+
+/* ---- the QoS multi-select menu ----------------------------------------- */
+
+static void qos_menu_open(struct oc_app *app)
+{
+	struct oc_dialog *d = app->dialog;
+	const struct oc_accounting *acct = app->snap ? app->snap->accounting : NULL;
+	if (!acct || !acct->nqos) {
+		snprintf(d->error, sizeof(d->error), "QoS: the cluster's QoS are not known (accounting not loaded)");
+		return;
+	}
+	char *current = field_text(d->fields[ONB_QOS]);
+	d->items = calloc(acct->nqos + 1, sizeof(*d->items));
+	if (!d->items) {
+		free(current);
+		return;
+	}
+	for (size_t i = 0; i < acct->nqos; i++) {
+		d->items[d->nitems] = new_item(acct->qos[i].name, "");
+		if (d->items[d->nitems])
+			d->nitems++;
+	}
+	d->menu = new_menu(d->items);
+	if (!d->menu) {
+		free(current);
+		dialog_free_menu(d);
+		return;
+	}
+	menu_opts_off(d->menu, O_ONEVALUE);
+	set_menu_mark(d->menu, "");
+	for (size_t i = 0; i < d->nitems; i++)
+		set_item_value(d->items[i], list_has(current, item_name(d->items[i])));
+	free(current);
+	int h = (int)d->nitems + 4 < LINES - 2 ? (int)d->nitems + 4 : LINES - 2;
+	int wdt = 40;
+	d->menu_win = newwin(h, wdt, (LINES - h) / 2, (COLS - wdt) / 2);
+	if (!d->menu_win) {
+		dialog_free_menu(d);
+		return;
+	}
+	keypad(d->menu_win, TRUE);
+	d->menu_sub = derwin(d->menu_win, h - 4, wdt - 4, 2, 2);
+	set_menu_win(d->menu, d->menu_win);
+	set_menu_sub(d->menu, d->menu_sub);
+	set_menu_format(d->menu, h - 4, 1);
+	set_menu_fore(d->menu, oc_theme_attr(OC_ROLE_SELECTED));
+	d->menu_panel = new_panel(d->menu_win);
+	post_menu(d->menu);
+	d->stage = DLG_QOS_MENU;
+}
+
+static void qos_menu_close(struct oc_app *app, bool accept)
+{
+	struct oc_dialog *d = app->dialog;
+	if (accept) {
+		char list[1024] = "";
+		for (size_t i = 0; i < d->nitems; i++)
+			if (item_value(d->items[i]))
+				oc_appendf(list, sizeof(list), "%s%s", list[0] ? "," : "", item_name(d->items[i]));
+		set_field_buffer(d->fields[ONB_QOS], 0, list);
+	}
+	dialog_free_menu(d);
+	d->stage = DLG_FORM;
+	app->dirty = true;
+}
+
+static void qos_menu_key(struct oc_app *app, bool wide, unsigned ch)
+{
+	struct oc_dialog *d = app->dialog;
+	if (wide && ch == 27) {
+		qos_menu_close(app, false);
+	} else if ((wide && (ch == '\r' || ch == '\n')) || (!wide && ch == KEY_ENTER)) {
+		qos_menu_close(app, true);
+	} else if (wide && ch == ' ') {
+		menu_driver(d->menu, REQ_TOGGLE_ITEM);
+	} else if (!wide && ch == KEY_UP) {
+		menu_driver(d->menu, REQ_UP_ITEM);
+	} else if (!wide && ch == KEY_DOWN) {
+		menu_driver(d->menu, REQ_DOWN_ITEM);
+	} else if (wide && (ch == 'k' || ch == 'j')) {
+		menu_driver(d->menu, ch == 'k' ? REQ_UP_ITEM : REQ_DOWN_ITEM);
+	}
+}
+
+static void qos_menu_draw(struct oc_dialog *d)
+{
+	int h, w;
+	getmaxyx(d->menu_win, h, w);
+	box(d->menu_win, 0, 0);
+	wmove(d->menu_win, 0, 2);
+	wattrset(d->menu_win, oc_theme_attr(OC_ROLE_TITLE));
+	oc_put_text(d->menu_win, " QoS: Space toggles, Enter takes ", w - 4, false, false);
+	wattrset(d->menu_win, A_NORMAL);
+	/* [x] marks, meaningful without colour. */
+	int top = top_row(d->menu);
+	for (int r = 0; r < h - 4 && top + r < (int)d->nitems; r++) {
+		mvwaddstr(d->menu_win, 2 + r, 1, item_value(d->items[top + r]) ? "x" : " ");
+	}
+	touchwin(d->menu_win);
+	update_panels();
+	doupdate();
+}
+
+/* ---- live checks ----------------------------------------------------------- */
+
+/* Check the field the cursor is in, as it is typed: a message for the
+ * line under the form ("" when fine). */
+static void onboard_live_check(struct oc_app *app)
+{
+	struct oc_dialog *d = app->dialog;
+	form_driver(d->form, REQ_VALIDATION);
+	int cur = field_index(current_field(d->form));
+	char *v = field_text(d->fields[cur]);
+	if (!v)
+		return;
+	d->error[0] = '\0';
+	int64_t num;
+	const struct oc_accounting *acct = app->snap ? app->snap->accounting : NULL;
+	switch (cur) {
+	case ONB_ACCOUNT:
+	case ONB_PARENT:
+		if (v[0] && !oc_onb_name_ok(v, false))
+			snprintf(d->error, sizeof(d->error), "%s: not a name Slurm accepts (a-z 0-9 _ . -)",
+				 cur == ONB_ACCOUNT ? "Account" : "Parent");
+		break;
+	case ONB_GPU:
+	case ONB_FAIRSHARE:
+		parse_count(v, &num, cur == ONB_GPU ? "GPU quota" : "Fairshare", d->error, sizeof(d->error));
+		break;
+	case ONB_QOS:
+	case ONB_DEFQOS: {
+		char names[OC_ONB_MAX_QOS][OC_ONB_NAME_MAX];
+		int n = split_names(v, names, OC_ONB_MAX_QOS, "QoS", d->error, sizeof(d->error));
+		for (int i = 0; i < n && acct && acct->nqos && !d->error[0]; i++) {
+			bool known = false;
+			for (size_t q = 0; q < acct->nqos && !known; q++)
+				known = strcmp(acct->qos[q].name, names[i]) == 0;
+			if (!known)
+				snprintf(d->error, sizeof(d->error), "%s: no QoS %.63s on this cluster (F2 lists them)",
+					 cur == ONB_QOS ? "QoS" : "DefaultQOS", names[i]);
+		}
+		break;
+	}
+	case ONB_USERS: {
+		char names[OC_ONB_MAX_USERS][OC_ONB_NAME_MAX];
+		int n = split_names(v, names, OC_ONB_MAX_USERS, "Users", d->error, sizeof(d->error));
+		for (int i = 0; i < n && !d->error[0]; i++) {
+			if (!oc_onb_name_ok(names[i], true))
+				snprintf(d->error, sizeof(d->error), "Users: %.63s is not a name Slurm accepts", names[i]);
+			else if (!getpwnam(names[i]))
+				snprintf(d->error, sizeof(d->error),
+					 "Users: %.63s has no OS account (getpwnam): create it first", names[i]);
+		}
+		break;
+	}
+	default: break;
+	}
+	free(v);
+}
+
+/* ---- confirmation -------------------------------------------------------- */
 
 /* Running jobs on the named nodes, for the confirmation ("drain lets
  * them finish"). Returns how many nodes run jobs. */
@@ -360,7 +729,7 @@ static size_t busy_nodes_text(struct oc_app *app, char **names, size_t n, char *
 			for (uint32_t k = 0; k < job->node_count; k++)
 				if (job->node_idx[k] == (uint32_t)idx) {
 					if (cnt < 4)
-						appendf(jobs, sizeof(jobs), "%s%u %s", cnt ? ", " : "", job->job_id,
+						oc_appendf(jobs, sizeof(jobs), "%s%u %s", cnt ? ", " : "", job->job_id,
 							job->user ? job->user : "");
 					cnt++;
 					break;
@@ -369,12 +738,12 @@ static size_t busy_nodes_text(struct oc_app *app, char **names, size_t n, char *
 		if (cnt) {
 			busy++;
 			if (busy <= 8)
-				appendf(out, len, "    %s: %zu job%s (%s%s)\n", names[i], cnt, cnt == 1 ? "" : "s", jobs,
+				oc_appendf(out, len, "    %s: %zu job%s (%s%s)\n", names[i], cnt, cnt == 1 ? "" : "s", jobs,
 					cnt > 4 ? ", ..." : "");
 		}
 	}
 	if (busy > 8)
-		appendf(out, len, "    ... and %zu more nodes\n", busy - 8);
+		oc_appendf(out, len, "    ... and %zu more nodes\n", busy - 8);
 	return busy;
 }
 
@@ -395,7 +764,7 @@ static size_t resv_overlaps(struct oc_app *app, char **names, size_t n, time_t s
 					 strcmp(s->nodes->v[rv->node_idx[k]].name, names[i]) == 0;
 		if (shares) {
 			found++;
-			appendf(out, len, "    reservation %s (%s) holds some of these nodes in that time\n", rv->name,
+			oc_appendf(out, len, "    reservation %s (%s) holds some of these nodes in that time\n", rv->name,
 				rv->nodes ? rv->nodes : "");
 		}
 	}
@@ -461,14 +830,14 @@ static void to_confirm(struct oc_app *app)
 			snprintf(d->req.reason, sizeof(d->req.reason), "%s", v[1]);
 		oc_plan_node_update(d->req.nodes, op, d->req.reason, cmd, sizeof(cmd));
 		snprintf(d->req.command, sizeof(d->req.command), "%s", cmd);
-		appendf(d->text, sizeof(d->text), "%s %zu node%s: %s\n", d->title, n, n == 1 ? "" : "s", d->req.nodes);
+		oc_appendf(d->text, sizeof(d->text), "%s %zu node%s: %s\n", d->title, n, n == 1 ? "" : "s", d->req.nodes);
 		if (op == OC_NODE_OP_DRAIN)
-			appendf(d->text, sizeof(d->text), "Reason: %s\n", d->req.reason);
-		appendf(d->text, sizeof(d->text), "\nEquivalent command:\n  %s\n", cmd);
+			oc_appendf(d->text, sizeof(d->text), "Reason: %s\n", d->req.reason);
+		oc_appendf(d->text, sizeof(d->text), "\nEquivalent command:\n  %s\n", cmd);
 		if (op == OC_NODE_OP_DRAIN) {
 			char busy[2048] = "";
 			if (busy_nodes_text(app, names, n, busy, sizeof(busy)))
-				appendf(d->text, sizeof(d->text),
+				oc_appendf(d->text, sizeof(d->text),
 					"\nStill running jobs (drain lets them finish; no new job starts there):\n%s",
 					busy);
 		}
@@ -500,9 +869,9 @@ static void to_confirm(struct oc_app *app)
 		d->req.kind = OC_ACTION_RESV_CREATE;
 		oc_plan_resv_create(sp, cmd, sizeof(cmd));
 		snprintf(d->req.command, sizeof(d->req.command), "%s", cmd);
-		appendf(d->text, sizeof(d->text), "Create reservation %s on %zu node%s: %s\n",
+		oc_appendf(d->text, sizeof(d->text), "Create reservation %s on %zu node%s: %s\n",
 			sp->name[0] ? sp->name : "(named by Slurm)", n, n == 1 ? "" : "s", sp->nodes);
-		appendf(d->text, sizeof(d->text), "\nEquivalent command:\n  %s\n", cmd);
+		oc_appendf(d->text, sizeof(d->text), "\nEquivalent command:\n  %s\n", cmd);
 		char warn[4096] = "";
 		size_t busy = busy_nodes_text(app, names, n, warn, sizeof(warn));
 		time_t start = sp->start ? sp->start : time(NULL);
@@ -510,16 +879,32 @@ static void to_confirm(struct oc_app *app)
 		char ov[2048] = "";
 		size_t overlaps = resv_overlaps(app, names, n, start, end, ov, sizeof(ov));
 		if (busy || overlaps)
-			appendf(d->text, sizeof(d->text), "\nWARNING:\n");
+			oc_appendf(d->text, sizeof(d->text), "\nWARNING:\n");
 		if (busy)
-			appendf(d->text, sizeof(d->text), "  nodes still run jobs%s:\n%s",
+			oc_appendf(d->text, sizeof(d->text), "  nodes still run jobs%s:\n%s",
 				strstr(sp->flags, "IGNORE_JOBS") ? " (IGNORE_JOBS: the reservation starts anyway)"
 								 : " (without IGNORE_JOBS Slurm refuses)",
 				warn);
 		if (overlaps)
-			appendf(d->text, sizeof(d->text), "%s", ov);
+			oc_appendf(d->text, sizeof(d->text), "%s", ov);
 		break;
 	}
+	case DLG_ONBOARD:
+		if (onboard_spec_from_form(d, v, &d->req.onb, d->error, sizeof(d->error)) < 0)
+			break;
+		/* The preview needs the cluster's accounting (sacctmgr): the
+		 * worker reads it, the screen stays live. */
+		d->req.kind = OC_ACTION_ONBOARD_PREVIEW;
+		if (oc_worker_submit(app->worker, &d->req) < 0) {
+			snprintf(d->error, sizeof(d->error), "an action is still running");
+			break;
+		}
+		d->stage = DLG_PREVIEW;
+		d->submitted = time(NULL);
+		for (int i = 0; i < d->nfields; i++)
+			free(v[i]);
+		app->dirty = true;
+		return;
 	case DLG_RESV_DELETE:
 		if (!v[0] || !v[0][0]) {
 			snprintf(d->error, sizeof(d->error), "Reservation: give its name");
@@ -529,7 +914,7 @@ static void to_confirm(struct oc_app *app)
 		snprintf(d->req.resv_name, sizeof(d->req.resv_name), "%s", v[0]);
 		oc_plan_resv_delete(d->req.resv_name, cmd, sizeof(cmd));
 		snprintf(d->req.command, sizeof(d->req.command), "%s", cmd);
-		appendf(d->text, sizeof(d->text), "Delete reservation %s\n\nEquivalent command:\n  %s\n",
+		oc_appendf(d->text, sizeof(d->text), "Delete reservation %s\n\nEquivalent command:\n  %s\n",
 			d->req.resv_name, cmd);
 		break;
 	}
@@ -537,7 +922,7 @@ static void to_confirm(struct oc_app *app)
 	for (int i = 0; i < d->nfields; i++)
 		free(v[i]);
 	if (!d->error[0]) {
-		appendf(d->text, sizeof(d->text), "\n[Enter] apply    [Esc] %s",
+		oc_appendf(d->text, sizeof(d->text), "\n[Enter] apply    [Esc] %s",
 			d->purpose == DLG_RESV_DELETE ? "cancel" : "back to the form");
 		d->stage = DLG_CONFIRM;
 	}
@@ -553,6 +938,10 @@ static void remember_reason(struct oc_app *app, const char *reason)
 static void submit(struct oc_app *app)
 {
 	struct oc_dialog *d = app->dialog;
+	if (d->purpose == DLG_ONBOARD) {
+		d->req.kind = OC_ACTION_ONBOARD;
+		d->req.onb_use_preview = true; /* exactly the commands shown */
+	}
 	if (oc_worker_submit(app->worker, &d->req) < 0) {
 		snprintf(d->error, sizeof(d->error), "an action is still running");
 		d->stage = DLG_FORM;
@@ -579,12 +968,40 @@ void oc_dialog_poll(struct oc_app *app)
 		oc_app_message(app, res.status != OC_ACTION_OK, " %s", res.summary);
 		return;
 	}
+	if (d->stage == DLG_PREVIEW) {
+		d->text[0] = '\0';
+		if (res.status != OC_ACTION_OK) {
+			/* Back to the form with the reasons; nothing applied. */
+			snprintf(d->error, sizeof(d->error), "%.200s%s%.280s", res.summary, res.details[0] ? ": " : "",
+				 res.details);
+			for (char *p = d->error; *p; p++)
+				if (*p == '\n')
+					*p = ' ';
+			d->stage = DLG_FORM;
+		} else if (strcmp(res.summary, "nothing to change") == 0) {
+			oc_appendf(d->text, sizeof(d->text), "%s\nNothing to change: the cluster is already as asked.\n\n[any key] close",
+				   res.details);
+			d->error[0] = '\0';
+			d->stage = DLG_RESULT;
+		} else {
+			oc_appendf(d->text, sizeof(d->text), "%s\n[Enter] apply %s    [Esc] back to the form", res.details,
+				   res.summary);
+			/* The audit line names the commands the preview showed. */
+			d->req.command[0] = '\0';
+			const char *p = strstr(res.details, "sacctmgr commands, in order:\n");
+			if (p)
+				snprintf(d->req.command, sizeof(d->req.command), "%s", p + 29);
+			d->stage = DLG_CONFIRM;
+		}
+		app->dirty = true;
+		return;
+	}
 	d->stage = DLG_RESULT;
 	d->text[0] = '\0';
-	appendf(d->text, sizeof(d->text), "%s\n\n%s", res.summary, res.details);
+	oc_appendf(d->text, sizeof(d->text), "%s\n\n%s", res.summary, res.details);
 	if (res.audit_error[0])
-		appendf(d->text, sizeof(d->text), "\nAUDIT LOG NOT WRITTEN: %s\n", res.audit_error);
-	appendf(d->text, sizeof(d->text), "\n[any key] close");
+		oc_appendf(d->text, sizeof(d->text), "\nAUDIT LOG NOT WRITTEN: %s\n", res.audit_error);
+	oc_appendf(d->text, sizeof(d->text), "\n[any key] close");
 	snprintf(d->error, sizeof(d->error), "%s",
 		 res.status == OC_ACTION_OK	     ? ""
 		 : res.status == OC_ACTION_PARTIAL ? "PARTIAL"
@@ -605,6 +1022,12 @@ void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
 	if (!wide && ch == KEY_RESIZE)
 		return;
 	switch (d->stage) {
+	case DLG_QOS_MENU:
+		qos_menu_key(app, wide, ch);
+		return;
+	case DLG_PREVIEW:
+		oc_app_message(app, false, " reading the accounting state...");
+		return;
 	case DLG_RESULT:
 		oc_dialog_close(app);
 		return;
@@ -652,12 +1075,22 @@ void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
 		case 5: /* C-e */
 			form_driver(d->form, REQ_END_LINE);
 			return;
+		case 15: /* C-o: choose QoS from the list */
+			if (d->purpose == DLG_ONBOARD)
+				qos_menu_open(app);
+			return;
 		default:
 			if (ch >= 0x20 && ch != 0x7f)
 				form_driver_w(d->form, OK, (wchar_t)ch);
 			d->error[0] = '\0';
+			if (d->purpose == DLG_ONBOARD)
+				onboard_live_check(app);
 			return;
 		}
+	}
+	if (ch == (unsigned)KEY_F(2) && d->purpose == DLG_ONBOARD) {
+		qos_menu_open(app);
+		return;
 	}
 	int cur = field_index(current_field(d->form));
 	switch (ch) {
@@ -719,7 +1152,7 @@ static int draw_text(WINDOW *w, int y, int x, int width, int maxy, const char *t
 void oc_dialog_draw(struct oc_app *app)
 {
 	struct oc_dialog *d = app->dialog;
-	if (d->stage == DLG_FORM) {
+	if (d->stage == DLG_FORM || d->stage == DLG_QOS_MENU) {
 		WINDOW *w = d->win;
 		int h, wd;
 		getmaxyx(w, h, wd);
@@ -731,7 +1164,7 @@ void oc_dialog_draw(struct oc_app *app)
 		oc_put_text(w, title, wd - 4, false, false);
 		wattrset(w, A_NORMAL);
 		for (int i = 0; i < d->nfields; i++) {
-			wmove(w, 2 + i * 2, 2);
+			wmove(w, 2 + i * d->spacing, 2);
 			oc_put_text(w, d->labels[i], 12, true, false);
 		}
 		wmove(w, h - 3, 2);
@@ -740,13 +1173,19 @@ void oc_dialog_draw(struct oc_app *app)
 		wattrset(w, oc_theme_attr(OC_ROLE_DIM));
 		wmove(w, h - 2, 2);
 		oc_put_text(w,
-			    d->reason_field >= 0 ? "Enter review  Tab next field  Up/Down reuse a reason  Esc cancel"
-						 : "Enter review  Tab next field  Esc cancel",
+			    d->reason_field >= 0	    ? "Enter review  Tab next field  Up/Down reuse a reason  Esc cancel"
+			    : d->purpose == DLG_ONBOARD ? "Enter preview  Tab next field  F2/C-o choose QoS  Esc cancel"
+							: "Enter review  Tab next field  Esc cancel",
 			    wd - 4, true, false);
 		wattrset(w, A_NORMAL);
 		/* stdscr was redrawn under the form: the whole form window must
 		 * go out again, not only its changed lines. */
 		touchwin(w);
+		if (d->stage == DLG_QOS_MENU) {
+			curs_set(0);
+			qos_menu_draw(d);
+			return;
+		}
 		update_panels();
 		pos_form_cursor(d->form);
 		curs_set(1);
@@ -769,6 +1208,8 @@ void oc_dialog_draw(struct oc_app *app)
 	char title[200];
 	if (d->stage == DLG_CONFIRM)
 		snprintf(title, sizeof(title), " Confirm: %s ", d->title);
+	else if (d->stage == DLG_PREVIEW)
+		snprintf(title, sizeof(title), " %s: reading the accounting state... ", d->title);
 	else if (d->stage == DLG_BUSY)
 		snprintf(title, sizeof(title), " %s: applying... %llds ", d->title,
 			 (long long)(time(NULL) - d->submitted));
@@ -776,7 +1217,22 @@ void oc_dialog_draw(struct oc_app *app)
 		snprintf(title, sizeof(title), " %.100s: %.60s ", d->title, d->error[0] ? d->error : "done");
 	oc_put_text(w, title, width - 4, false, false);
 	wattrset(w, A_NORMAL);
-	if (d->stage == DLG_BUSY) {
+	if (d->stage == DLG_PREVIEW) {
+		draw_text(w, 2, 2, width - 4, height - 1, "Asking sacctmgr what the cluster has for this account.");
+	} else if (d->stage == DLG_BUSY && d->purpose == DLG_ONBOARD) {
+		/* A progress bar of the sacctmgr steps. */
+		struct oc_progress pr;
+		oc_worker_progress(app->worker, &pr);
+		char bar[512] = "";
+		int bw = width - 16 > 40 ? 40 : width - 16;
+		size_t total = pr.total ? pr.total : 1;
+		int fill = (int)((size_t)bw * (pr.done > total ? total : pr.done) / total);
+		oc_appendf(bar, sizeof(bar), "[");
+		for (int i = 0; i < bw; i++)
+			oc_appendf(bar, sizeof(bar), "%c", i < fill ? '#' : '.');
+		oc_appendf(bar, sizeof(bar), "] %zu/%zu\n\n%s", pr.done, pr.total, pr.what);
+		draw_text(w, 2, 2, width - 4, height - 1, bar);
+	} else if (d->stage == DLG_BUSY) {
 		char busy[400];
 		snprintf(busy, sizeof(busy),
 			 "Waiting for slurmctld (it gives up after its MessageTimeout).\n\n%.200s",

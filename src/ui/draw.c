@@ -1,5 +1,6 @@
 /* draw.c: theme roles and safe text output. */
 #include <langinfo.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -115,37 +116,13 @@ bool oc_utf8(void)
 	return cached;
 }
 
-/* Columns that s takes, as oc_put_text would draw it, up to max. */
-static int text_width(const char *s, int max)
-{
-	int cols = 0;
-	mbstate_t st;
-	memset(&st, 0, sizeof(st));
-	bool utf8 = oc_utf8();
-	while (*s && cols < max) {
-		wchar_t wc;
-		size_t n = utf8 ? mbrtowc(&wc, s, MB_CUR_MAX, &st) : 1;
-		int w = 1;
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			memset(&st, 0, sizeof(st));
-			n = 1;
-		} else if (utf8) {
-			w = wcwidth(wc);
-			if (w < 0)
-				w = 1;
-		}
-		if (cols + w > max)
-			break;
-		cols += w;
-		s += n;
-	}
-	return cols;
-}
-
-size_t oc_text_fit(const char *s, size_t len, int width)
+/* Walks s as oc_put_text would draw it: at most len bytes, up to a NUL,
+ * while the columns fit in width. Returns the bytes that fit, without
+ * cutting a character; puts their columns in *cols unless cols is NULL. */
+static size_t text_walk(const char *s, size_t len, int width, int *cols)
 {
 	size_t off = 0;
-	int cols = 0;
+	int used = 0;
 	mbstate_t st;
 	memset(&st, 0, sizeof(st));
 	bool utf8 = oc_utf8();
@@ -161,12 +138,19 @@ size_t oc_text_fit(const char *s, size_t len, int width)
 			if (w < 0)
 				w = 1;
 		}
-		if (cols + w > width)
+		if (used + w > width)
 			break;
-		cols += w;
+		used += w;
 		off += n;
 	}
+	if (cols)
+		*cols = used;
 	return off;
+}
+
+size_t oc_text_fit(const char *s, size_t len, int width)
+{
+	return text_walk(s, len, width, NULL);
 }
 
 int oc_put_text(WINDOW *w, const char *s, int width, bool pad, bool right)
@@ -177,7 +161,8 @@ int oc_put_text(WINDOW *w, const char *s, int width, bool pad, bool right)
 		s = "";
 	int used = 0;
 	if (right) {
-		int tw = text_width(s, width);
+		int tw = 0;
+		text_walk(s, SIZE_MAX, width, &tw);
 		for (; used < width - tw; used++)
 			waddch(w, ' ');
 	}

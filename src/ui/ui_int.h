@@ -98,6 +98,7 @@ enum oc_act {
 	OC_ACT_RESV_CREATE,
 	OC_ACT_RESV_DELETE,
 	OC_ACT_VIEW_AUDIT,
+	OC_ACT_ONBOARD,
 	OC_ACT_COUNT,
 };
 
@@ -301,6 +302,11 @@ bool oc_app_writes_allowed(struct oc_app *app, char *why, size_t len);
 void oc_dialog_open_node(struct oc_app *app, enum oc_node_op op);
 void oc_dialog_open_resv_create(struct oc_app *app);
 void oc_dialog_open_resv_delete(struct oc_app *app);
+/* The onboarding form: a new team, or the selected account of the quota
+ * view to change (its users and QoS prefilled; deleting one removes it). */
+void oc_dialog_open_onboard(struct oc_app *app);
+/* The same for the account called name ("" = a new team). */
+void oc_dialog_open_onboard_named(struct oc_app *app, const char *name);
 /* A key for the open dialog; wide: a character rather than a key code. */
 void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch);
 /* Draw the open dialog over the screen (after the view). */

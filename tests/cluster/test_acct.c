@@ -11,33 +11,10 @@
 
 #include <cmocka.h>
 
+#include "cluster_util.h"
 #include "core/quota.h"
 #include "source/collector.h"
 #include "source/source.h"
-
-static struct oc_backend *backend;
-
-/* Run a command (test code only) and return its output, malloc'd. */
-static char *run(const char *cmd)
-{
-	FILE *f = popen(cmd, "r");
-	assert_non_null(f);
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	assert_non_null(buf);
-	size_t n;
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 1024) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-	}
-	buf[len] = '\0';
-	assert_int_equal(pclose(f), 0);
-	return buf;
-}
 
 /* The controller's GrpTRES gres/gpu of an account's own association:
  * `scontrol show assoc_mgr accounts=X flags=assoc` prints
@@ -46,7 +23,7 @@ static void scontrol_account_gpus(const char *account, uint64_t *limit, uint64_t
 {
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "scontrol show assoc_mgr accounts=%s flags=assoc", account);
-	char *out = run(cmd);
+	char *out = cluster_util_run(cmd);
 	int found = 0;
 	/* Records start with "ClusterName="; the account's own has "UserName= ". */
 	for (char *rec = strstr(out, "ClusterName="); rec; rec = strstr(rec + 1, "ClusterName=")) {
@@ -114,29 +91,10 @@ static uint64_t running_gpus(const struct oc_jobs *jobs, const char *account)
 	return sum;
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	char err[256];
-	backend = oc_slurm_backend_open(getenv("SLURM_CONF"), err, sizeof(err));
-	if (!backend) {
-		fprintf(stderr, "backend: %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	oc_backend_close(&backend);
-	return 0;
-}
-
 static void test_accounting_enabled(void **state)
 {
 	(void)state;
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
 	assert_non_null(s);
 	assert_string_equal(s->status[OC_PART_ACCT].error, "");
 	assert_true(s->status[OC_PART_ACCT].fetched > 0);
@@ -148,7 +106,7 @@ static void test_accounting_enabled(void **state)
 	assert_true(t->nassocs >= 10);
 	assert_true(t->nqos >= 6);
 	/* A new table per refresh, with the next generation. */
-	struct oc_snapshot *s2 = oc_collector_refresh_once(backend, OC_MASK(OC_PART_ACCT), s);
+	struct oc_snapshot *s2 = oc_collector_refresh_once(cluster_util_backend, OC_MASK(OC_PART_ACCT), s);
 	assert_ptr_not_equal(s2->accounting, s->accounting);
 	assert_int_equal(s2->accounting->h.generation, s->accounting->h.generation + 1);
 	/* Parts not asked for are shared. */
@@ -166,7 +124,7 @@ static void test_team_gpu_usage(void **state)
 	for (size_t k = 0; k < 2; k++) {
 		uint64_t ctl_limit = 0, ctl_used = 0;
 		scontrol_account_gpus(teams[k], &ctl_limit, &ctl_used);
-		struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+		struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
 		const struct oc_assoc *a = find_assoc(s->accounting, teams[k], NULL);
 		assert_non_null(a);
 		assert_string_equal(a->parent, "root");
@@ -200,9 +158,9 @@ static void test_team_gpu_usage(void **state)
 static void test_grp_tres_matches_sacctmgr(void **state)
 {
 	(void)state;
-	char *out = run("sacctmgr -nP show assoc where account=team-a,team-b,bench "
+	char *out = cluster_util_run("sacctmgr -nP show assoc where account=team-a,team-b,bench "
 			"format=account,user,grptres");
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK(OC_PART_ACCT), NULL);
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK(OC_PART_ACCT), NULL);
 	int lines = 0;
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
 		char *user = strchr(line, '|');
@@ -227,14 +185,14 @@ static void test_grp_tres_matches_sacctmgr(void **state)
 static void test_qos_limits(void **state)
 {
 	(void)state;
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK(OC_PART_ACCT), NULL);
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK(OC_PART_ACCT), NULL);
 	const struct oc_qos *q = find_qos(s->accounting, "normal_qos");
 	assert_non_null(q);
 	assert_int_equal(q->max_jobs_pu, 4);
 	assert_int_equal(q->max_submit_pu, 8);
 	assert_int_equal(q->priority, 2000);
 	/* and as sacctmgr has them */
-	char *out = run("sacctmgr -nP show qos normal_qos,debug_qos,large_qos "
+	char *out = cluster_util_run("sacctmgr -nP show qos normal_qos,debug_qos,large_qos "
 			"format=name,maxjobspu,maxsubmitpu,priority");
 	int lines = 0;
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
@@ -287,7 +245,7 @@ static void test_bench_without_gpu_limit(void **state)
 	uint64_t ctl_limit = 0, ctl_used = 0;
 	scontrol_account_gpus("bench", &ctl_limit, &ctl_used);
 	assert_int_equal(ctl_limit, OC_NOLIMIT);
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
 	const struct oc_assoc *a = find_assoc(s->accounting, "bench", NULL);
 	assert_non_null(a);
 	assert_int_equal(a->grp[OC_TRES_GPU].limit, OC_NOLIMIT);
@@ -310,7 +268,7 @@ static void test_bench_without_gpu_limit(void **state)
 static void test_over_quota_job(void **state)
 {
 	(void)state;
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
 	uint32_t limited = 0, alice_limited = 0;
 	for (size_t i = 0; i < s->jobs->n; i++) {
 		const struct oc_job *j = &s->jobs->v[i];
@@ -352,7 +310,7 @@ static void test_over_quota_job(void **state)
 static void test_user_associations(void **state)
 {
 	(void)state;
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
 	static const char *const users[] = {"alice", "bob", "opsview"};
 	uint64_t sum = 0;
 	for (size_t i = 0; i < 3; i++) {
@@ -388,5 +346,5 @@ int main(void)
 		cmocka_unit_test(test_over_quota_job),
 		cmocka_unit_test(test_user_associations),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, cluster_util_setup, cluster_util_teardown);
 }

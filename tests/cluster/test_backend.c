@@ -10,56 +10,16 @@
 
 #include <cmocka.h>
 
+#include "cluster_util.h"
 #include "core/state.h"
 #include "core/views.h"
 #include "source/collector.h"
 #include "source/source.h"
 
-static struct oc_backend *backend;
-
-/* Run a command (test code only) and return its output, malloc'd. */
-static char *run(const char *cmd)
-{
-	FILE *f = popen(cmd, "r");
-	assert_non_null(f);
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	size_t n;
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 1024) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-		}
-	}
-	buf[len] = '\0';
-	assert_int_equal(pclose(f), 0);
-	return buf;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	char err[256];
-	backend = oc_slurm_backend_open(getenv("SLURM_CONF"), err, sizeof(err));
-	if (!backend) {
-		fprintf(stderr, "backend: %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	oc_backend_close(&backend);
-	return 0;
-}
-
 static void test_full_refresh(void **state)
 {
 	(void)state;
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
 	assert_non_null(s);
 	for (int p = 0; p < OC_PART_COUNT; p++)
 		assert_string_equal(s->status[p].error, "");
@@ -101,8 +61,8 @@ static void test_full_refresh(void **state)
 static void test_nodes_match_sinfo(void **state)
 {
 	(void)state;
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
-	char *out = run("sinfo -h -N -p large -o '%N|%t|%E'");
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
+	char *out = cluster_util_run("sinfo -h -N -p large -o '%N|%t|%E'");
 	int lines = 0;
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
 		char *name = line, *st = strchr(line, '|');
@@ -131,8 +91,8 @@ static void test_nodes_match_sinfo(void **state)
 static void test_jobs_match_squeue(void **state)
 {
 	(void)state;
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
-	char *out = run("squeue -h -a -t PD,R -o '%i|%t|%P|%u|%a'");
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
+	char *out = cluster_util_run("squeue -h -a -t PD,R -o '%i|%t|%P|%u|%a'");
 	int lines = 0;
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
 		unsigned id;
@@ -160,15 +120,15 @@ static void test_jobs_match_squeue(void **state)
 static void test_unchanged_refresh_shares(void **state)
 {
 	(void)state;
-	struct oc_snapshot *a = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
-	struct oc_snapshot *b = oc_collector_refresh_once(backend, OC_MASK_ALL, a);
+	struct oc_snapshot *a = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
+	struct oc_snapshot *b = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, a);
 	assert_non_null(b);
 	assert_int_equal(b->seq, a->seq + 1);
 	/* Partitions and reservations do not change on their own. */
 	assert_ptr_equal(a->partitions, b->partitions);
 	assert_ptr_equal(a->reservations, b->reservations);
 	/* Parts not asked for are carried over untouched. */
-	struct oc_snapshot *c = oc_collector_refresh_once(backend, OC_MASK(OC_PART_RESV), b);
+	struct oc_snapshot *c = oc_collector_refresh_once(cluster_util_backend, OC_MASK(OC_PART_RESV), b);
 	assert_ptr_equal(c->jobs, b->jobs);
 	assert_ptr_equal(c->nodes, b->nodes);
 	oc_snapshot_unref(&c);
@@ -180,7 +140,7 @@ static void test_unchanged_refresh_shares(void **state)
 static void test_partition_rows(void **state)
 {
 	(void)state;
-	struct oc_snapshot *s = oc_collector_refresh_once(backend, OC_MASK_ALL, NULL);
+	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
 	struct oc_part_row *rows = NULL;
 	long n = oc_part_rows(s, false, &rows);
 	assert_true(n >= 4);
@@ -208,5 +168,5 @@ int main(void)
 		cmocka_unit_test(test_unchanged_refresh_shares),
 		cmocka_unit_test(test_partition_rows),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, cluster_util_setup, cluster_util_teardown);
 }

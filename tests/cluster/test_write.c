@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "cluster_util.h"
 #include "actions/writer.h"
 #include "source/slurm_write.h"
 #include "source/source.h"
@@ -36,39 +37,14 @@
 static const char hostile_reason[] =
 	"oc_test: it's \"bad\"; $(rm -rf /) `uname` \\n a\\b\nsecond line 점검 중";
 
-static struct oc_backend *backend;
 static struct oc_writer writer;
 static char resv_name[64];
 
-/* Run a command (test code only) and return its output, malloc'd. */
-static char *run(const char *cmd)
-{
-	FILE *f = popen(cmd, "r");
-	assert_non_null(f);
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	size_t n;
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 1024) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-		}
-	}
-	buf[len] = '\0';
-	assert_int_equal(pclose(f), 0);
-	return buf;
-}
-
 static int setup(void **state)
 {
-	(void)state;
-	char err[256];
-	backend = oc_slurm_backend_open(getenv("SLURM_CONF"), err, sizeof(err));
-	if (!backend) {
-		fprintf(stderr, "backend: %s\n", err);
+	if (cluster_util_setup(state) < 0)
 		return -1;
-	}
+	char err[256];
 	if (oc_slurm_writer_init(&writer, err, sizeof(err)) < 0) {
 		fprintf(stderr, "writer: %s\n", err);
 		return -1;
@@ -79,11 +55,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	(void)state;
 	oc_slurm_writer_fini(&writer);
 	assert_null(writer.ctx);
-	oc_backend_close(&backend);
-	return 0;
+	return cluster_util_teardown(state);
 }
 
 /* ---- hostlists --------------------------------------------------------- */
@@ -304,7 +278,7 @@ static void check_scontrol_reason(const char *node, const char *reason)
 	assert_null(strchr(nl + 1, '\n'));
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "scontrol show node -o %s", node);
-	char *out = run(cmd);
+	char *out = cluster_util_run(cmd);
 	printf("# scontrol: %s", strstr(out, "Reason=") ? strstr(out, "Reason=") : out);
 	char first[512], rest[512];
 	snprintf(first, sizeof(first), " Reason=%.*s [root@", (int)(nl - reason), reason);
@@ -379,7 +353,7 @@ static void test_drain_resume_undrain(void **state)
 		assert_int_equal(n->base, OC_NODE_IDLE);
 	}
 	oc_nodes_unref(&t);
-	char *out = run("scontrol show node -o gpu-st-b300-9");
+	char *out = cluster_util_run("scontrol show node -o gpu-st-b300-9");
 	assert_null(strstr(out, "DRAIN"));
 	free(out);
 
@@ -471,7 +445,7 @@ static void test_resv_create_delete(void **state)
 	/* scontrol agrees. */
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "scontrol show reservation -o %s", resv_name);
-	char *out = run(cmd);
+	char *out = cluster_util_run(cmd);
 	assert_non_null(strstr(out, "Nodes=" RESV_NODES " "));
 	assert_non_null(strstr(out, "Flags=MAINT,IGNORE_JOBS"));
 	free(out);

@@ -29,7 +29,7 @@ static const char *const ids[] = {
 	"view.prev", "view.partitions", "view.queue", "view.nodes", "view.health",
 	"view.quota", "view.reservations", "move.up", "move.down", "move.pgup", "move.pgdn",
 	"move.top", "move.bottom", "move.left", "move.right", "node.drain", "node.resume",
-	"node.undrain", "resv.create", "resv.delete", "view.audit",
+	"node.undrain", "resv.create", "resv.delete", "view.audit", "team.onboard",
 };
 #define NIDS (sizeof(ids) / sizeof(ids[0]))
 
@@ -154,8 +154,8 @@ static void test_default_bindings(void **state)
 	assert_int_equal(oc_keymap_lookup(&km, OC_KEY_END), act("move.bottom"));
 	assert_int_equal(oc_keymap_lookup(&km, 'x'), act("resv.delete"));
 	assert_int_equal(oc_keymap_lookup(&km, 'A'), act("view.audit"));
-	/* 'o' stays free for onboarding. */
-	assert_int_equal(oc_keymap_lookup(&km, 'o'), -1);
+	assert_int_equal(oc_keymap_lookup(&km, 'o'), act("team.onboard"));
+	assert_int_equal(oc_keymap_lookup(&km, 'z'), -1);
 	assert_int_equal(oc_keymap_lookup(&km, 'g'), -1);
 	assert_int_equal(oc_keymap_lookup(NULL, 'q'), -1);
 	/* every action has a key */

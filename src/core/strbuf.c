@@ -1,0 +1,18 @@
+/* strbuf.c: text built up in a fixed buffer (strbuf.h). */
+#include "core/strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Appends what fits (strbuf.h). */
+void oc_appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(buf);
+	if (off + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+}

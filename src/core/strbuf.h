@@ -1,0 +1,12 @@
+/* strbuf.h: text built up in a fixed, NUL-terminated char buffer. */
+#ifndef OC_CORE_STRBUF_H
+#define OC_CORE_STRBUF_H
+
+#include <stddef.h>
+
+/* Appends printf-style text to the NUL-terminated string in buf (len
+ * bytes in all), cut to what fits; buf stays NUL-terminated. Does nothing
+ * when buf is already full. Returns nothing; nothing to free. */
+void oc_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

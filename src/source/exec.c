@@ -1,0 +1,407 @@
+/* exec.c: run a local command with an argv and capture its output
+ * (exec.h). fork + execve of a path found in the parent: execvp is not
+ * async-signal-safe, and a lookup in the parent can say "not found in
+ * PATH" before anything is forked.
+ *
+ * Between fork and exec the child only calls sigaction, setpgid, dup2,
+ * fcntl, close, the close_range system call, sigprocmask, execve, write
+ * and _exit (all async-signal-safe; close_range is a plain system call).
+ * Signals are blocked in the parent around fork so that none of the
+ * caller's handlers can run in the child before it resets them. */
+#include "source/exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* How often the parent checks, while the pipe is quiet, whether the child
+ * has exited (a grandchild may keep the pipe open after it). */
+#define POLL_TICK_MS 250
+/* How long output is still read once the child has exited. */
+#define AFTER_EXIT_MS 1000
+/* Most fds the fallback loop closes in the child (without close_range). */
+#define CLOSE_MAX_FD (1 << 20)
+
+__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+/* Whether path is a regular file this process may execute. */
+static bool is_executable(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
+}
+
+/* The program to execve for name: name itself when it holds a '/', else
+ * the first executable <dir>/<name> of $PATH (absolute entries only).
+ * Returns 0, or -1 with err. */
+static int resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	if (!*name) {
+		seterr(err, errlen, "empty program name");
+		return -1;
+	}
+	if (strchr(name, '/')) {
+		if ((size_t)snprintf(path, len, "%s", name) >= len) {
+			seterr(err, errlen, "%.64s...: path too long", name);
+			return -1;
+		}
+		return 0;
+	}
+	char defpath[512];
+	const char *search = getenv("PATH");
+	if (!search) {
+		size_t n = confstr(_CS_PATH, defpath, sizeof(defpath));
+		if (n == 0 || n > sizeof(defpath))
+			snprintf(defpath, sizeof(defpath), "/usr/bin:/bin");
+		search = defpath;
+	}
+	for (const char *p = search; *p;) {
+		const char *end = strchr(p, ':');
+		size_t dlen = end ? (size_t)(end - p) : strlen(p);
+		if (dlen > 0 && p[0] == '/' &&
+		    (size_t)snprintf(path, len, "%.*s/%s", (int)dlen, p, name) < len && is_executable(path))
+			return 0;
+		p += dlen;
+		if (*p == ':')
+			p++;
+	}
+	seterr(err, errlen, "%s: not found in PATH (%s)", name, search);
+	return -1;
+}
+
+/* fd itself when it is above 2, else a close-on-exec copy above 2 (fd is
+ * closed): the child's dup2 onto 0, 1, 2 then never meets its own
+ * source. Returns the fd, or -1 with errno. */
+static int fd_above2(int fd)
+{
+	if (fd > 2)
+		return fd;
+	int nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return nfd;
+}
+
+/* What the child needs, prepared in the parent (nothing to compute after
+ * fork). */
+struct child_args {
+	const char *path;
+	char *const *argv;
+	int devnull, outw, errw; /* all > 2, close-on-exec */
+	int maxfd;               /* fallback bound for closing fds */
+	struct sigaction dfl;    /* SIG_DFL, empty mask */
+	sigset_t empty;
+};
+
+/* In the child: only async-signal-safe calls. Never returns. */
+static _Noreturn void child_run(const struct child_args *a)
+{
+	int e;
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &a->dfl, NULL); /* EINVAL for libc-reserved ones: fine */
+	setpgid(0, 0);
+	if (dup2(a->devnull, 0) < 0 || dup2(a->outw, 1) < 0 || dup2(a->outw, 2) < 0)
+		goto fail;
+	/* The exec-error pipe goes to fd 3 (close-on-exec), all above it closes. */
+	if (a->errw != 3) {
+		if (dup2(a->errw, 3) < 0)
+			goto fail_noreport;
+		if (fcntl(3, F_SETFD, FD_CLOEXEC) < 0)
+			goto fail;
+	}
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 4U, ~0U, 0U) != 0)
+#endif
+		for (int fd = 4; fd < a->maxfd; fd++)
+			close(fd);
+	sigprocmask(SIG_SETMASK, &a->empty, NULL);
+	execve(a->path, a->argv, environ);
+fail:
+	e = errno;
+	if (write(3, &e, sizeof(e)) < 0) {
+		/* nothing more to do */
+	}
+fail_noreport:
+	_exit(127);
+}
+
+/* Whether the child has exited (without reaping it: its pid, which is its
+ * process group, stays reserved until waitpid). */
+static bool child_gone(pid_t pid)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno != EINTR; /* ECHILD: reaped behind our back (SIGCHLD ignored) */
+	return si.si_pid == pid;
+}
+
+/* Reap pid. Returns waitpid's status, or -1 when it is lost (ECHILD). */
+static int reap(pid_t pid)
+{
+	int st;
+	for (;;) {
+		pid_t r = waitpid(pid, &st, 0);
+		if (r == pid)
+			return st;
+		if (r < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/* Reads what is there on fd: into out[*used..outlen-2] while there is
+ * room, the rest into a scratch buffer that is dropped. Returns 1 while
+ * open, 0 at EOF (or on an error: treated as EOF). */
+static int drain(int fd, char *out, size_t outlen, size_t *used)
+{
+	char scratch[16384];
+	for (;;) {
+		char *dst = scratch;
+		size_t room = sizeof(scratch);
+		if (out && outlen > 0 && *used < outlen - 1) {
+			dst = out + *used;
+			room = outlen - 1 - *used;
+		}
+		ssize_t n = read(fd, dst, room);
+		if (n > 0) {
+			if (dst != scratch) {
+				*used += (size_t)n;
+				out[*used] = '\0';
+			}
+			continue;
+		}
+		if (n == 0)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 1;
+		return 0;
+	}
+}
+
+/* Reads the exec-error pipe: sets *exec_errno when the child could not
+ * exec. Returns 1 while open, 0 at EOF. */
+static int read_exec_error(int fd, int *exec_errno)
+{
+	for (;;) {
+		int e;
+		ssize_t n = read(fd, &e, sizeof(e));
+		if (n == (ssize_t)sizeof(e)) {
+			*exec_errno = e ? e : EIO;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 1;
+		return 0;
+	}
+}
+
+/* Runs argv and captures its output (exec.h). */
+int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, int *exit_status, char *err,
+	    size_t errlen)
+{
+	int status_dummy;
+	if (!exit_status)
+		exit_status = &status_dummy;
+	*exit_status = -1;
+	if (err && errlen)
+		err[0] = '\0';
+	if (out && outlen)
+		out[0] = '\0';
+	if (!argv || !argv[0]) {
+		seterr(err, errlen, "no command to run");
+		return -1;
+	}
+	char path[PATH_MAX];
+	if (resolve(argv[0], path, sizeof(path), err, errlen) < 0)
+		return -1;
+
+	int devnull = -1, outp[2] = {-1, -1}, errp[2] = {-1, -1};
+	const char *what = "/dev/null";
+	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (devnull < 0 || (devnull = fd_above2(devnull)) < 0)
+		goto sys_fail;
+	what = "pipe";
+	if (pipe2(outp, O_CLOEXEC) < 0)
+		goto sys_fail;
+	if ((outp[0] = fd_above2(outp[0])) < 0 || (outp[1] = fd_above2(outp[1])) < 0)
+		goto sys_fail;
+	if (pipe2(errp, O_CLOEXEC) < 0)
+		goto sys_fail;
+	if ((errp[0] = fd_above2(errp[0])) < 0 || (errp[1] = fd_above2(errp[1])) < 0)
+		goto sys_fail;
+	if (fcntl(outp[0], F_SETFL, O_NONBLOCK) < 0 || fcntl(errp[0], F_SETFL, O_NONBLOCK) < 0)
+		goto sys_fail;
+
+	struct child_args ca = {
+		.path = path,
+		.argv = (char *const *)argv,
+		.devnull = devnull,
+		.outw = outp[1],
+		.errw = errp[1],
+		.maxfd = CLOSE_MAX_FD,
+	};
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < CLOSE_MAX_FD)
+		ca.maxfd = (int)rl.rlim_cur;
+	memset(&ca.dfl, 0, sizeof(ca.dfl));
+	ca.dfl.sa_handler = SIG_DFL;
+	sigemptyset(&ca.dfl.sa_mask);
+	sigemptyset(&ca.empty);
+
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid_t pid = fork();
+	if (pid == 0)
+		child_run(&ca);
+	int fork_errno = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close_fd(&devnull);
+	close_fd(&outp[1]);
+	close_fd(&errp[1]);
+	if (pid < 0) {
+		errno = fork_errno;
+		what = "fork";
+		goto sys_fail;
+	}
+	setpgid(pid, pid); /* also done by the child: whichever runs first */
+
+	size_t used = 0;
+	int exec_errno = 0;
+	bool timed_out = false, killed = false, exited = false;
+	int64_t deadline = timeout_s > 0 ? now_ms() + (int64_t)timeout_s * 1000 : -1;
+	int64_t exited_at = 0;
+	while (outp[0] >= 0 || errp[0] >= 0) {
+		int64_t now = now_ms();
+		int wait_ms = POLL_TICK_MS;
+		if (deadline >= 0) {
+			if (now >= deadline) {
+				if (!timed_out) {
+					timed_out = true;
+					kill(-pid, SIGTERM);
+					deadline = now + OC_EXEC_KILL_GRACE_S * 1000;
+					continue;
+				}
+				kill(-pid, SIGKILL);
+				killed = true;
+				break;
+			}
+			if (deadline - now < wait_ms)
+				wait_ms = (int)(deadline - now);
+		}
+		if (exited && now - exited_at >= AFTER_EXIT_MS)
+			break; /* a grandchild keeps the pipe open: stop reading */
+		struct pollfd fds[2];
+		nfds_t nfds = 0;
+		if (outp[0] >= 0)
+			fds[nfds++] = (struct pollfd){.fd = outp[0], .events = POLLIN};
+		if (errp[0] >= 0)
+			fds[nfds++] = (struct pollfd){.fd = errp[0], .events = POLLIN};
+		int r = poll(fds, nfds, wait_ms);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			kill(-pid, SIGKILL);
+			killed = true;
+			break;
+		}
+		if (r == 0) {
+			if (!exited && child_gone(pid)) {
+				exited = true;
+				exited_at = now_ms();
+			}
+			continue;
+		}
+		for (nfds_t i = 0; i < nfds; i++) {
+			if (!fds[i].revents)
+				continue;
+			if (fds[i].fd == outp[0]) {
+				if (!drain(outp[0], out, outlen, &used))
+					close_fd(&outp[0]);
+			} else if (!read_exec_error(errp[0], &exec_errno)) {
+				close_fd(&errp[0]);
+			}
+		}
+	}
+	close_fd(&outp[0]);
+	close_fd(&errp[0]);
+	int st = reap(pid);
+
+	if (exec_errno) {
+		seterr(err, errlen, "cannot run %s: %s", path, strerror(exec_errno));
+		return -1;
+	}
+	if (timed_out) {
+		*exit_status = OC_EXEC_TIMED_OUT;
+		seterr(err, errlen, "timed out after %d s: killed (%s)", timeout_s, killed ? "SIGKILL" : "SIGTERM");
+	} else if (st == -1) {
+		*exit_status = OC_EXEC_SIGNALED;
+		seterr(err, errlen, "exit status lost (SIGCHLD ignored?)");
+	} else if (WIFEXITED(st)) {
+		*exit_status = WEXITSTATUS(st);
+	} else if (WIFSIGNALED(st)) {
+		*exit_status = OC_EXEC_SIGNALED;
+		seterr(err, errlen, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	} else {
+		*exit_status = OC_EXEC_SIGNALED;
+		seterr(err, errlen, "ended with wait status %#x", (unsigned)st);
+	}
+	return 0;
+
+sys_fail:;
+	int e = errno;
+	close_fd(&devnull);
+	close_fd(&outp[0]);
+	close_fd(&outp[1]);
+	close_fd(&errp[0]);
+	close_fd(&errp[1]);
+	seterr(err, errlen, "%s: %s", what, strerror(e));
+	return -1;
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Onboarding end to end on the real cluster: team-c with two existing OS
+# users, GPU quota 32, QoS debug_qos+normal_qos, DefaultQOS normal_qos,
+# through the console's form; sacctmgr shows exactly that; a job of one of
+# the users is accounted to team-c; the same onboarding from a file says
+# "nothing to change"; a step that fails (a QoS removed between the
+# preview and the apply) gives the partial report, and a re-run completes.
+. "$(dirname "$0")/lib.sh"
+
+assoc() { sacctmgr -P -n show assoc where account="$1" format=account,user,qos,defaultqos,grptres; }
+drop_account() {
+	sacctmgr -i delete user where account="$1" >/dev/null 2>&1 || true
+	sacctmgr -i delete account "$1" >/dev/null 2>&1 || true
+}
+drop_account team-c
+drop_account team-d
+sacctmgr -i delete qos e2e_tmp_qos >/dev/null 2>&1 || true
+e2e_on_exit drop_account team-c
+e2e_on_exit drop_account team-d
+e2e_on_exit sacctmgr -i delete qos e2e_tmp_qos
+tmp=$(mktemp -d)
+e2e_on_exit rm -rf "$tmp"
+
+# --- the form ---------------------------------------------------------------
+e2e_start 120x32 --cluster llm-poc --view quota
+e2e_wait '^ *[+-] team-a ' 15
+e2e_keys :
+e2e_type 'onboard'
+e2e_keys Enter
+e2e_wait 'Onboard a team \(sacctmgr\)' 5
+e2e_type 'team-c'
+e2e_keys Tab
+e2e_type 'Team C'
+e2e_keys Tab Tab
+e2e_type '32'
+e2e_keys Tab
+e2e_type 'debug_qos,bogus_qos'
+e2e_wait 'QoS: no QoS bogus_qos on this cluster' 5
+ok "QoS are checked as typed"
+e2e_keys C-u
+e2e_type 'debug_qos,normal_qos'
+e2e_keys Tab
+e2e_type 'normal_qos'
+e2e_keys Tab Tab
+e2e_type 'carol,dave'
+e2e_keys Enter
+e2e_wait 'Confirm: Onboard a team' 20
+e2e_wait '\+ account team-c: new' 5
+e2e_wait '\+ GrpTRES gres/gpu=32' 5
+e2e_wait "sacctmgr -i add account Name=team-c" 5
+ok "preview: new things marked + and the sacctmgr commands in order"
+e2e_keys Enter
+e2e_wait 'onboarded team-c' 60
+e2e_wait 'Read back: associations, QoS and GrpTRES are as asked' 5
+ok "applied and read back"
+e2e_keys Escape q
+e2e_wait 'EXIT=0' 5
+
+a=$(assoc team-c)
+echo "$a"
+echo "$a" | grep -q '^team-c||.*|normal_qos|gres/gpu=32$' || fail "team-c account association: $a"
+for u in carol dave; do
+	line=$(echo "$a" | grep "^team-c|$u|") || fail "no association for $u in team-c"
+	echo "$line" | grep -q 'debug_qos' || fail "$u lacks debug_qos: $line"
+	echo "$line" | grep -q 'normal_qos' || fail "$u lacks normal_qos: $line"
+	echo "$line" | grep -q '|normal_qos|' || fail "$u DefaultQOS: $line"
+done
+echo "$a" | grep -q 'large_qos\|exclusive_qos' && fail "team-c got QoS it did not ask for: $a"
+ok "sacctmgr: account, users, QoS, DefaultQOS and GrpTRES exactly as asked"
+
+job=$(runuser -u carol -- sbatch --parsable -A team-c -p normal --qos=normal_qos -J e2e-onb --mem=1G \
+	--wrap 'sleep 300' 2>&1) || fail "sbatch as carol in team-c: $job"
+job=${job%%;*}
+e2e_on_exit scancel "$job"
+[ "$(squeue -h -j "$job" -o %a)" = team-c ] || fail "job $job not accounted to team-c"
+ok "a job of carol is accounted to team-c"
+scancel "$job"
+
+# --- the same onboarding from a file: nothing to change -------------------------
+cat >"$tmp/team-c.json" <<'JSON'
+{"account": "team-c", "description": "Team C", "parent": "root", "gpu_quota": 32,
+ "qos": ["debug_qos", "normal_qos"], "default_qos": "normal_qos", "users": ["carol", "dave"]}
+JSON
+out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/team-c.json" --yes 2>&1) || fail "re-run failed: $out"
+echo "$out" | grep -q 'nothing to change' || fail "re-run should change nothing: $out"
+ok "the same onboarding again from a file: nothing to change"
+
+rc=0; out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/team-c.json" 2>&1 </dev/null) || rc=$?
+[ $rc -eq 0 ] || fail "no-op without a terminal: exit $rc: $out"
+printf '{"account": "team-c", "gpu_quota": -3}\n' >"$tmp/bad.json"
+rc=0; out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/bad.json" --yes 2>&1) || rc=$?
+[ $rc -eq 2 ] || fail "bad quota: exit $rc"
+echo "$out" | grep -q 'gpu_quota' || fail "bad quota message: $out"
+printf '{"account": "team-c",\n "users": ["carol",]}\n' >"$tmp/broken.json"
+rc=0; out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/broken.json" --yes 2>&1) || rc=$?
+[ $rc -eq 2 ] || fail "broken json: exit $rc"
+echo "$out" | grep -Eq 'broken.json:2:[0-9]+' || fail "broken json message: $out"
+ok "bad files are refused with a clear message (path:line:col), nothing applied"
+
+# --- a step fails between preview and apply, then a re-run completes -----------
+sacctmgr -i add qos e2e_tmp_qos >/dev/null
+cat >"$tmp/team-d.json" <<'JSON'
+{"account": "team-d", "description": "Team D", "gpu_quota": 16,
+ "qos": ["normal_qos", "e2e_tmp_qos"], "default_qos": "normal_qos", "users": ["carol"]}
+JSON
+e2e_start_shell 120x40
+e2e_wait 'e2e\$ *$' 10
+e2e_keys "$OC_BIN onboard --cluster llm-poc --file $tmp/team-d.json" Enter
+e2e_wait 'Apply [0-9]+ steps\? \[y/N\]' 30
+sacctmgr -i delete qos e2e_tmp_qos >/dev/null
+e2e_keys y Enter
+e2e_wait 'partial: [0-9]+ of [0-9]+ steps applied, stopped at the first failure' 60
+e2e_wait 'FAILED: ' 5
+ok "a QoS removed in between: the step fails, the partial report says what was applied"
+sacctmgr -i add qos e2e_tmp_qos >/dev/null
+out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/team-d.json" --yes 2>&1) || fail "completing re-run failed: $out"
+echo "$out" | grep -q 'onboarded team-d' || fail "re-run: $out"
+echo "$out" | grep -q 'as asked' || fail "re-run read-back: $out"
+a=$(assoc team-d)
+echo "$a" | grep -q '^team-d|carol|.*e2e_tmp_qos' || fail "team-d after re-run: $a"
+ok "the re-run completed what was missing"
