@@ -496,8 +496,8 @@ static int parse_count(const char *text, int64_t *out, const char *what, char *e
 	}
 	char *end = NULL;
 	long long v = strtoll(text, &end, 10);
-	if (*end || v < 0 || v > 1000000000LL) {
-		snprintf(err, errlen, "%s: \"%.40s\" is not a number of 0 or more", what, text);
+	if (*end || v < 1 || v > 1000000000LL) {
+		snprintf(err, errlen, "%s: \"%.40s\" is not a whole number of 1 or more", what, text);
 		return -1;
 	}
 	*out = v;
