@@ -198,7 +198,9 @@ static int reap(pid_t pid)
 static int drain(int fd, char *out, size_t outlen, size_t *used)
 {
 	char scratch[16384];
-	for (;;) {
+	/* Bounded, so that a command writing without pause still lets the
+	 * caller look at its clock. */
+	for (int i = 0; i < 64; i++) {
 		char *dst = scratch;
 		size_t room = sizeof(scratch);
 		if (out && outlen > 0 && *used < outlen - 1) {
@@ -221,6 +223,7 @@ static int drain(int fd, char *out, size_t outlen, size_t *used)
 			return 1;
 		return 0;
 	}
+	return 1;
 }
 
 /* Reads the exec-error pipe: sets *exec_errno when the child could not
@@ -372,6 +375,10 @@ int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, i
 	}
 	close_fd(&outp[0]);
 	close_fd(&errp[0]);
+	/* After a timeout, what is left of the group goes too (the child is
+	 * not reaped yet, so its process group id cannot have been reused). */
+	if (timed_out && !killed)
+		kill(-pid, SIGKILL);
 	int st = reap(pid);
 
 	if (exec_errno) {

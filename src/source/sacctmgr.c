@@ -118,6 +118,10 @@ static bool each_line(const char *text, bool (*fn)(const char *line, size_t len,
  * show functions when the connection breaks under them). */
 static bool dbd_line(const char *line, size_t len)
 {
+	/* Only sacctmgr's own error lines, never an echoed description. */
+	if (!starts(line, len, "sacctmgr: error:") && !starts(line, len, "error:") &&
+	    !starts(line, len, "Problem "))
+		return false;
 	static const char *const marks[] = {
 		"slurm_persist_conn_open", "Sending PersistInit msg", "No response to persist_init",
 		"Problem talking to the database", "from database.  Contact your admin",
@@ -181,7 +185,7 @@ static bool already_line(const char *line, size_t len)
 	return equals(line, len, "Nothing new added.") ||
 	       equals(line, len, "Data has not changed since time specified") ||
 	       (starts(line, len, "This cluster ") && ends(line, len, " already exists.  Not adding.")) ||
-	       (starts(line, len, "Already existing account ") && !memchr(line, '\n', len));
+	       starts(line, len, "Already existing account ");
 }
 
 static bool not_already_cb(const char *line, size_t len, void *arg)
@@ -207,6 +211,32 @@ static void copy_text(char *out, size_t outlen, const char *prefix, const char *
 	size_t len;
 	const char *t = trim(text, strlen(text), &len);
 	snprintf(out, outlen, "%s%.*s", prefix, (int)(len > INT_MAX ? INT_MAX : len), t);
+}
+
+struct join_arg {
+	char *dst;
+	size_t len;
+};
+
+static bool join_cb(const char *line, size_t len, void *arg)
+{
+	struct join_arg *ja = arg;
+	size_t off = strlen(ja->dst);
+	if (off + 1 >= ja->len)
+		return false;
+	snprintf(ja->dst + off, ja->len - off, "%s%.*s", off ? "; " : "", (int)(len > 4096 ? 4096 : len), line);
+	return true;
+}
+
+/* The non-blank lines of text, trimmed, joined with "; " into dst (len
+ * bytes, cut to fit): a message on one line. */
+static void join_lines(char *dst, size_t len, const char *text)
+{
+	if (!dst || !len)
+		return;
+	dst[0] = '\0';
+	struct join_arg ja = {.dst = dst, .len = len};
+	each_line(text, join_cb, &ja);
 }
 
 /* ---- reading ----------------------------------------------------------- */
@@ -240,8 +270,8 @@ static int run_read(const char *bindir, const char *const *args, char *out, size
 	size_t len;
 	const char *line;
 	if (status == OC_EXEC_TIMED_OUT) {
-		seterr(err, errlen, "slurmdbd does not answer: sacctmgr %s gave no answer within %d s (%s)", what,
-		       OC_SACCTMGR_READ_TIMEOUT_S, xerr);
+		seterr(err, errlen, "slurmdbd does not answer: sacctmgr %s gave no answer within %d s (killed)", what,
+		       OC_SACCTMGR_READ_TIMEOUT_S);
 		return -1;
 	}
 	if ((line = find_line(out, dbd_line, &len))) {
@@ -249,11 +279,12 @@ static int run_read(const char *bindir, const char *const *args, char *out, size
 		return -1;
 	}
 	if (status != 0) {
-		const char *t = trim(out, strlen(out), &len);
+		char text[1024];
+		join_lines(text, sizeof(text), out);
 		if (status > 0)
-			seterr(err, errlen, "sacctmgr %s failed (exit %d): %.*s", what, status, (int)len, t);
+			seterr(err, errlen, "sacctmgr %s failed (exit %d): %s", what, status, text);
 		else
-			seterr(err, errlen, "sacctmgr %s %s: %.*s", what, xerr, (int)len, t);
+			seterr(err, errlen, "sacctmgr %s %s: %s", what, xerr, text);
 		return -1;
 	}
 	if (strlen(out) >= outlen - 1) {
@@ -674,8 +705,8 @@ int oc_sacctmgr_run_step(const char *bindir, const struct oc_onb_step *step, cha
 		copy_text(out, outlen, "slurmdbd does not answer: ", msg);
 	} else if (status == OC_EXEC_TIMED_OUT) {
 		char msg[700];
-		snprintf(msg, sizeof(msg), "slurmdbd does not answer: sacctmgr gave no answer within %d s (%s)%s",
-			 timeout_s, xerr, buf[0] ? "; it printed: " : "");
+		snprintf(msg, sizeof(msg), "slurmdbd does not answer: sacctmgr gave no answer within %d s (killed)%s",
+			 timeout_s, buf[0] ? "; it printed: " : "");
 		copy_text(out, outlen, msg, buf);
 	} else if (status < 0) {
 		char msg[700];

@@ -11,17 +11,22 @@
  * What 22.05's sacctmgr does, as checked on the local cluster:
  * - `-P -n show assoc ... format=account,user,partition,parentname,
  *   grptres,fairshare,qos,defaultqos` prints one line per association:
- *   "team-a||||root|gres/gpu=64|1|debug_qos,large_qos,normal,normal_qos|
- *   normal_qos" for the account, user rows with the user name and no
- *   parent. GrpTRES is "cpu=100,gres/gpu=8,mem=3G" (memory with a unit
- *   M/G/T/P, names sorted), QoS are names, Fairshare is a number or
- *   "parent".
+ *   "team-a|||root|gres/gpu=64|1|debug_qos,large_qos,normal,normal_qos|
+ *   normal_qos" for the account, "team-a|alice||||1|debug_qos,..." for a
+ *   user (no parent). GrpTRES is "cpu=100,gres/gpu=8,mem=3G" (memory with
+ *   a unit M/G/T/P when it divides exactly, names sorted), QoS are names
+ *   (inherited ones included), Fairshare is a number or "parent".
+ * - `show account where name=x format=account,descr`: "team-a|team a".
+ *   sacctmgr stores descriptions lower case with ' and " turned into `
+ *   ("Description=Team C's" reads back "team c`s").
  * - `show qos format=name,maxjobspu,maxsubmitpu,priority`: "normal_qos|4|8|
  *   2000"; an unset limit is empty; Priority is always a number.
  * - An add of something that exists: " Nothing new added." and exit 1
  *   (account, user, qos); add cluster: " This cluster X already exists.
  *   Not adding." and exit 1. 24.05 and later print " Data has not changed
- *   since time specified" (exit 1) for an existing account or user.
+ *   since time specified" (exit 1) for an existing account or user. Such
+ *   an add ignores its other settings (even parent=missing): changes of
+ *   an existing thing need modify.
  * - Real failures that look close: a missing QoS in qos+= is "sacctmgr:
  *   error: You gave a bad qos 'x'. Valid QOS's are ..." + " Unknown
  *   option: qos+=x", exit 1; add user to a missing account: " This

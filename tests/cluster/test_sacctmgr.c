@@ -177,6 +177,14 @@ static void test_exec_timeout(void **state)
 	assert_string_equal(out, "started\n");
 	assert_true(dt >= 1 + OC_EXEC_KILL_GRACE_S - 0.1 && dt < 1 + OC_EXEC_KILL_GRACE_S + 2.0);
 	assert_no_children();
+	/* A command that writes without a pause still meets its timeout. */
+	const char *yes[] = {"yes", "oc_test", NULL};
+	t0 = now_s();
+	assert_int_equal(oc_exec(yes, 1, out, sizeof(out), &status, err, sizeof(err)), 0);
+	assert_int_equal(status, OC_EXEC_TIMED_OUT);
+	assert_true(now_s() - t0 < 3.0);
+	assert_true(strncmp(out, "oc_test\noc_test\n", 16) == 0);
+	assert_no_children();
 }
 
 static void test_exec_signal_and_stdin(void **state)
@@ -370,15 +378,15 @@ static void test_read_missing_and_bad(void **state)
 /* ---- run_step ------------------------------------------------------------- */
 
 /* A step as the plan builds it: malloc'd argv. */
-static struct oc_onb_step *step_new(bool add, ...)
+static struct oc_onb_step *step_new(bool add, const char *arg0, ...)
 {
 	struct oc_onb_step *s = calloc(1, sizeof(*s));
 	assert_non_null(s);
 	s->add = add;
 	va_list ap;
-	va_start(ap, add);
+	va_start(ap, arg0);
 	size_t n = 0;
-	for (const char *a = va_arg(ap, const char *); a; a = va_arg(ap, const char *)) {
+	for (const char *a = arg0; a; a = va_arg(ap, const char *)) {
 		assert_true(n < OC_ONB_MAX_ARGS);
 		s->argv[n] = strdup(a);
 		assert_non_null(s->argv[n]);
@@ -590,7 +598,7 @@ static void test_dbd_silent(void **state)
 	double dt = now_s() - t0;
 	step_free(s);
 	fprintf(stderr, "run_step: %s\n", out);
-	assert_true(strncmp(out, "slurmdbd does not answer: sacctmgr gave no answer within 2 s", 60) == 0);
+	assert_true(strncmp(out, "slurmdbd does not answer: sacctmgr gave no answer within 2 s (killed)", 69) == 0);
 	assert_true(dt < 2 + OC_EXEC_KILL_GRACE_S + 1.5);
 	close(sk);
 	setenv("SLURM_CONF", old, 1);
