@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "actions/onboard.h"
@@ -28,6 +29,22 @@ struct oc_resv_spec {
 	char flags[256];       /* "MAINT,IGNORE_JOBS" */
 	time_t start;          /* 0 = now */
 	long duration_min;     /* minutes; -1 = infinite */
+};
+
+/* A probe job a rehearsal step submits. */
+struct oc_job_spec {
+	char user[64];          /* OS user to submit as (required) */
+	char account[64];       /* "" = the user's default */
+	char partition[64];     /* "" = the default partition */
+	char qos[64];           /* "" = the association's default */
+	char name[64];          /* job name, e.g. "oc-rehearsal-grptres" */
+	uint32_t nodes;         /* 0 = 1 */
+	uint32_t gpus_per_node; /* --gres=gpu:N, 0 = none */
+	uint32_t time_min;      /* --time, 0 = partition default */
+	char signal[32];        /* --signal, e.g. "B:USR1@60", "" = none */
+	char command[256];      /* --wrap, default "sleep 600" */
+	bool requeue;           /* --requeue */
+	bool hold;              /* --hold */
 };
 
 /* What the user running the console may do in Slurm. */
@@ -72,6 +89,24 @@ struct oc_writer_ops {
 	 * exists ("Nothing new added." for an add step), -1 on failure with
 	 * sacctmgr's own output in out. */
 	int (*onb_run_step)(void *ctx, const struct oc_onb_step *step, char *out, size_t outlen);
+	/* Rehearsal probes. Submit a batch job as another user (the console
+	 * runs as root: runuser + sbatch, an argv, no shell). Returns 0 and
+	 * the job id, 1 when Slurm refused the submission (its words in err:
+	 * "sbatch: error: Batch job submission failed: Invalid account or
+	 * account/partition combination specified"), -1 when it could not be
+	 * tried at all. */
+	int (*submit_job)(void *ctx, const struct oc_job_spec *spec, uint32_t *job_id, char *err, size_t errlen);
+	/* Cancel jobs (scancel semantics; signal 0 = plain cancel, else e.g.
+	 * SIGUSR1 to the batch shell only: "scancel -b -s USR1"). Returns 0,
+	 * or -1 with Slurm's error text. */
+	int (*cancel_job)(void *ctx, uint32_t job_id, int signal, char *err, size_t errlen);
+	/* Per-user accounting totals since a time (what `sacct -a -X -S`
+	 * aggregates): lines "user account jobs" into out. Returns the number
+	 * of users, or -1 with err (slurmdbd down...). */
+	int (*sacct_users)(void *ctx, time_t since, char *out, size_t outlen, char *err, size_t errlen);
+	/* The controller's configuration as key/value pairs (`scontrol show
+	 * config`): a new table, one reference. Returns 0, or -1 with err. */
+	int (*read_config)(void *ctx, struct oc_config **out, char *err, size_t errlen);
 };
 
 struct oc_writer {

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define OC_TABLE_FUNCS(type, prefix)                                        \
 	struct type *prefix##_new(void)                                     \
@@ -34,6 +35,7 @@ OC_TABLE_FUNCS(oc_partitions, oc_partitions)
 OC_TABLE_FUNCS(oc_jobs, oc_jobs)
 OC_TABLE_FUNCS(oc_reservations, oc_reservations)
 OC_TABLE_FUNCS(oc_accounting, oc_accounting)
+OC_TABLE_FUNCS(oc_config, oc_config)
 
 struct oc_snapshot *oc_snapshot_new(void)
 {
@@ -46,7 +48,8 @@ struct oc_snapshot *oc_snapshot_new(void)
 	s->jobs = oc_jobs_new();
 	s->reservations = oc_reservations_new();
 	s->accounting = oc_accounting_new();
-	if (!s->nodes || !s->partitions || !s->jobs || !s->reservations || !s->accounting)
+	s->config = oc_config_new();
+	if (!s->nodes || !s->partitions || !s->jobs || !s->reservations || !s->accounting || !s->config)
 		oc_snapshot_unref(&s);
 	return s;
 }
@@ -71,7 +74,16 @@ void oc_snapshot_unref(struct oc_snapshot **sp)
 	oc_jobs_unref(&s->jobs);
 	oc_reservations_unref(&s->reservations);
 	oc_accounting_unref(&s->accounting);
+	oc_config_unref(&s->config);
 	free(s);
+}
+
+const char *oc_config_get(const struct oc_config *c, const char *key)
+{
+	for (size_t i = 0; c && key && i < c->n; i++)
+		if (strcasecmp(c->keys[i], key) == 0)
+			return c->values[i];
+	return NULL;
 }
 
 long oc_nodes_find(const struct oc_nodes *t, const char *name)

@@ -269,6 +269,15 @@ enum oc_part_id { OC_PART_NODES, OC_PART_PARTITIONS, OC_PART_JOBS, OC_PART_RESV,
 #define OC_MASK(part) (1u << (part))
 #define OC_MASK_ALL ((1u << OC_PART_COUNT) - 1)
 
+/* ---- configuration: what `scontrol show config` prints ----------------- */
+
+struct oc_config {
+	struct oc_table_head h;
+	const char **keys;        /* "AccountingStorageEnforce", "JobRequeue", ... */
+	const char **values;      /* as scontrol prints them; NULL when unset */
+	size_t n;
+};
+
 struct oc_snapshot {
 	atomic_int refs;
 	uint64_t seq;          /* 1, 2, 3... per published snapshot */
@@ -281,6 +290,7 @@ struct oc_snapshot {
 	struct oc_jobs *jobs;
 	struct oc_reservations *reservations;
 	struct oc_accounting *accounting;
+	struct oc_config *config;  /* loaded with the controller's configuration */
 	struct oc_part_status status[OC_PART_COUNT];
 };
 
@@ -290,6 +300,7 @@ struct oc_partitions *oc_partitions_new(void);
 struct oc_jobs *oc_jobs_new(void);
 struct oc_reservations *oc_reservations_new(void);
 struct oc_accounting *oc_accounting_new(void);
+struct oc_config *oc_config_new(void);
 
 /* Take one more reference; returns its argument (NULL passes through). */
 struct oc_nodes *oc_nodes_ref(struct oc_nodes *t);
@@ -297,6 +308,7 @@ struct oc_partitions *oc_partitions_ref(struct oc_partitions *t);
 struct oc_jobs *oc_jobs_ref(struct oc_jobs *t);
 struct oc_reservations *oc_reservations_ref(struct oc_reservations *t);
 struct oc_accounting *oc_accounting_ref(struct oc_accounting *t);
+struct oc_config *oc_config_ref(struct oc_config *t);
 
 /* Drop one reference, free on the last, and clear *t. */
 void oc_nodes_unref(struct oc_nodes **t);
@@ -304,6 +316,7 @@ void oc_partitions_unref(struct oc_partitions **t);
 void oc_jobs_unref(struct oc_jobs **t);
 void oc_reservations_unref(struct oc_reservations **t);
 void oc_accounting_unref(struct oc_accounting **t);
+void oc_config_unref(struct oc_config **t);
 
 /* A new snapshot with one reference and empty tables. NULL on ENOMEM. */
 struct oc_snapshot *oc_snapshot_new(void);
@@ -311,6 +324,10 @@ struct oc_snapshot *oc_snapshot_new(void);
 struct oc_snapshot *oc_snapshot_ref(struct oc_snapshot *s);
 /* Drop one reference (tables too on the last) and clear *s. */
 void oc_snapshot_unref(struct oc_snapshot **s);
+
+/* The value of a configuration key (case-insensitive), NULL when absent
+ * or unset. */
+const char *oc_config_get(const struct oc_config *c, const char *key);
 
 /* Find a node by name (linear scan; the source keeps an index for hot
  * paths). Returns its index or -1. */

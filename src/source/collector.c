@@ -54,11 +54,13 @@ struct oc_snapshot *oc_collector_refresh_once(struct oc_backend *b, unsigned mas
 		oc_jobs_unref(&next->jobs);
 		oc_reservations_unref(&next->reservations);
 		oc_accounting_unref(&next->accounting);
+		oc_config_unref(&next->config);
 		next->nodes = oc_nodes_ref(prev->nodes);
 		next->partitions = oc_partitions_ref(prev->partitions);
 		next->jobs = oc_jobs_ref(prev->jobs);
 		next->reservations = oc_reservations_ref(prev->reservations);
 		next->accounting = oc_accounting_ref(prev->accounting);
+		next->config = oc_config_ref(prev->config);
 		memcpy(next->status, prev->status, sizeof(next->status));
 		memcpy(next->cluster, prev->cluster, sizeof(next->cluster));
 		memcpy(next->slurm_version, prev->slurm_version, sizeof(next->slurm_version));
