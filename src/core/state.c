@@ -216,9 +216,9 @@ const char *oc_node_state_long(const struct oc_node *n, char *buf, size_t len)
  *   1. DRAIN and busy (allocated, mixed or completing) -> DRAINING
  *   2. DRAIN otherwise                                  -> DRAINED
  *      (an admin's drain says more than the power state)
- *   3. powered down, powering up or powering down      -> POWER
- *      (also when the base is DOWN: power saving explains it)
- *   4. base DOWN, or the FAIL flag                      -> DOWN
+ *   3. base DOWN, or the FAIL flag                      -> DOWN
+ *      (also when powered down: ParallelCluster's failed launches)
+ *   4. powered down, powering up or powering down      -> POWER
  *   5. NOT_RESPONDING (base not DOWN)                   -> NOT_RESPONDING
  *   6. anything else                                    -> OK
  * A pending power down ('!') is still a working node: OK. */
@@ -228,10 +228,12 @@ enum oc_health oc_node_health(const struct oc_node *n)
 		return OC_HEALTH_OK;
 	if (n->flags & OC_NF_DRAIN)
 		return state_node_busy(n) ? OC_HEALTH_DRAINING : OC_HEALTH_DRAINED;
-	if (n->flags & (OC_NF_POWERED_DOWN | OC_NF_POWERING_UP | OC_NF_POWERING_DOWN))
-		return OC_HEALTH_POWER;
+	/* A down node that is also powered down is ParallelCluster's failed
+	 * launch (InsufficientInstanceCapacity...): down, not power saving. */
 	if (n->base == OC_NODE_DOWN || (n->flags & OC_NF_FAIL))
 		return OC_HEALTH_DOWN;
+	if (n->flags & (OC_NF_POWERED_DOWN | OC_NF_POWERING_UP | OC_NF_POWERING_DOWN))
+		return OC_HEALTH_POWER;
 	if (n->flags & OC_NF_NOT_RESPONDING)
 		return OC_HEALTH_NOT_RESPONDING;
 	return OC_HEALTH_OK;

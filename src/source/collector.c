@@ -83,7 +83,15 @@ static void *collector_main(void *arg)
 		due[p] = start; /* everything at once */
 
 	pthread_mutex_lock(&c->lock);
+	unsigned sched_focus = c->focus;
 	while (!c->quit) {
+		/* Parts that came into focus (the screen switched views, maybe
+		 * while a refresh was running) are due now. */
+		unsigned gained = c->focus & ~sched_focus;
+		for (int p = 0; p < OC_PART_COUNT; p++)
+			if ((gained & OC_MASK(p)) && due[p] > mono_now())
+				due[p] = mono_now();
+		sched_focus = c->focus;
 		double now = mono_now();
 		unsigned mask = 0;
 		if (c->now_requested) {
@@ -104,13 +112,7 @@ static void *collector_main(void *arg)
 			long long ns = (long long)(wait * 1e9) + ts.tv_nsec;
 			ts.tv_sec += (time_t)(ns / 1000000000LL);
 			ts.tv_nsec = (long)(ns % 1000000000LL);
-			unsigned focus_before = c->focus;
 			pthread_cond_timedwait(&c->wake, &c->lock, &ts);
-			/* Parts that just came into focus are due at the fast rate. */
-			unsigned gained = c->focus & ~focus_before;
-			for (int p = 0; p < OC_PART_COUNT; p++)
-				if ((gained & OC_MASK(p)) && due[p] > mono_now() + c->fast_s)
-					due[p] = mono_now();
 			continue;
 		}
 		/* Nodes and partitions go together: partitions index nodes. */

@@ -45,16 +45,20 @@ struct oc_dialog {
 	char text[12000];          /* confirmation or result text */
 	struct oc_action_req req;
 	time_t submitted;
+	int scroll;                /* first line of the text shown */
+	int text_lines;            /* lines the text took at the last draw */
+	int shown_lines;           /* lines the panel could show */
 	int spacing;               /* lines between fields */
 	/* onboarding: the account's users and QoS when the form opened (an
 	 * edit removes what the admin deleted from the fields) */
-	char initial_users[2048];
-	char initial_qos[1024];
+	char initial_users[OC_ONB_MAX_USERS * OC_ONB_NAME_MAX];
+	char initial_qos[OC_ONB_MAX_QOS * OC_ONB_NAME_MAX];
 	char initial_account[OC_ONB_NAME_MAX];
 	bool editing;
 	/* the QoS multi-select menu (ncurses menu library) */
 	MENU *menu;
 	ITEM **items;
+	char **item_names;         /* the menu's own copies: snapshots come and go */
 	size_t nitems;
 	WINDOW *menu_win, *menu_sub;
 	PANEL *menu_panel;
@@ -108,10 +112,14 @@ static void dialog_free_menu(struct oc_dialog *d)
 		free_menu(d->menu);
 		d->menu = NULL;
 	}
-	for (size_t i = 0; i < d->nitems; i++)
+	for (size_t i = 0; i < d->nitems; i++) {
 		free_item(d->items[i]);
+		free(d->item_names[i]);
+	}
 	free(d->items);
+	free(d->item_names);
 	d->items = NULL;
+	d->item_names = NULL;
 	d->nitems = 0;
 	if (d->menu_panel) {
 		del_panel(d->menu_panel);
@@ -258,8 +266,10 @@ static int dialog_build(struct oc_dialog *d, const char *const *values)
 			return -1;
 		set_field_back(d->fields[i], A_UNDERLINE);
 		field_opts_off(d->fields[i], O_AUTOSKIP | O_STATIC | O_BLANK);
-		set_max_field(d->fields[i], 1024);
+		/* Onboarding lists (users, QoS) and hostlists can be long. */
+		set_max_field(d->fields[i], 0);
 		set_field_buffer(d->fields[i], 0, values[i] ? values[i] : "");
+		set_field_status(d->fields[i], FALSE);
 	}
 	d->fields[d->nfields] = NULL;
 	d->form = new_form(d->fields);
@@ -369,7 +379,7 @@ void oc_dialog_open_resv_delete(struct oc_app *app)
 		to_confirm(app);
 }
 
-/* The quota view's selected account, or "" (a new team). */
+/* The quota view's selected account (of any row kind), or "" (a new team). */
 static const char *selected_account(struct oc_app *app, char *buf, size_t len)
 {
 	buf[0] = '\0';
@@ -377,18 +387,8 @@ static const char *selected_account(struct oc_app *app, char *buf, size_t len)
 	if (strcmp(lv->def->name, "quota") != 0)
 		return buf;
 	uint32_t item = oc_listview_selected(lv);
-	if (item == UINT32_MAX)
-		return buf;
-	/* The ACCOUNT cell of the row: "+ team-a" or "    alice" (a user row
-	 * belongs to the account above it, so walk up). */
-	for (size_t i = lv->sel + 1; i-- > 0;) {
-		char cell[128] = "";
-		lv->def->cols[0].cell(lv, lv->items[i], cell, sizeof(cell));
-		if (cell[0] == '+' || cell[0] == '-' || (cell[0] == ' ' && cell[1] != ' ')) {
-			snprintf(buf, len, "%s", cell + 2);
-			return buf;
-		}
-	}
+	const char *a = item == UINT32_MAX ? NULL : oc_quota_item_account(lv, item);
+	snprintf(buf, len, "%s", a ? a : "");
 	return buf;
 }
 
@@ -403,7 +403,10 @@ void oc_dialog_open_onboard_named(struct oc_app *app, const char *name)
 {
 	char account[128];
 	snprintf(account, sizeof(account), "%s", name);
-	char gpu[32] = "", qos[1024] = "", defqos[64] = "", fairshare[32] = "", parent[64] = "root", users[2048] = "";
+	char gpu[32] = "", qos[OC_ONB_MAX_QOS * OC_ONB_NAME_MAX] = "", defqos[64] = "", fairshare[32] = "",
+	     parent[64] = "root";
+	static char users[OC_ONB_MAX_USERS * OC_ONB_NAME_MAX];
+	users[0] = '\0';
 	bool editing = false;
 	const struct oc_accounting *acct = app->snap ? app->snap->accounting : NULL;
 	for (size_t i = 0; acct && account[0] && i < acct->nassocs; i++) {
@@ -536,7 +539,8 @@ static int onboard_spec_from_form(struct oc_dialog *d, char **v, struct oc_onb_s
 	/* An edit: what was there and is no longer in the fields goes (not
 	 * when the admin typed another account name: that is a new team with
 	 * the same settings). */
-	if (d->editing && strcmp(d->initial_account, spec->account) == 0) {
+	if (d->editing && strcmp(d->initial_account, spec->account) == 0 &&
+	    (field_status(d->fields[ONB_USERS]) || field_status(d->fields[ONB_QOS]))) {
 		char old[OC_ONB_MAX_USERS][OC_ONB_NAME_MAX];
 		int no = split_names(d->initial_users, old, OC_ONB_MAX_USERS, "Users", err, errlen);
 		for (int i = 0; i < no; i++)
@@ -563,14 +567,21 @@ static void qos_menu_open(struct oc_app *app)
 	}
 	char *current = field_text(d->fields[ONB_QOS]);
 	d->items = calloc(acct->nqos + 1, sizeof(*d->items));
-	if (!d->items) {
+	d->item_names = calloc(acct->nqos + 1, sizeof(*d->item_names));
+	if (!d->items || !d->item_names) {
 		free(current);
+		dialog_free_menu(d);
 		return;
 	}
 	for (size_t i = 0; i < acct->nqos; i++) {
-		d->items[d->nitems] = new_item(acct->qos[i].name, "");
-		if (d->items[d->nitems])
-			d->nitems++;
+		char *name = strdup(acct->qos[i].name);
+		ITEM *it = name ? new_item(name, "") : NULL;
+		if (!it) {
+			free(name);
+			continue;
+		}
+		d->item_names[d->nitems] = name;
+		d->items[d->nitems++] = it;
 	}
 	d->menu = new_menu(d->items);
 	if (!d->menu) {
@@ -610,6 +621,7 @@ static void qos_menu_close(struct oc_app *app, bool accept)
 			if (item_value(d->items[i]))
 				oc_appendf(list, sizeof(list), "%s%s", list[0] ? "," : "", item_name(d->items[i]));
 		set_field_buffer(d->fields[ONB_QOS], 0, list);
+		set_field_status(d->fields[ONB_QOS], TRUE); /* changed by the admin */
 	}
 	dialog_free_menu(d);
 	d->stage = DLG_FORM;
@@ -779,6 +791,12 @@ static int validate_nodes(struct oc_app *app, const char *expr, char ***names, s
 		snprintf(err, errlen, "Nodes: give a node or a hostlist such as gpu-st-b300-[3-5,9]");
 		return -1;
 	}
+	/* Every name is checked against the node list: without it a typo
+	 * could reach slurmctld, which stops at the first unknown name. */
+	if (!app->snap->status[OC_PART_NODES].fetched || !app->snap->nodes || !app->snap->nodes->n) {
+		snprintf(err, errlen, "Nodes: the node list is not loaded yet (slurmctld not answering?); try again");
+		return -1;
+	}
 	char why[512];
 	if (w->ops->hostlist_expand(w->ctx, expr, 65536, names, n, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "Nodes: %.400s", why);
@@ -786,7 +804,7 @@ static int validate_nodes(struct oc_app *app, const char *expr, char ***names, s
 	}
 	/* Every node must exist: a typo must not reach Slurm half-applied. */
 	for (size_t i = 0; i < *n; i++)
-		if (app->snap->nodes && app->snap->nodes->n && oc_nodes_find(app->snap->nodes, (*names)[i]) < 0) {
+		if (oc_nodes_find(app->snap->nodes, (*names)[i]) < 0) {
 			snprintf(err, errlen, "Nodes: %.128s is not a node of this cluster", (*names)[i]);
 			oc_writer_names_free(names, *n);
 			return -1;
@@ -834,7 +852,9 @@ static void to_confirm(struct oc_app *app)
 		if (op == OC_NODE_OP_DRAIN)
 			oc_appendf(d->text, sizeof(d->text), "Reason: %s\n", d->req.reason);
 		oc_appendf(d->text, sizeof(d->text), "\nEquivalent command:\n  %s\n", cmd);
-		if (op == OC_NODE_OP_DRAIN) {
+		if (op == OC_NODE_OP_DRAIN && !app->snap->status[OC_PART_JOBS].fetched) {
+			oc_appendf(d->text, sizeof(d->text), "\nRunning jobs on these nodes: unknown (jobs not loaded).\n");
+		} else if (op == OC_NODE_OP_DRAIN) {
 			char busy[2048] = "";
 			if (busy_nodes_text(app, names, n, busy, sizeof(busy)))
 				oc_appendf(d->text, sizeof(d->text),
@@ -921,6 +941,7 @@ static void to_confirm(struct oc_app *app)
 	oc_writer_names_free(&names, n);
 	for (int i = 0; i < d->nfields; i++)
 		free(v[i]);
+	d->scroll = 0;
 	if (!d->error[0]) {
 		oc_appendf(d->text, sizeof(d->text), "\n[Enter] apply    [Esc] %s",
 			d->purpose == DLG_RESV_DELETE ? "cancel" : "back to the form");
@@ -970,6 +991,7 @@ void oc_dialog_poll(struct oc_app *app)
 	}
 	if (d->stage == DLG_PREVIEW) {
 		d->text[0] = '\0';
+		d->scroll = 0;
 		if (res.status != OC_ACTION_OK) {
 			/* Back to the form with the reasons; nothing applied. */
 			snprintf(d->error, sizeof(d->error), "%.200s%s%.280s", res.summary, res.details[0] ? ": " : "",
@@ -997,6 +1019,7 @@ void oc_dialog_poll(struct oc_app *app)
 		return;
 	}
 	d->stage = DLG_RESULT;
+	d->scroll = 0;
 	d->text[0] = '\0';
 	oc_appendf(d->text, sizeof(d->text), "%s\n\n%s", res.summary, res.details);
 	if (res.audit_error[0])
@@ -1021,6 +1044,17 @@ void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
 	app->dirty = true;
 	if (!wide && ch == KEY_RESIZE)
 		return;
+	if ((d->stage == DLG_CONFIRM || d->stage == DLG_RESULT) && !wide &&
+	    (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE || ch == KEY_NPAGE)) {
+		int page = d->shown_lines > 1 ? d->shown_lines - 1 : 1;
+		int max = d->text_lines - d->shown_lines > 0 ? d->text_lines - d->shown_lines : 0;
+		d->scroll += ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -page : page;
+		if (d->scroll > max)
+			d->scroll = max;
+		if (d->scroll < 0)
+			d->scroll = 0;
+		return;
+	}
 	switch (d->stage) {
 	case DLG_QOS_MENU:
 		qos_menu_key(app, wide, ch);
@@ -1123,10 +1157,11 @@ void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
 
 /* Text over several lines of a window; long lines wrap (the rest
  * indented), so a long command line is shown whole. */
-static int draw_text(WINDOW *w, int y, int x, int width, int maxy, const char *text)
+static int draw_text(WINDOW *w, int y, int x, int width, int maxy, const char *text, int skip, int *total)
 {
 	const char *p = text;
-	while (*p && y < maxy) {
+	int line_no = 0;
+	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		bool first = true;
@@ -1136,16 +1171,21 @@ static int draw_text(WINDOW *w, int y, int x, int width, int maxy, const char *t
 			size_t fit = oc_text_fit(p + off, len - off, width - indent);
 			if (fit == 0 && off < len)
 				fit = 1;
-			char line[1200];
-			snprintf(line, sizeof(line), "%*s%.*s", indent, "", (int)(fit < sizeof(line) - 8 ? fit : sizeof(line) - 8),
-				 p + off);
-			wmove(w, y++, x);
-			oc_put_text(w, line, width, true, false);
+			if (line_no >= skip && y < maxy) {
+				char line[1200];
+				snprintf(line, sizeof(line), "%*s%.*s", indent, "",
+					 (int)(fit < sizeof(line) - 8 ? fit : sizeof(line) - 8), p + off);
+				wmove(w, y++, x);
+				oc_put_text(w, line, width, true, false);
+			}
+			line_no++;
 			off += fit;
 			first = false;
-		} while (off < len && y < maxy);
+		} while (off < len);
 		p = nl ? nl + 1 : p + len;
 	}
+	if (total)
+		*total = line_no;
 	return y;
 }
 
@@ -1194,8 +1234,8 @@ void oc_dialog_draw(struct oc_app *app)
 		return;
 	}
 	/* Confirmation, progress and result: a text panel. */
-	int width = COLS - 4 > 100 ? 100 : COLS - 4;
-	int height = LINES - 4 > 22 ? 22 : LINES - 4;
+	int width = COLS - 4 > 110 ? 110 : COLS - 4;
+	int height = LINES - 2 > 40 ? 40 : LINES - 2;
 	if (width < 20 || height < 5)
 		return;
 	WINDOW *w = newwin(height, width, (LINES - height) / 2, (COLS - width) / 2);
@@ -1218,7 +1258,8 @@ void oc_dialog_draw(struct oc_app *app)
 	oc_put_text(w, title, width - 4, false, false);
 	wattrset(w, A_NORMAL);
 	if (d->stage == DLG_PREVIEW) {
-		draw_text(w, 2, 2, width - 4, height - 1, "Asking sacctmgr what the cluster has for this account.");
+		draw_text(w, 2, 2, width - 4, height - 1, "Asking sacctmgr what the cluster has for this account.", 0,
+			  NULL);
 	} else if (d->stage == DLG_BUSY && d->purpose == DLG_ONBOARD) {
 		/* A progress bar of the sacctmgr steps. */
 		struct oc_progress pr;
@@ -1231,15 +1272,27 @@ void oc_dialog_draw(struct oc_app *app)
 		for (int i = 0; i < bw; i++)
 			oc_appendf(bar, sizeof(bar), "%c", i < fill ? '#' : '.');
 		oc_appendf(bar, sizeof(bar), "] %zu/%zu\n\n%s", pr.done, pr.total, pr.what);
-		draw_text(w, 2, 2, width - 4, height - 1, bar);
+		draw_text(w, 2, 2, width - 4, height - 1, bar, 0, NULL);
 	} else if (d->stage == DLG_BUSY) {
 		char busy[400];
 		snprintf(busy, sizeof(busy),
 			 "Waiting for slurmctld (it gives up after its MessageTimeout).\n\n%.200s",
 			 d->req.command);
-		draw_text(w, 2, 2, width - 4, height - 1, busy);
+		draw_text(w, 2, 2, width - 4, height - 1, busy, 0, NULL);
 	} else {
-		draw_text(w, 2, 2, width - 4, height - 1, d->text);
+		/* Confirmation and result: scrollable, with a footer saying so. */
+		d->shown_lines = height - 4;
+		draw_text(w, 2, 2, width - 4, height - 2, d->text, d->scroll, &d->text_lines);
+		if (d->text_lines > d->shown_lines) {
+			wmove(w, height - 1, 2);
+			char more[96];
+			snprintf(more, sizeof(more), " lines %d-%d of %d: Up/Down/PgUp/PgDn scroll ", d->scroll + 1,
+				 d->scroll + d->shown_lines < d->text_lines ? d->scroll + d->shown_lines : d->text_lines,
+				 d->text_lines);
+			wattrset(w, oc_theme_attr(OC_ROLE_WARN));
+			oc_put_text(w, more, width - 4, false, false);
+			wattrset(w, A_NORMAL);
+		}
 	}
 	curs_set(0);
 	update_panels();

@@ -257,9 +257,10 @@ static void draw_status(struct oc_app *app, int y, int width)
 		attrset(oc_theme_attr(OC_ROLE_STATUS));
 		char buf[300];
 		snprintf(buf, sizeof(buf), "%c%s", app->mode == OC_MODE_FILTER ? '/' : ':', app->input);
-		oc_put_text(stdscr, buf, width, true, false);
+		int x = oc_put_text(stdscr, buf, width, false, false);
+		for (int i = x; i < width; i++)
+			addch(' ');
 		attrset(A_NORMAL);
-		int x = (int)strlen(buf);
 		move(y, x < width ? x : width - 1);
 		curs_set(1);
 		return;
@@ -560,7 +561,22 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 		oc_app_goto(app, "partitions", NULL);
 
 	time_t last_second = 0;
-	while (!app->quit && !quit_signal) {
+	bool waiting_to_quit = false;
+	for (;;) {
+		/* Quitting while an action runs waits for it (its audit line and
+		 * read-back); a second q or signal quits at once. */
+		bool busy = app->worker && oc_worker_busy(app->worker, NULL);
+		if (app->quit || quit_signal) {
+			if (!busy || waiting_to_quit)
+				break;
+			waiting_to_quit = true;
+			app->quit = false;
+			quit_signal = 0;
+			oc_app_message(app, true,
+				       " waiting for the running action to finish before quitting (q or Ctrl-C again: quit now)");
+		} else if (waiting_to_quit && !busy) {
+			break;
+		}
 		app->now = time(NULL);
 		take_snapshot(app);
 		if (app->dirty || app->now != last_second) {
@@ -587,7 +603,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			break; /* the terminal went away */
 		wint_t wch;
 		int r;
-		while (!app->quit && (r = get_wch(&wch)) != ERR)
+		while (!app->quit && !quit_signal && (r = get_wch(&wch)) != ERR)
 			handle_key(app, (int)wch, r != KEY_CODE_YES);
 	}
 

@@ -214,6 +214,9 @@ extern const struct oc_listview_def oc_lv_health;
 extern const struct oc_listview_def oc_lv_quota;
 extern const struct oc_listview_def oc_lv_reservations;
 extern const struct oc_listview_def oc_lv_audit;
+/* The account a row of the quota view belongs to (account, user or QoS
+ * row). */
+const char *oc_quota_item_account(struct oc_listview *lv, uint32_t item);
 
 /* Create a list view for def; NULL on ENOMEM. */
 struct oc_listview *oc_listview_new(struct oc_app *app, const struct oc_listview_def *def);

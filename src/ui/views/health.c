@@ -160,7 +160,9 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 		const struct oc_node *n = &s->nodes->v[i];
 		enum oc_health h = oc_node_health(n);
 		hp->by_health[h]++;
-		src[i] = h == OC_HEALTH_OK && !n->reason ? -1
+		/* Power saving without a reason is normal for dynamic nodes: it
+		 * is counted above, not listed as a problem. */
+		src[i] = (h == OC_HEALTH_OK || h == OC_HEALTH_POWER) && !n->reason ? -1
 			 : n->reason ? (int)oc_reason_classify(n->reason, n->reason_user, s->slurm_user)
 				     : OC_RS_COUNT;
 	}
@@ -318,7 +320,8 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 	struct hpriv *hp = lv->priv;
 	uint32_t bad = 0;
 	for (int g = 1; g < OC_HEALTH_COUNT; g++)
-		bad += hp->by_health[g];
+		if (g != OC_HEALTH_POWER)
+			bad += hp->by_health[g];
 	snprintf(buf, len, "%u of %zu nodes not OK", bad, lv->snap && lv->snap->nodes ? lv->snap->nodes->n : 0);
 }
 

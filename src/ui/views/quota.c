@@ -56,6 +56,11 @@ static const struct oc_quota_user *quser(struct oc_listview *lv, uint32_t item)
 	return &qrow(lv, item)->users[qi(lv, item)->child];
 }
 
+const char *oc_quota_item_account(struct oc_listview *lv, uint32_t item)
+{
+	return qrow(lv, item)->account;
+}
+
 static void fmt_limit(uint64_t v, char *buf, size_t len)
 {
 	if (v == OC_NOLIMIT)

@@ -144,8 +144,11 @@ static void open_item(struct oc_listview *lv, uint32_t item)
 	/* The nodes view, filtered on the reservation's name (its RESV column). */
 	char name[128];
 	snprintf(name, sizeof(name), "%s", resv(lv, item)->name);
-	if (oc_app_goto(lv->app, "nodes", NULL))
-		oc_listview_set_filter(lv->app->view[lv->app->cur], name);
+	if (oc_app_goto(lv->app, "nodes", NULL)) {
+		struct oc_listview *nodes = lv->app->view[lv->app->cur];
+		oc_listview_set_filter(nodes, name);
+		oc_listview_update(nodes, lv->app->snap);
+	}
 }
 
 static void context(struct oc_listview *lv, char *buf, size_t len)
