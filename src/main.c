@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -171,6 +172,32 @@ static void find_stderr_log(const char *cluster, char *out, size_t len)
 	snprintf(out, len, "%s/%s.log", dir, cluster[0] ? cluster : "opsconsole");
 }
 
+/* Send stderr to path (created 0600); returns the saved descriptor to
+ * restore, or -1 when stderr was left alone. */
+static int redirect_stderr(const char *path)
+{
+	if (!path[0])
+		return -1;
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	int saved = dup(STDERR_FILENO);
+	if (saved >= 0 && dup2(fd, STDERR_FILENO) < 0) {
+		close(saved);
+		saved = -1;
+	}
+	close(fd);
+	return saved;
+}
+
+static void restore_stderr(int saved)
+{
+	if (saved < 0)
+		return;
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+}
+
 struct hooks_ctx {
 	struct oc_collector *c;
 };
@@ -266,6 +293,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "opsconsole: %s: %s\n", profile.name, err);
 		return 1;
 	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "opsconsole: the console needs a terminal (opsconsole onboard and rehearse work without one)\n");
+		oc_backend_close(&backend);
+		return 1;
+	}
+	/* libslurm prints its errors on stderr ("error: Sending PersistInit
+	 * msg: Connection refused"), which would draw over the screen: from
+	 * before the threads start until the screen is gone, stderr goes to
+	 * $XDG_STATE_HOME/opsconsole/NAME.log. */
+	char stderr_log[PATH_MAX + 80];
+	find_stderr_log(profile.name, stderr_log, sizeof(stderr_log));
+	int saved_stderr = redirect_stderr(stderr_log);
 	struct oc_collector_config ccfg = {
 		.backend = backend,
 		.fast_s = profile.refresh_s,
@@ -275,6 +314,7 @@ int main(int argc, char **argv)
 	struct hooks_ctx hctx;
 	hctx.c = oc_collector_start(&ccfg, err, sizeof(err));
 	if (!hctx.c) {
+		restore_stderr(saved_stderr);
 		fprintf(stderr, "opsconsole: %s\n", err);
 		return 1;
 	}
@@ -304,9 +344,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "opsconsole: actions disabled: %s\n", err);
 	}
 
-	char datadir[PATH_MAX], stderr_log[PATH_MAX + 80];
+	char datadir[PATH_MAX];
 	find_datadir(datadir, sizeof(datadir));
-	find_stderr_log(profile.name, stderr_log, sizeof(stderr_log));
 	struct oc_ui_config ucfg = {
 		.cluster = profile.name,
 		.start_view = view,
@@ -317,14 +356,14 @@ int main(int argc, char **argv)
 		.theme = theme ? theme : (profile.theme[0] ? profile.theme : NULL),
 		.keymap = keymap ? keymap : (profile.keymap[0] ? profile.keymap : NULL),
 		.datadir = datadir,
-		.stderr_log = stderr_log,
 		.worker = worker,
 		.audit_log = audit_log,
 	};
 	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
-	oc_worker_stop(&worker);
-	oc_slurm_writer_fini(&writer);
+	if (oc_worker_stop(&worker))
+		oc_slurm_writer_fini(&writer); /* else the stuck worker still uses it */
 	oc_collector_stop(&hctx.c);
+	restore_stderr(saved_stderr);
 	if (rc) {
 		fprintf(stderr, "opsconsole: %s\n", err);
 		return 1;

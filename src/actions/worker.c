@@ -382,6 +382,19 @@ static void action_apply(const struct oc_writer *writer, const char *cluster, co
 				json_array_append_new(qos, json_string_lossy(req->onb.qos[i]));
 			json_object_set_new(params, "qos", qos);
 			json_object_set_new(params, "default_qos", json_string_lossy(req->onb.default_qos));
+			json_object_set_new(params, "parent", json_string_lossy(req->onb.parent));
+			json_object_set_new(params, "description", json_string_lossy(req->onb.description));
+			json_object_set_new(params, "fairshare",
+					    req->onb.fairshare == OC_ONB_NONE ? json_null() : json_integer(req->onb.fairshare));
+			/* The destructive parts, always recorded. */
+			json_t *ru = json_array();
+			for (size_t i = 0; ru && i < req->onb.nremove_users; i++)
+				json_array_append_new(ru, json_string_lossy(req->onb.remove_users[i]));
+			json_object_set_new(params, "remove_users", ru);
+			json_t *rq = json_array();
+			for (size_t i = 0; rq && i < req->onb.nremove_qos; i++)
+				json_array_append_new(rq, json_string_lossy(req->onb.remove_qos[i]));
+			json_object_set_new(params, "remove_qos", rq);
 		}
 		oc_onboard_apply(writer, &req->onb, planned, res, error, sizeof(error), progress, progress_ctx);
 		break;
@@ -608,11 +621,11 @@ const struct oc_writer *oc_worker_writer(const struct oc_worker *w)
 	return &w->writer;
 }
 
-void oc_worker_stop(struct oc_worker **wp)
+bool oc_worker_stop(struct oc_worker **wp)
 {
 	struct oc_worker *w = wp ? *wp : NULL;
 	if (!w)
-		return;
+		return true;
 	*wp = NULL;
 	pthread_mutex_lock(&w->lock);
 	w->quit = true;
@@ -627,7 +640,7 @@ void oc_worker_stop(struct oc_worker **wp)
 	pthread_mutex_unlock(&w->lock);
 	if (!done) {
 		pthread_detach(w->thread); /* stuck in a request: ends with the process */
-		return;
+		return false;
 	}
 	pthread_join(w->thread, NULL);
 	close(w->pipe_rd);
@@ -635,4 +648,5 @@ void oc_worker_stop(struct oc_worker **wp)
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cv);
 	free(w);
+	return true;
 }

@@ -99,8 +99,9 @@ void oc_worker_ack(struct oc_worker *w);
 const struct oc_writer *oc_worker_writer(const struct oc_worker *w);
 
 /* Stop and free; clears *w. A worker stuck in a request to a hung
- * controller is left to end with the process. */
-void oc_worker_stop(struct oc_worker **w);
+ * controller is left to end with the process: then false is returned and
+ * the writer it uses must not be freed. */
+bool oc_worker_stop(struct oc_worker **w);
 
 /* The progress of the running action (total 0 when it has no steps). */
 void oc_worker_progress(struct oc_worker *w, struct oc_progress *out);

@@ -31,7 +31,6 @@ static const struct oc_listview_def *const view_defs[] = {
 
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t curses_active;
-static int saved_stderr = -1;
 
 static void on_quit_signal(int sig)
 {
@@ -52,30 +51,6 @@ static void restore_terminal(void)
 		curses_active = 0;
 		endwin();
 	}
-	if (saved_stderr >= 0) {
-		dup2(saved_stderr, STDERR_FILENO);
-		close(saved_stderr);
-		saved_stderr = -1;
-	}
-}
-
-/* libslurm prints its errors on stderr ("error: Sending PersistInit msg:
- * Connection refused"), which would draw over the screen: while curses
- * runs, stderr goes to a log file instead. */
-static void redirect_stderr(const char *path)
-{
-	if (!path || !*path)
-		return;
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	saved_stderr = dup(STDERR_FILENO);
-	if (saved_stderr < 0 || dup2(fd, STDERR_FILENO) < 0) {
-		if (saved_stderr >= 0)
-			close(saved_stderr);
-		saved_stderr = -1;
-	}
-	close(fd);
 }
 
 static void install_signals(void)
@@ -522,7 +497,6 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	}
 	curses_active = 1;
 	install_signals();
-	redirect_stderr(cfg->stderr_log);
 	cbreak();
 	noecho();
 	nonl();

@@ -36,7 +36,6 @@ struct oc_ui_config {
 	const char *keymap;       /* keymaps/NAME.json, NULL = "default" */
 	const char *theme;        /* themes/NAME.json, NULL = "default" */
 	const char *datadir;      /* installed data (share/opsconsole), may be NULL */
-	const char *stderr_log;   /* where stderr goes while the screen is up, NULL = stays */
 	struct oc_worker *worker; /* applies write actions; NULL = none offered */
 	const char *audit_log;    /* the audit log the audit view reads */
 };
