@@ -1,6 +1,7 @@
 /* slurm_convert.h: libslurm messages -> core model tables, shared by the
- * backend (slurm_source.c, which defines these) and the writer's read-back
- * (slurm_write.c), so that both see a node or a reservation the same way.
+ * backend (slurm_source.c, which defines these, and slurm_config.c) and the
+ * writer's read-back (slurm_write.c), so that both see a node, a
+ * reservation or the configuration the same way.
  * Internal: libslurm types, include only from src/source/. */
 #ifndef OC_SOURCE_SLURM_CONVERT_H
 #define OC_SOURCE_SLURM_CONVERT_H
@@ -53,6 +54,15 @@ struct oc_nodes *oc_slurm_convert_nodes(struct oc_slurm_uid_cache *uids, const n
 struct oc_reservations *oc_slurm_convert_resv(const reserve_info_msg_t *msg,
 					      struct oc_slurm_node_index *ix,
 					      const struct oc_reservations *prev);
+
+/* Convert the controller's configuration into a new table (one reference,
+ * the caller unrefs; conf stays the caller's): every key/value pair
+ * `scontrol show config` prints, in its order and spelling
+ * ("AccountingStorageEnforce" = "associations,limits,qos", "KillWait" =
+ * "300 sec"; an unset value, printed "(null)", is NULL). Its generation is
+ * prev's + 1 (1 when prev is NULL). Defined in slurm_config.c. NULL on
+ * ENOMEM (or when conf is NULL). */
+struct oc_config *oc_slurm_convert_config(slurm_conf_t *conf, const struct oc_config *prev);
 
 /* Reservation flag bits as Slurm prints them ("MAINT,IGNORE_JOBS") into
  * buf (always NUL-terminated; names that do not fit are left out). */

@@ -588,11 +588,19 @@ static int nodes_same_layout(const struct oc_nodes *x, const struct oc_nodes *y)
 	return 1;
 }
 
-static void backend_load_conf(struct slurm_backend *b)
+/* Once per (re)connection: the cluster's name, version, SlurmUser and
+ * whether it has accounting, and the configuration table of next (a new
+ * one; on ENOMEM next keeps the one it has). */
+static void backend_load_conf(struct slurm_backend *b, struct oc_snapshot *next)
 {
 	slurm_conf_t *conf = NULL;
 	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf)
 		return;
+	struct oc_config *cfg = oc_slurm_convert_config(conf, next->config);
+	if (cfg) {
+		oc_config_unref(&next->config);
+		next->config = cfg;
+	}
 	snprintf(b->cluster, sizeof(b->cluster), "%s", conf->cluster_name ? conf->cluster_name : "");
 	snprintf(b->version, sizeof(b->version), "%s", conf->version ? conf->version : "");
 	snprintf(b->slurm_user, sizeof(b->slurm_user), "%s",
@@ -617,7 +625,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	uint16_t show = SHOW_ALL;
 
 	if (!b->conf_loaded)
-		backend_load_conf(b);
+		backend_load_conf(b, next);
 	snprintf(next->cluster, sizeof(next->cluster), "%s", b->cluster);
 	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->version);
 	snprintf(next->slurm_user, sizeof(next->slurm_user), "%s", b->slurm_user);

@@ -1,5 +1,8 @@
 /* slurm_write.c: the libslurm writer (actions/writer.h): hostlists, node
- * updates, reservations, read-back and who the user is to Slurm.
+ * updates, reservations, read-back, who the user is to Slurm, and the
+ * rehearsal probes (jobs submitted with runuser + sbatch and cancelled
+ * with slurm_kill_job, per-user totals from sacct, the controller's
+ * configuration).
  *
  * Hostlist expressions are checked here before libslurm sees them:
  * libslurm's hostlist_create accepts some broken input and makes up names
@@ -13,18 +16,23 @@
 #include <limits.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 #include <slurm/slurmdb.h>
 
+#include "core/strmap.h"
+#include "source/exec.h"
 #include "source/sacctmgr.h"
 #include "source/slurm_compat.h"
 #include "source/slurm_convert.h"
@@ -743,6 +751,471 @@ static int sw_onb_run_step(void *ctx, const struct oc_onb_step *step, char *out,
 	return oc_sacctmgr_run_step(NULL, step, out, outlen, OC_SACCTMGR_STEP_TIMEOUT_S);
 }
 
+/* ---- rehearsal probes ----------------------------------------------- */
+
+/* Seconds an sbatch (through runuser) or an sacct may take. */
+#define OC_SUBMIT_TIMEOUT_S 60
+#define OC_SACCT_TIMEOUT_S 60
+/* Most output read from sacct (about 30 bytes a job). */
+#define OC_SACCT_OUT_MAX ((size_t)16 << 20)
+
+/* The words Slurm uses for "the controller could not be reached" (its
+ * slurm_strerror texts), which make a failed sbatch "not tried" rather
+ * than "refused". */
+static const int submit_comm_errors[] = {
+	SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR, SLURMCTLD_COMMUNICATIONS_SEND_ERROR,
+	SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR, SLURMCTLD_COMMUNICATIONS_SHUTDOWN_ERROR,
+	SLURM_COMMUNICATIONS_CONNECTION_ERROR, SLURM_COMMUNICATIONS_SEND_ERROR,
+	SLURM_COMMUNICATIONS_RECEIVE_ERROR, SLURM_COMMUNICATIONS_SHUTDOWN_ERROR,
+	SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT, SLURM_PROTOCOL_AUTHENTICATION_ERROR,
+};
+
+/* A name field of a job spec: NUL-terminated in its array, only
+ * [A-Za-z0-9_.:@,=-], not starting with '-'; empty only when allowed.
+ * Returns 0, or -1 with a message naming the field. */
+static int spec_name_check(const char *field, size_t size, const char *what, bool required, char *err,
+			   size_t errlen)
+{
+	if (field_check(field, size, what, err, errlen) < 0)
+		return -1;
+	if (!field[0]) {
+		if (!required)
+			return 0;
+		seterr(err, errlen, "%s is empty", what);
+		return -1;
+	}
+	if (field[0] == '-') {
+		seterr(err, errlen, "%s \"%.64s\" starts with '-'", what, field);
+		return -1;
+	}
+	for (const char *p = field; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (!name_char(c) && c != ':' && c != '@' && c != ',' && c != '=') {
+			if (c >= ' ' && c < 0x7f)
+				seterr(err, errlen, "%s: '%c' is not allowed (letters, digits and _ . : @ , = -)",
+				       what, c);
+			else
+				seterr(err, errlen,
+				       "%s: byte 0x%02x is not allowed (letters, digits and _ . : @ , = -)", what,
+				       (unsigned)c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The first executable <dir>/<name> of $PATH (absolute entries only, as
+ * oc_exec looks its argv[0] up; no PATH: the system default path) into
+ * path. Returns 0, or -1 with a message. */
+static int path_find(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	char defpath[512];
+	const char *search = getenv("PATH");
+	if (!search) {
+		size_t n = confstr(_CS_PATH, defpath, sizeof(defpath));
+		if (n == 0 || n > sizeof(defpath))
+			snprintf(defpath, sizeof(defpath), "/usr/bin:/bin");
+		search = defpath;
+	}
+	for (const char *p = search; *p;) {
+		const char *end = strchr(p, ':');
+		size_t dlen = end ? (size_t)(end - p) : strlen(p);
+		struct stat sb;
+		if (dlen > 0 && p[0] == '/' &&
+		    (size_t)snprintf(path, len, "%.*s/%s", (int)dlen, p, name) < len &&
+		    stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0)
+			return 0;
+		p += dlen;
+		if (*p == ':')
+			p++;
+	}
+	seterr(err, errlen, "%s: not found in PATH (%s)", name, search);
+	return -1;
+}
+
+/* Lines of text joined by " / ", trailing blanks dropped, into buf. */
+static void join_output(char *buf, size_t len, const char *text)
+{
+	size_t k = 0;
+	if (!len)
+		return;
+	buf[0] = '\0';
+	const char *s = text;
+	while (*s) {
+		const char *end = strchr(s, '\n');
+		size_t n = end ? (size_t)(end - s) : strlen(s);
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
+			n--;
+		if (n) {
+			int w = snprintf(buf + k, len - k, "%s%.*s", k ? " / " : "", (int)n, s);
+			if (w < 0 || (size_t)w >= len - k) {
+				k = len - 1;
+				break;
+			}
+			k += (size_t)w;
+		}
+		if (!end)
+			break;
+		s = end + 1;
+	}
+	buf[k] = '\0';
+}
+
+/* The job id of sbatch --parsable: a line "123" or "123;cluster" (other
+ * lines, such as warnings, are skipped). Returns 0, or -1 when none. */
+static int parse_job_id(const char *out, uint32_t *id)
+{
+	for (const char *s = out; *s;) {
+		const char *end = strchr(s, '\n');
+		size_t n = end ? (size_t)(end - s) : strlen(s);
+		size_t d = 0;
+		while (d < n && s[d] >= '0' && s[d] <= '9')
+			d++;
+		if (d > 0 && d <= 10 && (d == n || s[d] == ';' || s[d] == '\r')) {
+			unsigned long long v = strtoull(s, NULL, 10);
+			if (v > 0 && v < UINT32_MAX) {
+				*id = (uint32_t)v;
+				return 0;
+			}
+		}
+		if (!end)
+			break;
+		s = end + 1;
+	}
+	return -1;
+}
+
+/* Whether text holds one of the communication errors. */
+static bool submit_comm_failure(const char *text)
+{
+	for (size_t i = 0; i < sizeof(submit_comm_errors) / sizeof(submit_comm_errors[0]); i++) {
+		const char *m = slurm_strerror(submit_comm_errors[i]);
+		if (m && *m && strstr(text, m))
+			return true;
+	}
+	return false;
+}
+
+/* runuser -u USER -- sbatch --parsable ... --wrap=COMMAND (sbatch alone
+ * when the console is not root and submits as itself). Returns 0 and
+ * *job_id; 1 when sbatch exited non-zero (its words in err); -1 when it
+ * could not be tried (bad spec, no such user, no root, runuser failed,
+ * controller unreachable, timeout). */
+static int sw_submit_job(void *ctx, const struct oc_job_spec *spec, uint32_t *job_id, char *err,
+			 size_t errlen)
+{
+	(void)ctx;
+	*job_id = 0;
+	if (err && errlen)
+		err[0] = '\0';
+	if (spec_name_check(spec->user, sizeof(spec->user), "user", true, err, errlen) < 0 ||
+	    spec_name_check(spec->account, sizeof(spec->account), "account", false, err, errlen) < 0 ||
+	    spec_name_check(spec->partition, sizeof(spec->partition), "partition", false, err, errlen) < 0 ||
+	    spec_name_check(spec->qos, sizeof(spec->qos), "qos", false, err, errlen) < 0 ||
+	    spec_name_check(spec->name, sizeof(spec->name), "job name", true, err, errlen) < 0 ||
+	    spec_name_check(spec->signal, sizeof(spec->signal), "signal", false, err, errlen) < 0 ||
+	    field_check(spec->command, sizeof(spec->command), "command", err, errlen) < 0)
+		return -1;
+	for (const char *p = spec->command; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f) {
+			seterr(err, errlen, "command: control character 0x%02x (one line only)",
+			       (unsigned)(unsigned char)*p);
+			return -1;
+		}
+	if (spec->nodes > 100000 || spec->gpus_per_node > 1024 || spec->time_min > 525600 * 10) {
+		seterr(err, errlen, "nodes, GPUs per node or time out of range");
+		return -1;
+	}
+
+	/* Who submits: runuser as root, else only the console's own user. */
+	char pwbuf[4096];
+	struct passwd pw, *res = NULL;
+	int pe = getpwnam_r(spec->user, &pw, pwbuf, sizeof(pwbuf), &res);
+	if (pe != 0 || !res) {
+		seterr(err, errlen, "no such user \"%s\"%s%s", spec->user, pe ? ": " : "", pe ? strerror(pe) : "");
+		return -1;
+	}
+	bool as_root = geteuid() == 0;
+	if (!as_root && res->pw_uid != geteuid()) {
+		seterr(err, errlen, "submitting as another user needs root (the console runs as uid %u)",
+		       (unsigned)geteuid());
+		return -1;
+	}
+
+	char runuser[PATH_MAX], sbatch[PATH_MAX];
+	if ((as_root && path_find("runuser", runuser, sizeof(runuser), err, errlen) < 0) ||
+	    path_find("sbatch", sbatch, sizeof(sbatch), err, errlen) < 0)
+		return -1;
+
+	char name_arg[96], nodes_arg[32], gres_arg[48], time_arg[48], signal_arg[64], wrap_arg[300];
+	snprintf(name_arg, sizeof(name_arg), "%s", spec->name);
+	snprintf(nodes_arg, sizeof(nodes_arg), "%u", (unsigned)spec->nodes);
+	snprintf(gres_arg, sizeof(gres_arg), "--gres=gpu:%u", (unsigned)spec->gpus_per_node);
+	snprintf(time_arg, sizeof(time_arg), "--time=%u", (unsigned)spec->time_min);
+	snprintf(signal_arg, sizeof(signal_arg), "--signal=%s", spec->signal);
+	snprintf(wrap_arg, sizeof(wrap_arg), "--wrap=%s", spec->command[0] ? spec->command : "sleep 600");
+
+	const char *argv[40];
+	size_t n = 0;
+	if (as_root) {
+		argv[n++] = runuser;
+		argv[n++] = "-u";
+		argv[n++] = spec->user;
+		argv[n++] = "--";
+	}
+	argv[n++] = sbatch;
+	argv[n++] = "--parsable";
+	argv[n++] = "-J";
+	argv[n++] = name_arg;
+	if (spec->account[0]) {
+		argv[n++] = "-A";
+		argv[n++] = spec->account;
+	}
+	if (spec->partition[0]) {
+		argv[n++] = "-p";
+		argv[n++] = spec->partition;
+	}
+	if (spec->qos[0]) {
+		argv[n++] = "--qos";
+		argv[n++] = spec->qos;
+	}
+	if (spec->nodes) {
+		argv[n++] = "-N";
+		argv[n++] = nodes_arg;
+	}
+	if (spec->gpus_per_node)
+		argv[n++] = gres_arg;
+	if (spec->time_min)
+		argv[n++] = time_arg;
+	if (spec->signal[0])
+		argv[n++] = signal_arg;
+	if (spec->requeue)
+		argv[n++] = "--requeue";
+	if (spec->hold)
+		argv[n++] = "--hold";
+	argv[n++] = "--mem=1G";
+	argv[n++] = "--output=/dev/null";
+	argv[n++] = wrap_arg;
+	argv[n] = NULL;
+
+	char out[4096], xerr[512], text[1024];
+	int status;
+	if (oc_exec(argv, OC_SUBMIT_TIMEOUT_S, out, sizeof(out), &status, xerr, sizeof(xerr)) < 0) {
+		seterr(err, errlen, "%s", xerr);
+		return -1;
+	}
+	join_output(text, sizeof(text), out);
+	if (status == 0) {
+		if (parse_job_id(out, job_id) < 0) {
+			seterr(err, errlen, "sbatch printed no job id: %s", text[0] ? text : "(nothing)");
+			return -1;
+		}
+		return 0;
+	}
+	if (status < 0) { /* timed out or killed */
+		seterr(err, errlen, "sbatch %s%s%s", xerr, text[0] ? ": " : "", text);
+		return -1;
+	}
+	/* runuser's own failures: its messages, or 126/127 when it could not
+	 * run sbatch. */
+	if (as_root && (strncmp(out, "runuser:", 8) == 0 || status == 126 || status == 127)) {
+		seterr(err, errlen, "runuser failed (exit %d): %s", status, text[0] ? text : "(no output)");
+		return -1;
+	}
+	if (submit_comm_failure(text)) {
+		seterr(err, errlen, "%s", text);
+		return -1;
+	}
+	seterr(err, errlen, "%s", text[0] ? text : "sbatch failed with no message");
+	return 1;
+}
+
+static int sw_cancel_job(void *ctx, uint32_t job_id, int signal, char *err, size_t errlen)
+{
+	(void)ctx;
+	if (job_id == 0 || job_id >= NO_VAL) {
+		seterr(err, errlen, "bad job id %u", (unsigned)job_id);
+		return -1;
+	}
+	if (signal < 0 || signal >= 65535) {
+		seterr(err, errlen, "bad signal %d", signal);
+		return -1;
+	}
+	/* scancel: a plain cancel is SIGKILL to the whole job with no flags;
+	 * "scancel -b -s SIG" is SIG to the batch shell (KILL_JOB_BATCH). */
+	uint16_t sig = signal ? (uint16_t)signal : (uint16_t)SIGKILL;
+	uint16_t flags = signal ? (uint16_t)KILL_JOB_BATCH : 0;
+	errno = 0;
+	if (slurm_kill_job(job_id, sig, flags) == SLURM_SUCCESS)
+		return 0;
+	int e = errno;
+	/* As scancel: a plain cancel of a job that has already ended is done. */
+	if (!signal && e == ESLURM_ALREADY_DONE)
+		return 0;
+	slurm_err(err, errlen, e);
+	return -1;
+}
+
+/* One (user, account) pair of sacct_users: key points into sacct's
+ * output. */
+struct sacct_pair {
+	const char *user, *account;
+	unsigned long jobs;
+};
+
+static int sacct_pair_cmp(const void *a, const void *b)
+{
+	const struct sacct_pair *x = a, *y = b;
+	int c = strcmp(x->user, y->user);
+	return c ? c : strcmp(x->account, y->account);
+}
+
+/* sacct -a -X -n -P -S SINCE -o user,account,jobid: one line per job
+ * ("alice|team-a|55"), counted per (user, account) into lines "alice
+ * team-a 3" (sorted; an empty field is written "-"). */
+static int sw_sacct_users(void *ctx, time_t since, char *out, size_t outlen, char *err, size_t errlen)
+{
+	(void)ctx;
+	if (out && outlen)
+		out[0] = '\0';
+	if (!out || !outlen) {
+		seterr(err, errlen, "no room for the result");
+		return -1;
+	}
+	struct tm tm;
+	char start[32];
+	if (!localtime_r(&since, &tm) || !strftime(start, sizeof(start), "%Y-%m-%dT%H:%M:%S", &tm)) {
+		seterr(err, errlen, "bad start time %lld", (long long)since);
+		return -1;
+	}
+	char sacct[PATH_MAX];
+	if (path_find("sacct", sacct, sizeof(sacct), err, errlen) < 0)
+		return -1;
+	const char *argv[] = {sacct, "-a", "-X", "-n", "-P", "-S", start, "-o", "user,account,jobid", NULL};
+	char *buf = malloc(OC_SACCT_OUT_MAX);
+	if (!buf) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	int status;
+	char xerr[512];
+	if (oc_exec(argv, OC_SACCT_TIMEOUT_S, buf, OC_SACCT_OUT_MAX, &status, xerr, sizeof(xerr)) < 0) {
+		seterr(err, errlen, "%s", xerr);
+		free(buf);
+		return -1;
+	}
+	if (status != 0 || strstr(buf, "sacct: error:")) {
+		char text[1024];
+		join_output(text, sizeof(text), buf);
+		if (status == 0)
+			seterr(err, errlen, "%s", text);
+		else if (status > 0)
+			seterr(err, errlen, "sacct failed (exit %d): %s", status, text[0] ? text : "(no output)");
+		else
+			seterr(err, errlen, "sacct %s%s%s", xerr, text[0] ? ": " : "", text);
+		free(buf);
+		return -1;
+	}
+	if (strlen(buf) >= OC_SACCT_OUT_MAX - 1) {
+		seterr(err, errlen, "sacct printed more than %zu bytes", OC_SACCT_OUT_MAX - 1);
+		free(buf);
+		return -1;
+	}
+
+	/* Count lines per "user|account" (the second '|' becomes the key's
+	 * end), with a hash from key to pair. */
+	size_t lines = 1;
+	for (const char *p = buf; *p; p++)
+		lines += *p == '\n';
+	struct sacct_pair *pairs = calloc(lines, sizeof(*pairs));
+	struct oc_strmap map;
+	if (!pairs || oc_strmap_init(&map, lines) < 0) {
+		free(pairs);
+		free(buf);
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	size_t np = 0;
+	int rc = 0;
+	for (char *s = buf; *s && rc == 0;) {
+		char *end = strchr(s, '\n');
+		if (end)
+			*end = '\0';
+		char *bar1 = strchr(s, '|');
+		char *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
+		if (*s && (!bar2 || strchr(bar2 + 1, '|'))) {
+			seterr(err, errlen, "unexpected sacct line \"%.80s\"", s);
+			rc = -1;
+			break;
+		}
+		if (*s) {
+			*bar2 = '\0';
+			uint32_t k = oc_strmap_get(&map, s);
+			if (k == UINT32_MAX) {
+				k = (uint32_t)np;
+				if (oc_strmap_put(&map, s, k) < 0) {
+					seterr(err, errlen, "out of memory");
+					rc = -1;
+					break;
+				}
+				pairs[np].user = s;
+				pairs[np].account = bar1 + 1;
+				np++;
+			}
+			pairs[k].jobs++;
+		}
+		if (!end)
+			break;
+		s = end + 1;
+	}
+	oc_strmap_free(&map);
+	if (rc == 0) {
+		/* Now split the keys into user and account. */
+		for (size_t i = 0; i < np; i++)
+			*strchr(pairs[i].user, '|') = '\0';
+		qsort(pairs, np, sizeof(*pairs), sacct_pair_cmp);
+		size_t k = 0;
+		for (size_t i = 0; i < np && rc == 0; i++) {
+			int w = snprintf(out + k, outlen - k, "%s %s %lu\n", pairs[i].user[0] ? pairs[i].user : "-",
+					 pairs[i].account[0] ? pairs[i].account : "-", pairs[i].jobs);
+			if (w < 0 || (size_t)w >= outlen - k) {
+				out[k] = '\0';
+				seterr(err, errlen, "%zu user/account pairs do not fit in %zu bytes", np, outlen);
+				rc = -1;
+			} else {
+				k += (size_t)w;
+			}
+		}
+	}
+	free(pairs);
+	free(buf);
+	if (rc < 0) {
+		out[0] = '\0';
+		return -1;
+	}
+	return np > INT_MAX ? INT_MAX : (int)np;
+}
+
+static int sw_read_config(void *ctx, struct oc_config **out, char *err, size_t errlen)
+{
+	(void)ctx;
+	*out = NULL;
+	slurm_conf_t *conf = NULL;
+	errno = 0;
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf) {
+		slurm_err(err, errlen, errno);
+		return -1;
+	}
+	struct oc_config *t = oc_slurm_convert_config(conf, NULL);
+	slurm_free_ctl_conf(conf);
+	if (!t) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	*out = t;
+	return 0;
+}
+
 /* ---- the vtable -------------------------------------------------------- */
 
 static const struct oc_writer_ops slurm_writer_ops = {
@@ -756,6 +1229,10 @@ static const struct oc_writer_ops slurm_writer_ops = {
 	.whoami = sw_whoami,
 	.onb_read_state = sw_onb_read_state,
 	.onb_run_step = sw_onb_run_step,
+	.submit_job = sw_submit_job,
+	.cancel_job = sw_cancel_job,
+	.sacct_users = sw_sacct_users,
+	.read_config = sw_read_config,
 };
 
 int oc_slurm_writer_init(struct oc_writer *w, char *err, size_t errlen)
