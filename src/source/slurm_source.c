@@ -31,6 +31,10 @@ struct slurm_backend {
 	char slurm_user[64];
 	bool accounting;   /* AccountingStorageType is not none */
 	struct oc_slurm_acct *acct;
+	/* Parts (OC_MASK bits) to ask for in full: set when the node layout
+	 * changed under their node indexes, cleared only when a full answer
+	 * came back, so a failed fetch cannot leave stale indexes behind. */
+	unsigned need_full;
 };
 
 const char *oc_slurm_build_version(void)
@@ -663,24 +667,23 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	/* Partitions, jobs and reservations hold indexes into the node table:
 	 * when its layout (names, order) changed, they are all asked for again
 	 * in full and resolved against the new table. */
-	bool layout_changed = !nodes_same_layout(prev ? prev->nodes : NULL, next->nodes);
-	if (layout_changed)
-		mask |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
+	if (!nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
+		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
+	mask |= b->need_full;
 	struct oc_slurm_node_index ix = {.nodes = next->nodes};
 
 	if (mask & OC_MASK(OC_PART_PARTITIONS)) {
 		struct oc_part_status *st = &next->status[OC_PART_PARTITIONS];
 		const struct oc_partitions *old = prev ? prev->partitions : NULL;
 		partition_info_msg_t *msg = NULL;
-		/* Partitions hold node indexes: ask for everything again when the
-		 * node layout changed under them. */
-		time_t since = (!layout_changed && old && old->h.slurm_update) ? old->h.slurm_update : 0;
+		time_t since = (!(b->need_full & OC_MASK(OC_PART_PARTITIONS)) && old && old->h.slurm_update) ? old->h.slurm_update : 0;
 		errno = 0;
 		if (slurm_load_partitions(since, &msg, show) == SLURM_SUCCESS && msg) {
 			struct oc_partitions *t = parts_convert(msg, &ix, old);
 			slurm_free_partition_info_msg(msg);
 			if (t) {
 				REPLACE_TABLE(partitions, oc_partitions_unref, t);
+				b->need_full &= ~OC_MASK(OC_PART_PARTITIONS);
 				status_ok(st, time(NULL));
 			} else {
 				errno = ENOMEM;
@@ -699,13 +702,14 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		struct oc_part_status *st = &next->status[OC_PART_JOBS];
 		const struct oc_jobs *old = prev ? prev->jobs : NULL;
 		job_info_msg_t *msg = NULL;
-		time_t since = (!layout_changed && old && old->h.slurm_update) ? old->h.slurm_update : 0;
+		time_t since = (!(b->need_full & OC_MASK(OC_PART_JOBS)) && old && old->h.slurm_update) ? old->h.slurm_update : 0;
 		errno = 0;
 		if (slurm_load_jobs(since, &msg, show) == SLURM_SUCCESS && msg) {
 			struct oc_jobs *t = jobs_convert(b, msg, &ix, old);
 			slurm_free_job_info_msg(msg);
 			if (t) {
 				REPLACE_TABLE(jobs, oc_jobs_unref, t);
+				b->need_full &= ~OC_MASK(OC_PART_JOBS);
 				status_ok(st, time(NULL));
 			} else {
 				errno = ENOMEM;
@@ -724,13 +728,14 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		struct oc_part_status *st = &next->status[OC_PART_RESV];
 		const struct oc_reservations *old = prev ? prev->reservations : NULL;
 		reserve_info_msg_t *msg = NULL;
-		time_t since = (!layout_changed && old && old->h.slurm_update) ? old->h.slurm_update : 0;
+		time_t since = (!(b->need_full & OC_MASK(OC_PART_RESV)) && old && old->h.slurm_update) ? old->h.slurm_update : 0;
 		errno = 0;
 		if (slurm_load_reservations(since, &msg) == SLURM_SUCCESS && msg) {
 			struct oc_reservations *t = oc_slurm_convert_resv(msg, &ix, old);
 			slurm_free_reservation_info_msg(msg);
 			if (t) {
 				REPLACE_TABLE(reservations, oc_reservations_unref, t);
+				b->need_full &= ~OC_MASK(OC_PART_RESV);
 				status_ok(st, time(NULL));
 			} else {
 				errno = ENOMEM;
