@@ -15,6 +15,7 @@
 #include "actions/worker.h"
 #include "core/profile.h"
 #include "onboard_cli.h"
+#include "rehearse_cli.h"
 #include "source/collector.h"
 #include "source/slurm_write.h"
 #include "source/source.h"
@@ -32,6 +33,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: opsconsole [--cluster NAME] [options]\n"
 		"       opsconsole onboard --cluster NAME --file TEAM.json [--dry-run] [--yes]\n"
+		"       opsconsole rehearse --cluster NAME [--checklist FILE] [--auto] [--report DIR]\n"
 		"A terminal operations console for Slurm GPU clusters.\n"
 		"\n"
 		"  -c, --cluster NAME   open the cluster NAME: its profile\n"
@@ -39,7 +41,7 @@ static void usage(FILE *out)
 		"                       /etc/opsconsole/clusters/NAME.json), or else the\n"
 		"                       default slurm.conf when its ClusterName is NAME\n"
 		"      --view VIEW      start in VIEW: partitions, queue, nodes, health,\n"
-		"                       quota, reservations\n"
+		"                       quota, reservations, audit, rehearsal\n"
 		"  -p, --partition P    start in the queue of partition P\n"
 		"      --show-hidden    list hidden partitions too (toggle with H)\n"
 		"      --readonly       offer no action that changes the cluster\n"
@@ -232,6 +234,11 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	if (argc > 1 && strcmp(argv[1], "onboard") == 0)
 		return oc_onboard_cli(argc - 1, argv + 1, NULL, resolve_profile);
+	if (argc > 1 && strcmp(argv[1], "rehearse") == 0) {
+		char datadir[PATH_MAX];
+		find_datadir(datadir, sizeof(datadir));
+		return oc_rehearse_cli(argc - 1, argv + 1, resolve_profile, datadir);
+	}
 	const char *cluster = NULL, *view = NULL, *partition = NULL, *theme = NULL, *keymap = NULL;
 	int show_hidden = 0, readonly = 0;
 	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP };
@@ -269,13 +276,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	static const char *const view_names[] = {"partitions", "queue", "nodes", "health", "quota", "reservations"};
+	static const char *const view_names[] = {"partitions", "queue",	   "nodes", "health",
+						 "quota",      "reservations", "audit", "rehearsal"};
 	bool view_ok = !view;
 	for (size_t i = 0; view && i < sizeof(view_names) / sizeof(view_names[0]); i++)
 		if (strcmp(view, view_names[i]) == 0)
 			view_ok = true;
 	if (!view_ok) {
-		fprintf(stderr, "opsconsole: unknown view '%s' (partitions, queue, nodes, health, quota, reservations)\n",
+		fprintf(stderr,
+			"opsconsole: unknown view '%s' (partitions, queue, nodes, health, quota, reservations, audit, "
+			"rehearsal)\n",
 			view);
 		return EXIT_USAGE;
 	}
@@ -346,6 +356,10 @@ int main(int argc, char **argv)
 
 	char datadir[PATH_MAX];
 	find_datadir(datadir, sizeof(datadir));
+	char checklist_path[PATH_MAX], rehearsal_progress[PATH_MAX + 128];
+	if (oc_rehearse_default_paths(&profile, datadir, checklist_path, sizeof(checklist_path), rehearsal_progress,
+				      sizeof(rehearsal_progress)) < 0)
+		checklist_path[0] = '\0';
 	struct oc_ui_config ucfg = {
 		.cluster = profile.name,
 		.start_view = view,
@@ -358,6 +372,8 @@ int main(int argc, char **argv)
 		.datadir = datadir,
 		.worker = worker,
 		.audit_log = audit_log,
+		.checklist_path = checklist_path,
+		.rehearsal_progress = rehearsal_progress,
 	};
 	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
 	if (oc_worker_stop(&worker))

@@ -46,6 +46,7 @@ static const struct keymap_entry keymap_default[] = {
 	{"5", "view.quota"},
 	{"6", "view.reservations"},
 	{"7", "view.audit"},
+	{"8", "view.rehearsal"},
 	{"A", "view.audit"},
 	{"d", "node.drain"},
 	{"R", "node.resume"},

@@ -151,6 +151,8 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		p->refresh_s = d;
 		return 0;
 	}
+	if (strcmp(key, "checklist") == 0 && json_is_string(v))
+		return profile_string(path, key, v, p->checklist, sizeof(p->checklist), err, errlen);
 	for (size_t i = 0; i < sizeof(profile_reserved) / sizeof(profile_reserved[0]); i++) {
 		if (strcmp(key, profile_reserved[i]) != 0)
 			continue;

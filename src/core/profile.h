@@ -18,6 +18,10 @@ struct oc_profile {
 	bool show_hidden;       /* list hidden partitions */
 	char theme[64];         /* themes/NAME.json, "" = default */
 	char keymap[64];        /* keymaps/NAME.json, "" = default */
+	char checklist[4096];   /* "checklist" given as a string: the rehearsal
+				 * checklist file as written, "" = not set (a
+				 * relative path is relative to the profile's
+				 * directory; `opsconsole rehearse` resolves it) */
 };
 
 /* The directories searched, in order: $XDG_CONFIG_HOME/opsconsole/clusters

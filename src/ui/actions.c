@@ -122,6 +122,7 @@ static void a_resv_delete(struct oc_app *app)
 }
 
 VIEW_ACTION(a_audit, "audit")
+VIEW_ACTION(a_rehearsal, "rehearsal")
 
 static void a_onboard(struct oc_app *app)
 {
@@ -166,6 +167,7 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_RESV_CREATE] = {"resv.create", "create a maintenance reservation (MAINT,IGNORE_JOBS)", a_resv_create},
 	[OC_ACT_RESV_DELETE] = {"resv.delete", "delete the selected reservation", a_resv_delete},
 	[OC_ACT_VIEW_AUDIT] = {"view.audit", "the audit log of this cluster", a_audit},
+	[OC_ACT_VIEW_REHEARSAL] = {"view.rehearsal", "the failure rehearsal: steps, evidence, verdicts", a_rehearsal},
 	[OC_ACT_ONBOARD] = {"team.onboard", "onboard a team or change the selected one (quota view)", a_onboard},
 };
 

@@ -51,6 +51,21 @@ bool oc_command_run(struct oc_app *app, const char *line)
 		oc_action_run(app, OC_ACT_HELP);
 		return true;
 	}
+	if (!strcasecmp(word, "pass") || !strcasecmp(word, "fail") || !strcasecmp(word, "skip") ||
+	    !strcasecmp(word, "note") || !strcasecmp(word, "report")) {
+		/* The rest of the line is the note, spaces included. */
+		const char *rest = line;
+		while (*rest == ' ' || *rest == '\t')
+			rest++;
+		rest += strlen(word);
+		while (*rest == ' ' || *rest == '\t')
+			rest++;
+		char verb[8];
+		snprintf(verb, sizeof(verb), "%s", word);
+		for (char *v = verb; *v; v++)
+			*v = (char)(*v | 0x20);
+		return oc_rehearsal_mark(app, verb, rest);
+	}
 	if (strcasecmp(word, "onboard") == 0) {
 		/* ":onboard" a new team, ":onboard team-a" to change one. */
 		char why[512];
@@ -102,8 +117,8 @@ static size_t candidates(struct oc_app *app, const char *first, bool second, con
 		for (int i = 0; i < app->nviews && n < max; i++)
 			if (strncasecmp(app->view[i]->def->name, prefix, pl) == 0)
 				out[n++] = app->view[i]->def->name;
-		static const char *const extra[] = {"help", "quit", "onboard"};
-		for (size_t i = 0; i < 3 && n < max; i++)
+		static const char *const extra[] = {"help", "quit", "onboard", "pass", "fail", "skip", "note", "report"};
+		for (size_t i = 0; i < 8 && n < max; i++)
 			if (strncasecmp(extra[i], prefix, pl) == 0)
 				out[n++] = extra[i];
 		return n;

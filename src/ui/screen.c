@@ -25,7 +25,7 @@
 
 static const struct oc_listview_def *const view_defs[] = {
 	&oc_lv_partitions, &oc_lv_queue, &oc_lv_nodes, &oc_lv_health, &oc_lv_quota, &oc_lv_reservations,
-	&oc_lv_audit,
+	&oc_lv_audit,        &oc_lv_rehearsal,
 };
 #define NVIEWS ((int)(sizeof(view_defs) / sizeof(view_defs[0])))
 

@@ -38,6 +38,8 @@ struct oc_ui_config {
 	const char *datadir;      /* installed data (share/opsconsole), may be NULL */
 	struct oc_worker *worker; /* applies write actions; NULL = none offered */
 	const char *audit_log;    /* the audit log the audit view reads */
+	const char *checklist_path;     /* the rehearsal checklist, NULL/"" = none */
+	const char *rehearsal_progress; /* where the rehearsal progress is saved */
 };
 
 /* Run the console until the user quits or a terminating signal arrives.

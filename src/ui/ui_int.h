@@ -99,6 +99,7 @@ enum oc_act {
 	OC_ACT_RESV_DELETE,
 	OC_ACT_VIEW_AUDIT,
 	OC_ACT_ONBOARD,
+	OC_ACT_VIEW_REHEARSAL,
 	OC_ACT_COUNT,
 };
 
@@ -214,6 +215,10 @@ extern const struct oc_listview_def oc_lv_health;
 extern const struct oc_listview_def oc_lv_quota;
 extern const struct oc_listview_def oc_lv_reservations;
 extern const struct oc_listview_def oc_lv_audit;
+extern const struct oc_listview_def oc_lv_rehearsal;
+/* The operator's verdict on the rehearsal view's selected step: verb is
+ * "pass", "fail", "skip" or "note". Returns true when recorded. */
+bool oc_rehearsal_mark(struct oc_app *app, const char *verb, const char *note);
 /* The account a row of the quota view belongs to (account, user or QoS
  * row). */
 const char *oc_quota_item_account(struct oc_listview *lv, uint32_t item);

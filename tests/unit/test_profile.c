@@ -82,6 +82,7 @@ static void test_load_valid(void **state)
 	assert_true(p.show_hidden);
 	assert_string_equal(p.theme, "light");
 	assert_string_equal(p.keymap, "vim");
+	assert_string_equal(p.checklist, "rehearsal.json");   /* as written: rehearse resolves it */
 
 	/* an empty object: defaults, name from the file name */
 	test_util_write_file(f, "onprem.json", "{}", path);

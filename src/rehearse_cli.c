@@ -1,0 +1,594 @@
+/* rehearse_cli.c: `opsconsole rehearse --cluster NAME [--checklist FILE]
+ * [--auto] [--report DIR] [--progress FILE] [--reset] ...`: a failure
+ * rehearsal from a checklist. --auto runs every automatic step in order
+ * (manual ones are marked skipped: they need an operator), prints one line
+ * per step, saves the progress after every change, resumes from it, and
+ * writes report.md and report.json. Without --auto, on a terminal, it
+ * walks through the steps with the operator. The engine is
+ * src/rehearsal/; this file only wires it to libslurm (the collector's
+ * one-shot refresh for snapshots, the libslurm writer for actions). */
+#include "rehearse_cli.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "actions/audit.h"
+#include "core/datafiles.h"
+#include "rehearsal/checklist.h"
+#include "rehearsal/report.h"
+#include "rehearsal/runner.h"
+#include "rehearsal/session.h"
+#include "source/collector.h"
+#include "source/slurm_write.h"
+#include "source/source.h"
+
+#define REH_MAX_VARS 64
+#define REH_DEFAULT_CHECKLIST "llm-poc"
+
+static volatile sig_atomic_t reh_stop_sig;
+
+static void reh_on_signal(int sig)
+{
+	reh_stop_sig = sig;
+}
+
+static void reh_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: opsconsole rehearse --cluster NAME [--checklist FILE|NAME] [--auto]\n"
+		"                           [--report DIR] [--progress FILE] [--reset]\n"
+		"                           [--only IDS] [--var NAME=VALUE ...] [--list]\n"
+		"A failure rehearsal and runbook audit from a checklist (docs/rehearsal.md):\n"
+		"configuration audit, multi-user probes as test users, fault drills. The\n"
+		"progress is saved after every step; a second run resumes where the first\n"
+		"stopped. A report (report.md, report.json) is written at the end.\n"
+		"\n"
+		"  -c, --cluster NAME     the cluster's profile (as for the console)\n"
+		"      --checklist F      a checklist file, or NAME for checklists/NAME.json in\n"
+		"                         ~/.config/opsconsole, /etc/opsconsole, the data dir;\n"
+		"                         default: the profile's \"checklist\", else\n"
+		"                         checklists/CLUSTER.json, else checklists/llm-poc.json\n"
+		"      --auto             run every automatic step, skip the manual ones (CI)\n"
+		"      --report DIR       where report.md and report.json go (default\n"
+		"                         $XDG_STATE_HOME/opsconsole/rehearsal-CLUSTER-DATE/)\n"
+		"      --progress FILE    the progress file (default\n"
+		"                         $XDG_STATE_HOME/opsconsole/rehearsal-CLUSTER.progress.json)\n"
+		"      --reset            start over: forget the saved progress\n"
+		"      --only IDS         run only the steps whose id matches one of the\n"
+		"                         comma-separated patterns (cfg-*,mu-grptres-held)\n"
+		"      --var NAME=VALUE   set a checklist variable (user_a, drill_node, ...)\n"
+		"      --list             check the checklist and list its steps; no cluster\n"
+		"  -h, --help             this help\n"
+		"\n"
+		"Without --auto, on a terminal, each step is offered in turn: the operator\n"
+		"runs or skips it, does what manual steps ask, and may add notes.\n"
+		"\n"
+		"Exit status: 0 every step that ran passed, 1 some failed or the cluster\n"
+		"cannot be reached, 2 usage, bad checklist or progress file, 128+N stopped\n"
+		"by signal N (the step in progress is cleaned up and the progress saved).\n");
+}
+
+/* $XDG_STATE_HOME/opsconsole (absolute only), else ~/.local/state/opsconsole. */
+static void reh_state_dir(char *out, size_t len)
+{
+	const char *state = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	if (state && state[0] == '/')
+		snprintf(out, len, "%s/opsconsole", state);
+	else if (home && *home)
+		snprintf(out, len, "%s/.local/state/opsconsole", home);
+	else
+		snprintf(out, len, "/tmp/opsconsole-%u", (unsigned)getuid());
+}
+
+/* Finds checklists/NAME.json in the user's, the site's and the data
+ * directories (plus src/rehearsal/ of a source tree). Returns 0 and the
+ * path, 1 when none has it (err says where it looked), -1 on a refused
+ * name. */
+static int reh_find_named(const char *name, const char *datadir, char *path, size_t len, char *err,
+			  size_t errlen)
+{
+	struct oc_datafile_dirs d;
+	oc_datafile_dirs(&d, datadir);
+	if (datadir && *datadir) {
+		char src[OC_DATAFILE_PATH_MAX];
+		snprintf(src, sizeof(src), "%.4000s/src/rehearsal", datadir);
+		struct stat st;
+		if (stat(src, &st) == 0 && S_ISDIR(st.st_mode))
+			oc_datafile_dirs_add(&d, src, false);
+	}
+	return oc_datafile_find("checklists", name, &d, path, len, NULL, err, errlen);
+}
+
+/* The checklist file to use. Returns 0 and path, or 2 after printing why. */
+static int reh_checklist_path(const char *given, const struct oc_profile *p, const char *datadir, char *path,
+			      size_t len)
+{
+	char err[4400];
+	if (given && (strchr(given, '/') || strstr(given, ".json"))) {
+		if ((size_t)snprintf(path, len, "%s", given) >= len) {
+			fprintf(stderr, "opsconsole rehearse: --checklist: path too long\n");
+			return 2;
+		}
+		return 0;
+	}
+	if (given) {
+		int rc = reh_find_named(given, datadir, path, len, err, sizeof(err));
+		if (rc == 0)
+			return 0;
+		fprintf(stderr, "opsconsole rehearse: checklist \"%s\": %s\n", given, err);
+		return 2;
+	}
+	if (p && p->checklist[0]) {
+		int n;
+		if (p->checklist[0] == '/' || !p->path[0]) {
+			n = snprintf(path, len, "%s", p->checklist);
+		} else {
+			char dir[sizeof(p->path)];
+			memcpy(dir, p->path, sizeof(dir));
+			dir[sizeof(dir) - 1] = '\0';
+			n = snprintf(path, len, "%s/%s", dirname(dir), p->checklist);
+		}
+		if (n < 0 || (size_t)n >= len) {
+			fprintf(stderr, "opsconsole rehearse: %s: \"checklist\": path too long\n", p->path);
+			return 2;
+		}
+		return 0;
+	}
+	if (p && p->name[0] && reh_find_named(p->name, datadir, path, len, err, sizeof(err)) == 0)
+		return 0;
+	if (reh_find_named(REH_DEFAULT_CHECKLIST, datadir, path, len, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "opsconsole rehearse: no checklist found: %s\n(give one with --checklist FILE)\n", err);
+	return 2;
+}
+
+/* Whether id matches one of the comma-separated patterns (NULL: all). */
+static bool reh_only(const char *only, const char *id)
+{
+	if (!only)
+		return true;
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", only);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		while (*t == ' ')
+			t++;
+		if (*t && fnmatch(t, id, 0) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The first line of text (up to max bytes) into out. */
+static const char *reh_first_line(const char *text, char *out, size_t len)
+{
+	snprintf(out, len, "%s", text ? text : "");
+	char *nl = strchr(out, '\n');
+	if (nl)
+		*nl = '\0';
+	return out;
+}
+
+static void reh_print_result(const struct oc_session *s, size_t i)
+{
+	const struct oc_step_rec *r = &s->steps[i];
+	char line[1200];
+	int w = s->nsteps >= 100 ? 3 : 2;
+	printf("[%*zu/%zu] %-4s %s: %s\n", w, i + 1, s->nsteps, oc_step_state_tag(r->state), r->id,
+	       reh_first_line(r->evidence ? r->evidence : r->notes, line, sizeof(line)));
+	fflush(stdout);
+}
+
+/* Everything a run needs. */
+struct reh {
+	struct oc_backend *backend;
+	struct oc_snapshot *snap;
+	struct oc_runner_cfg rcfg;
+	bool tty;
+};
+
+static void reh_refresh(struct reh *h)
+{
+	struct oc_snapshot *n = oc_collector_refresh_once(h->backend, OC_MASK_ALL, h->snap);
+	if (n) {
+		oc_snapshot_unref(&h->snap);
+		h->snap = n;
+	}
+}
+
+/* Sleeps about seconds; returns early on a signal. */
+static void reh_sleep(double seconds)
+{
+	struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+	nanosleep(&ts, NULL);
+}
+
+/* Polls run until it needs someone or is done. Returns its status;
+ * OC_RUN_DONE also after a signal (the run is aborted then). */
+static enum oc_run_status reh_drive(struct reh *h, struct oc_run *run)
+{
+	char shown[600] = "";
+	for (;;) {
+		if (reh_stop_sig) {
+			char why[64];
+			snprintf(why, sizeof(why), "stopped by signal %d (%s)", (int)reh_stop_sig,
+				 strsignal((int)reh_stop_sig));
+			oc_runner_abort(run, why);
+			return OC_RUN_DONE;
+		}
+		reh_refresh(h);
+		enum oc_run_status st = oc_runner_poll(run, h->snap);
+		if (h->tty && st == OC_RUN_BUSY) {
+			char now[600];
+			snprintf(now, sizeof(now), "%.150s", oc_runner_status_text(run));
+			if (strcmp(now, shown) != 0) {
+				printf("\r\033[K  ... %s", now);
+				fflush(stdout);
+				snprintf(shown, sizeof(shown), "%s", now);
+			}
+		}
+		if (st != OC_RUN_BUSY) {
+			if (h->tty && shown[0])
+				printf("\r\033[K");
+			return st;
+		}
+		reh_sleep(1.0);
+	}
+}
+
+/* Reads one line from the terminal into buf (newline removed). Returns
+ * false at EOF or on a signal. */
+static bool reh_ask(const char *prompt, char *buf, size_t len)
+{
+	printf("%s", prompt);
+	fflush(stdout);
+	if (!fgets(buf, (int)len, stdin))
+		return false;
+	buf[strcspn(buf, "\n")] = '\0';
+	return !reh_stop_sig;
+}
+
+static void reh_print_step(const struct oc_checklist *cl, size_t i)
+{
+	const struct oc_step *st = &cl->steps[i];
+	printf("\n[%zu/%zu] %s: %s (%s)\n", i + 1, cl->nsteps, st->id, st->title, st->automatic ? "automatic" : "manual");
+	printf("  why:     %s\n", st->why);
+	if (st->todo[0])
+		printf("  do:      %s\n", st->todo);
+	printf("  observe: %s\n", st->observe);
+	for (size_t k = 0; k < st->nactions; k++) {
+		const struct oc_step_action *a = &st->actions[k];
+		printf("  action %zu: %s", k + 1, oc_step_action_kind_name(a->kind));
+		if (a->kind == OC_SA_SUBMIT_JOB)
+			printf(" as %s to %s%s%s", a->user, a->partition ? a->partition : "(default)", a->qos ? "/" : "",
+			       a->qos ? a->qos : "");
+		else if (a->hostlist)
+			printf(" %s", a->hostlist);
+		else if (a->label)
+			printf(" %s", a->label);
+		printf("%s%s\n", a->after_operator ? " (after the operator's part)" : "",
+		       a->confirm ? " [changes the cluster]" : "");
+	}
+}
+
+/* Runs one step with the operator on the terminal. Returns false when the
+ * operator quits. */
+static bool reh_interactive_step(struct reh *h, const struct oc_checklist *cl, struct oc_session *s, size_t i)
+{
+	const struct oc_step *st = &cl->steps[i];
+	char ans[1024], err[512];
+	reh_print_step(cl, i);
+	if (!reh_ask("run it? [Y]es, [s]kip, [q]uit: ", ans, sizeof(ans)) || ans[0] == 'q' || ans[0] == 'Q')
+		return false;
+	if (ans[0] == 's' || ans[0] == 'S') {
+		reh_ask("why skip (a note, Enter for none): ", ans, sizeof(ans));
+		oc_session_mark(s, i, OC_STEP_SKIPPED, ans[0] ? ans : "skipped by the operator", "operator", err,
+				sizeof(err));
+		reh_print_result(s, i);
+		return true;
+	}
+	bool confirmed = !st->needs_confirm;
+	if (st->needs_confirm) {
+		if (!reh_ask("this step changes the cluster (see the actions above). Go ahead? [y/N]: ", ans, sizeof(ans)))
+			return false;
+		confirmed = ans[0] == 'y' || ans[0] == 'Y';
+		if (!confirmed) {
+			printf("not run\n");
+			return true;
+		}
+	}
+	struct oc_run *run = oc_runner_start(s, cl, i, &h->rcfg, confirmed, err, sizeof(err));
+	if (!run) {
+		fprintf(stderr, "opsconsole rehearse: %s\n", err);
+		return true;
+	}
+	for (;;) {
+		enum oc_run_status rs = reh_drive(h, run);
+		if (rs == OC_RUN_OPERATOR) {
+			printf("  %s\n", oc_runner_status_text(run));
+			if (!reh_ask("press Enter when done, or type 'a' to abort the step: ", ans, sizeof(ans)) ||
+			    ans[0] == 'a' || ans[0] == 'A') {
+				oc_runner_abort(run, reh_stop_sig ? "stopped by a signal" : "aborted by the operator");
+				break;
+			}
+			oc_runner_operator_done(run);
+			continue;
+		}
+		if (rs == OC_RUN_VERDICT) {
+			bool ok = reh_ask("no automatic check: did you observe it? [p]ass / [f]ail: ", ans, sizeof(ans)) &&
+				  (ans[0] == 'p' || ans[0] == 'P');
+			char note[1024] = "";
+			if (!reh_stop_sig)
+				reh_ask("note (what you saw, Enter for none): ", note, sizeof(note));
+			oc_session_mark(s, i, ok ? OC_STEP_PASSED : OC_STEP_FAILED, note, "operator", err, sizeof(err));
+		}
+		break;
+	}
+	oc_runner_free(&run);
+	reh_print_result(s, i);
+	if (!reh_stop_sig && s->steps[i].state != OC_STEP_NOT_RUN &&
+	    reh_ask("note for the report (Enter for none): ", ans, sizeof(ans)) && ans[0])
+		oc_session_note(s, i, ans, err, sizeof(err));
+	return !reh_stop_sig;
+}
+
+/* Runs one automatic step to its end. */
+static void reh_auto_step(struct reh *h, const struct oc_checklist *cl, struct oc_session *s, size_t i)
+{
+	char err[512];
+	struct oc_run *run = oc_runner_start(s, cl, i, &h->rcfg, false, err, sizeof(err));
+	if (!run) {
+		oc_step_rec_set_evidence(&s->steps[i], err);
+		oc_session_mark(s, i, OC_STEP_FAILED, NULL, "auto", err, sizeof(err));
+	} else {
+		enum oc_run_status rs = reh_drive(h, run);
+		if (rs == OC_RUN_OPERATOR || rs == OC_RUN_VERDICT)
+			oc_runner_abort(run, "needs an operator");   /* an auto step never does */
+		oc_runner_free(&run);
+	}
+	reh_print_result(s, i);
+}
+
+static void reh_list(const struct oc_checklist *cl)
+{
+	printf("%s: %s (%s)\n", cl->name, cl->title, cl->path);
+	const char *section = NULL;
+	for (size_t i = 0; i < cl->nsteps; i++) {
+		const struct oc_step *st = &cl->steps[i];
+		if (st->section && (!section || strcmp(section, st->section) != 0)) {
+			section = st->section;
+			printf("%s\n", section);
+		}
+		printf("  %2zu %-6s %-26s %s\n", i + 1, st->automatic ? "auto" : "manual", st->id, st->title);
+	}
+}
+
+int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, struct oc_profile *p),
+		    const char *datadir)
+{
+	const char *cluster = NULL, *checklist = NULL, *report = NULL, *progress = NULL, *only = NULL;
+	int run_auto = 0, reset = 0, list = 0;
+	struct oc_checklist_var vars[REH_MAX_VARS];
+	size_t nvars = 0;
+	enum { OPT_CHECKLIST = 256, OPT_AUTO, OPT_REPORT, OPT_PROGRESS, OPT_RESET, OPT_ONLY, OPT_VAR, OPT_LIST };
+	static const struct option opts[] = {
+		{"cluster", required_argument, NULL, 'c'},
+		{"checklist", required_argument, NULL, OPT_CHECKLIST},
+		{"auto", no_argument, NULL, OPT_AUTO},
+		{"report", required_argument, NULL, OPT_REPORT},
+		{"progress", required_argument, NULL, OPT_PROGRESS},
+		{"reset", no_argument, NULL, OPT_RESET},
+		{"only", required_argument, NULL, OPT_ONLY},
+		{"var", required_argument, NULL, OPT_VAR},
+		{"list", no_argument, NULL, OPT_LIST},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': cluster = optarg; break;
+		case OPT_CHECKLIST: checklist = optarg; break;
+		case OPT_AUTO: run_auto = 1; break;
+		case OPT_REPORT: report = optarg; break;
+		case OPT_PROGRESS: progress = optarg; break;
+		case OPT_RESET: reset = 1; break;
+		case OPT_ONLY: only = optarg; break;
+		case OPT_LIST: list = 1; break;
+		case OPT_VAR: {
+			char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg || nvars >= REH_MAX_VARS) {
+				fprintf(stderr, "opsconsole rehearse: --var wants NAME=VALUE (at most %d), got '%s'\n",
+					REH_MAX_VARS, optarg);
+				return 2;
+			}
+			*eq = '\0';
+			vars[nvars].name = optarg;
+			vars[nvars].value = eq + 1;
+			nvars++;
+			break;
+		}
+		case 'h': reh_usage(stdout); return 0;
+		default: reh_usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "opsconsole rehearse: unexpected argument '%s'\n", argv[optind]);
+		reh_usage(stderr);
+		return 2;
+	}
+
+	struct oc_profile profile;
+	memset(&profile, 0, sizeof(profile));
+	bool have_profile = false;
+	if (!list || cluster) {
+		int rc = resolve(cluster, &profile);
+		if (rc)
+			return rc;
+		have_profile = true;
+	}
+	char clpath[PATH_MAX];
+	int rc = reh_checklist_path(checklist, have_profile ? &profile : NULL, datadir, clpath, sizeof(clpath));
+	if (rc)
+		return rc;
+	char err[8192];
+	struct oc_checklist *cl = oc_checklist_load(clpath, vars, nvars, err, sizeof(err));
+	if (!cl) {
+		fprintf(stderr, "opsconsole rehearse: %s\n", err);
+		return 2;
+	}
+	if (list) {
+		reh_list(cl);
+		oc_checklist_free(&cl);
+		return 0;
+	}
+	bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	if (!run_auto && !isatty(STDIN_FILENO)) {
+		fprintf(stderr, "opsconsole rehearse: not a terminal: use --auto to run the automatic steps\n");
+		oc_checklist_free(&cl);
+		return 2;
+	}
+
+	char state_dir[PATH_MAX], progress_path[PATH_MAX + 128];
+	reh_state_dir(state_dir, sizeof(state_dir));
+	if (progress)
+		snprintf(progress_path, sizeof(progress_path), "%s", progress);
+	else
+		snprintf(progress_path, sizeof(progress_path), "%s/rehearsal-%s.progress.json", state_dir, profile.name);
+	struct oc_session *s = NULL;
+	if (oc_session_open(cl, profile.name, progress_path, reset, &s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "opsconsole rehearse: %s\n", err);
+		oc_checklist_free(&cl);
+		return 2;
+	}
+
+	struct reh h = {.tty = tty && !run_auto};
+	struct oc_writer writer = {0};
+	int exit_code = 1;
+	h.backend = oc_slurm_backend_open(profile.slurm_conf, err, sizeof(err));
+	if (!h.backend) {
+		fprintf(stderr, "opsconsole rehearse: %s: %s\n", profile.name, err);
+		goto out;
+	}
+	if (oc_slurm_writer_init(&writer, err, sizeof(err)) < 0) {
+		fprintf(stderr, "opsconsole rehearse: %s\n", err);
+		goto out;
+	}
+	char audit[PATH_MAX];
+	if (profile.audit_log[0])
+		snprintf(audit, sizeof(audit), "%s", profile.audit_log);
+	else
+		oc_audit_default_path(profile.name, audit, sizeof(audit));
+	h.rcfg.writer = &writer;
+	h.rcfg.cluster = profile.name;
+	h.rcfg.audit_log = audit;
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = reh_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	printf("rehearsal of %s with checklist %s (%s), %zu steps; progress: %s\n", profile.name, cl->name, cl->path,
+	       cl->nsteps, progress_path);
+	size_t next = oc_session_next(s);
+	if (s->resumed) {
+		size_t done = 0;
+		for (size_t i = 0; i < s->nsteps; i++)
+			done += s->steps[i].state != OC_STEP_NOT_RUN && s->steps[i].state != OC_STEP_RUNNING;
+		if (next < s->nsteps)
+			printf("resuming: %zu of %zu steps already done; next: %s\n", done, s->nsteps, s->steps[next].id);
+		else
+			printf("resuming: all %zu steps already done (use --reset to start over)\n", s->nsteps);
+	}
+	char msg[4096];
+	if (oc_runner_cleanup_all(s, &h.rcfg, msg, sizeof(msg)) != 0 && msg[0])
+		printf("%s", msg);
+	fflush(stdout);
+
+	for (size_t i = 0; i < cl->nsteps && !reh_stop_sig; i++) {
+		enum oc_step_state st = s->steps[i].state;
+		if (st == OC_STEP_PASSED || st == OC_STEP_FAILED || st == OC_STEP_SKIPPED)
+			continue;
+		if (!reh_only(only, cl->steps[i].id))
+			continue;
+		if (run_auto) {
+			if (!cl->steps[i].automatic) {
+				oc_step_rec_set_evidence(&s->steps[i], "skipped: needs an operator");
+				oc_session_mark(s, i, OC_STEP_SKIPPED, "skipped: needs an operator (--auto)", "auto", err,
+						sizeof(err));
+				reh_print_result(s, i);
+				continue;
+			}
+			reh_auto_step(&h, cl, s, i);
+		} else if (!reh_interactive_step(&h, cl, s, i)) {
+			break;
+		}
+	}
+	oc_runner_cleanup_all(s, &h.rcfg, msg, sizeof(msg));
+	if (msg[0])
+		printf("%s", msg);
+
+	/* The report: the session's own folder unless --report. */
+	char report_dir[PATH_MAX + 128];
+	if (report) {
+		snprintf(report_dir, sizeof(report_dir), "%s", report);
+	} else {
+		char day[16] = "";
+		time_t created = (time_t)s->created;
+		struct tm tm;
+		if (localtime_r(&created, &tm))
+			strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+		snprintf(report_dir, sizeof(report_dir), "%s/rehearsal-%s-%s", state_dir, profile.name, day);
+	}
+	size_t passed = oc_session_count(s, OC_STEP_PASSED), failed = oc_session_count(s, OC_STEP_FAILED),
+	       skipped = oc_session_count(s, OC_STEP_SKIPPED);
+	size_t notrun = s->nsteps - passed - failed - skipped;
+	if (oc_report_write(report_dir, s, cl, time(NULL), err, sizeof(err)) < 0)
+		fprintf(stderr, "opsconsole rehearse: report not written: %s\n", err);
+	else
+		printf("report: %s/report.md and report.json\n", report_dir);
+	printf("%zu passed, %zu failed, %zu skipped, %zu not run (of %zu)\n", passed, failed, skipped, notrun,
+	       s->nsteps);
+	if (reh_stop_sig) {
+		printf("stopped by signal %d: progress saved in %s; run again to resume\n", (int)reh_stop_sig,
+		       progress_path);
+		exit_code = 128 + (int)reh_stop_sig;
+	} else {
+		exit_code = failed ? 1 : 0;
+	}
+out:
+	fflush(stdout);
+	oc_snapshot_unref(&h.snap);
+	if (writer.ops)
+		oc_slurm_writer_fini(&writer);
+	oc_backend_close(&h.backend);
+	oc_session_free(&s);
+	oc_checklist_free(&cl);
+	return exit_code;
+}
+
+int oc_rehearse_default_paths(const struct oc_profile *p, const char *datadir, char *checklist, size_t clen,
+			      char *progress, size_t plen)
+{
+	char state_dir[PATH_MAX];
+	reh_state_dir(state_dir, sizeof(state_dir));
+	snprintf(progress, plen, "%s/rehearsal-%s.progress.json", state_dir, p->name);
+	checklist[0] = '\0';
+	return reh_checklist_path(NULL, p, datadir, checklist, clen) == 0 ? 0 : -1;
+}

@@ -1,0 +1,27 @@
+/* rehearse_cli.h: the `opsconsole rehearse` subcommand: a failure
+ * rehearsal from a checklist (docs/rehearsal.md), unattended with --auto
+ * (for CI), or step by step on a terminal. */
+#ifndef OC_REHEARSE_CLI_H
+#define OC_REHEARSE_CLI_H
+
+#include "core/profile.h"
+
+/* Run `opsconsole rehearse ...` (argv[0] is "rehearse"). resolve: how
+ * main turns --cluster into a profile (prints why on failure and returns
+ * the exit code); datadir: the installed data directory (share/opsconsole,
+ * or the source tree), "" when unknown. Returns the process exit code: 0
+ * every step run passed, 1 some failed (or the cluster could not be
+ * reached), 2 usage or a bad checklist or progress file, 128+N when
+ * stopped by signal N (the progress is saved and the step in progress
+ * cleaned up first). */
+int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, struct oc_profile *p),
+		    const char *datadir);
+
+/* The checklist and the progress file the console's rehearsal view uses
+ * for profile p (the same rules as the subcommand without --checklist and
+ * --progress). Returns 0, or -1 when no checklist was found (checklist is
+ * then ""). */
+int oc_rehearse_default_paths(const struct oc_profile *p, const char *datadir, char *checklist, size_t clen,
+			      char *progress, size_t plen);
+
+#endif

@@ -1,0 +1,512 @@
+/* rehearsal.c: the guided failure rehearsal on screen. The steps of the
+ * checklist with their status, the selected step's why/do/observe and its
+ * live evidence; Enter runs a step (its actions through the same writer as
+ * every other action, its check against fresh snapshots); the commands
+ * :pass, :fail, :skip (with an optional note) and :note give the
+ * operator's verdict. A step runs in a thread of its own so the
+ * screen never waits on slurmctld or sbatch; progress is saved after every
+ * change by the session (the same file `opsconsole rehearse` uses). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "actions/worker.h"
+#include "core/strbuf.h"
+#include "rehearsal/checklist.h"
+#include "rehearsal/report.h"
+#include "rehearsal/runner.h"
+#include "rehearsal/session.h"
+#include "ui/ui_int.h"
+
+/* What the screen shows of a step: copied under the lock by whoever
+ * changed the session (the run thread or the screen). */
+struct rrow {
+	char id[64];
+	char section[64];
+	char title[160];
+	enum oc_step_state state;
+	double took;
+	bool automatic;
+};
+
+struct rpriv {
+	pthread_mutex_t lock;
+	bool opened;                 /* tried to open the checklist and session */
+	char error[512];             /* why there is no rehearsal ("" = fine) */
+	struct oc_checklist *cl;
+	struct oc_session *s;        /* touched by the run thread while running */
+	struct rrow *rows;
+	size_t nrows;
+	/* the running step */
+	pthread_t thread;
+	bool running, thread_joinable, operator_wait, operator_done, stop;
+	size_t run_step;
+	char status[256];            /* what the run does now */
+	struct oc_app *app;
+	char confirm_step[64];       /* a step that asked for confirmation once */
+};
+
+static void *priv_new(void)
+{
+	struct rpriv *rp = calloc(1, sizeof(*rp));
+	if (rp)
+		pthread_mutex_init(&rp->lock, NULL);
+	return rp;
+}
+
+/* Copy the session into rows (lock held). */
+static void rows_refresh(struct rpriv *rp)
+{
+	if (!rp->s || !rp->cl)
+		return;
+	if (rp->nrows != rp->cl->nsteps) {
+		free(rp->rows);
+		rp->rows = calloc(rp->cl->nsteps ? rp->cl->nsteps : 1, sizeof(*rp->rows));
+		rp->nrows = rp->rows ? rp->cl->nsteps : 0;
+	}
+	for (size_t i = 0; i < rp->nrows && i < rp->s->nsteps; i++) {
+		const struct oc_step *st = &rp->cl->steps[i];
+		const struct oc_step_rec *r = &rp->s->steps[i];
+		struct rrow *row = &rp->rows[i];
+		snprintf(row->id, sizeof(row->id), "%s", st->id);
+		snprintf(row->section, sizeof(row->section), "%s", st->section ? st->section : "");
+		snprintf(row->title, sizeof(row->title), "%s", st->title ? st->title : "");
+		row->state = r->state;
+		row->took = r->ended > r->started && r->started > 0 ? r->ended - r->started : 0;
+		row->automatic = st->automatic;
+	}
+}
+
+static void priv_free(void *p)
+{
+	struct rpriv *rp = p;
+	if (!rp)
+		return;
+	pthread_mutex_lock(&rp->lock);
+	rp->stop = true;
+	bool joinable = rp->thread_joinable;
+	pthread_mutex_unlock(&rp->lock);
+	if (joinable)
+		pthread_join(rp->thread, NULL);
+	oc_session_free(&rp->s);
+	oc_checklist_free(&rp->cl);
+	free(rp->rows);
+	pthread_mutex_destroy(&rp->lock);
+	free(rp);
+}
+
+/* Open the checklist and the saved progress once, when the view is first
+ * shown. */
+static void rehearsal_open(struct oc_listview *lv)
+{
+	struct rpriv *rp = lv->priv;
+	if (rp->opened)
+		return;
+	rp->opened = true;
+	const struct oc_ui_config *cfg = lv->app->cfg;
+	if (!cfg->checklist_path || !cfg->checklist_path[0]) {
+		snprintf(rp->error, sizeof(rp->error), "no checklist (profile \"checklist\", or checklists/llm-poc.json)");
+		return;
+	}
+	char err[512] = "";
+	rp->cl = oc_checklist_load(cfg->checklist_path, NULL, 0, err, sizeof(err));
+	if (!rp->cl) {
+		snprintf(rp->error, sizeof(rp->error), "%s", err);
+		return;
+	}
+	if (oc_session_open(rp->cl, cfg->cluster, cfg->rehearsal_progress ? cfg->rehearsal_progress : "", false,
+			    &rp->s, err, sizeof(err)) < 0) {
+		snprintf(rp->error, sizeof(rp->error), "%s", err);
+		oc_checklist_free(&rp->cl);
+		return;
+	}
+	pthread_mutex_lock(&rp->lock);
+	rows_refresh(rp);
+	pthread_mutex_unlock(&rp->lock);
+}
+
+/* ---- the run thread -------------------------------------------------------- */
+
+static void *run_main(void *arg)
+{
+	struct rpriv *rp = arg;
+	struct oc_app *app = rp->app;
+	struct oc_runner_cfg rcfg = {
+		.writer = app->worker ? oc_worker_writer(app->worker) : NULL,
+		.cluster = app->cfg->cluster,
+		.audit_log = app->cfg->audit_log,
+	};
+	char err[512] = "";
+	pthread_mutex_lock(&rp->lock);
+	bool confirmed = strcmp(rp->confirm_step, rp->rows[rp->run_step].id) == 0;
+	size_t step = rp->run_step;
+	pthread_mutex_unlock(&rp->lock);
+	/* The session is only touched here while the run lasts. */
+	struct oc_run *run = oc_runner_start(rp->s, rp->cl, step, &rcfg, confirmed, err, sizeof(err));
+	pthread_mutex_lock(&rp->lock);
+	if (!run) {
+		snprintf(rp->status, sizeof(rp->status), "cannot run: %.200s", err);
+		rp->running = false;
+		rows_refresh(rp);
+		pthread_mutex_unlock(&rp->lock);
+		return NULL;
+	}
+	rows_refresh(rp);
+	pthread_mutex_unlock(&rp->lock);
+	for (;;) {
+		struct oc_snapshot *snap = app->hooks->current(app->hooks->ctx);
+		enum oc_run_status st = oc_runner_poll(run, snap);
+		oc_snapshot_unref(&snap);
+		pthread_mutex_lock(&rp->lock);
+		snprintf(rp->status, sizeof(rp->status), "%s", oc_runner_status_text(run));
+		rows_refresh(rp);
+		bool stop = rp->stop;
+		if (st == OC_RUN_OPERATOR) {
+			rp->operator_wait = true;
+			if (rp->operator_done) {
+				rp->operator_done = false;
+				rp->operator_wait = false;
+				pthread_mutex_unlock(&rp->lock);
+				oc_runner_operator_done(run);
+				continue;
+			}
+		}
+		pthread_mutex_unlock(&rp->lock);
+		if (stop) {
+			oc_runner_abort(run, "the console was closed");
+			break;
+		}
+		if (st == OC_RUN_DONE || st == OC_RUN_VERDICT)
+			break;
+		/* A fresh snapshot comes at the collector's pace; poll each second. */
+		for (int i = 0; i < 10; i++) {
+			usleep(100 * 1000);
+			pthread_mutex_lock(&rp->lock);
+			bool wake = rp->stop || rp->operator_done;
+			pthread_mutex_unlock(&rp->lock);
+			if (wake)
+				break;
+		}
+	}
+	oc_runner_free(&run);
+	pthread_mutex_lock(&rp->lock);
+	rp->running = false;
+	rp->operator_wait = false;
+	rows_refresh(rp);
+	pthread_mutex_unlock(&rp->lock);
+	app->hooks->refresh_now(app->hooks->ctx);
+	return NULL;
+}
+
+static void run_step(struct oc_listview *lv, uint32_t item)
+{
+	struct rpriv *rp = lv->priv;
+	struct oc_app *app = lv->app;
+	char why[512];
+	pthread_mutex_lock(&rp->lock);
+	bool running = rp->running;
+	bool operator_wait = rp->operator_wait;
+	pthread_mutex_unlock(&rp->lock);
+	if (running) {
+		if (operator_wait && item == rp->run_step) {
+			pthread_mutex_lock(&rp->lock);
+			rp->operator_done = true;
+			pthread_mutex_unlock(&rp->lock);
+			oc_app_message(app, false, " done: the check runs now");
+		} else {
+			oc_app_message(app, true, " step %s is running; wait for it", rp->rows[rp->run_step].id);
+		}
+		return;
+	}
+	const struct oc_step *st = &rp->cl->steps[item];
+	if (st->nactions && !oc_app_writes_allowed(app, why, sizeof(why))) {
+		oc_app_message(app, true, "%s", why);
+		return;
+	}
+	if (st->needs_confirm && strcmp(rp->confirm_step, st->id) != 0) {
+		snprintf(rp->confirm_step, sizeof(rp->confirm_step), "%s", st->id);
+		oc_app_message(app, true, " step %s changes the cluster (see its actions): Enter again to run it", st->id);
+		return;
+	}
+	if (rp->thread_joinable) {
+		pthread_join(rp->thread, NULL);
+		rp->thread_joinable = false;
+	}
+	pthread_mutex_lock(&rp->lock);
+	rp->running = true;
+	rp->run_step = item;
+	rp->operator_done = false;
+	rp->app = app;
+	snprintf(rp->status, sizeof(rp->status), "starting %s", st->id);
+	pthread_mutex_unlock(&rp->lock);
+	if (pthread_create(&rp->thread, NULL, run_main, rp) != 0) {
+		pthread_mutex_lock(&rp->lock);
+		rp->running = false;
+		pthread_mutex_unlock(&rp->lock);
+		oc_app_message(app, true, " cannot start the step (thread)");
+		return;
+	}
+	rp->thread_joinable = true;
+}
+
+/* ---- columns ------------------------------------------------------------------ */
+
+static const struct rrow *row(struct oc_listview *lv, uint32_t item)
+{
+	return &((struct rpriv *)lv->priv)->rows[item];
+}
+
+static void c_no(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	(void)lv;
+	snprintf(buf, len, "%u", item + 1);
+}
+
+static void c_id(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", row(lv, item)->id);
+}
+
+static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", oc_step_state_tag(row(lv, item)->state));
+}
+
+static void c_kind(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", row(lv, item)->automatic ? "auto" : "guided");
+}
+
+static void c_took(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	double t = row(lv, item)->took;
+	if (t > 0)
+		snprintf(buf, len, "%.0fs", t);
+	else
+		buf[0] = '\0';
+}
+
+static void c_title(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", row(lv, item)->title);
+}
+
+static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
+{
+	switch (row(lv, item)->state) {
+	case OC_STEP_PASSED: return OC_ROLE_OK;
+	case OC_STEP_FAILED: return OC_ROLE_BAD;
+	case OC_STEP_RUNNING: return OC_ROLE_WARN;
+	case OC_STEP_SKIPPED: return OC_ROLE_DIM;
+	default: return OC_ROLE_NORMAL;
+	}
+}
+
+static const struct oc_col_def cols[] = {
+	{"no", "#", 3, true, false, false, c_no, NULL, NULL},
+	{"state", "STATE", 5, false, false, false, c_state, NULL, r_state},
+	{"id", "STEP", 22, false, false, false, c_id, NULL, NULL},
+	{"kind", "KIND", 6, false, true, false, c_kind, NULL, NULL},
+	{"took", "TOOK", 5, true, true, false, c_took, NULL, NULL},
+	{"title", "TITLE", 0, false, false, false, c_title, NULL, NULL},
+};
+
+static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	(void)s;
+	struct rpriv *rp = lv->priv;
+	rehearsal_open(lv);
+	pthread_mutex_lock(&rp->lock);
+	size_t n = rp->nrows;
+	pthread_mutex_unlock(&rp->lock);
+	if (oc_listview_reserve(lv, n) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		lv->items[i] = (uint32_t)i;
+	return n;
+}
+
+/* Lines under the list: the selected step's why / do / observe / evidence
+ * and notes, and what the run is doing now. */
+static int draw_bottom_text(struct oc_listview *lv, char *out, size_t len)
+{
+	struct rpriv *rp = lv->priv;
+	out[0] = '\0';
+	uint32_t item = oc_listview_selected(lv);
+	if (item == UINT32_MAX || !rp->cl)
+		return 0;
+	const struct oc_step *st = &rp->cl->steps[item];
+	pthread_mutex_lock(&rp->lock);
+	bool running = rp->running;
+	const struct oc_step_rec *r = running && item == rp->run_step ? NULL : &rp->s->steps[item];
+	if (running)
+		oc_appendf(out, len, "RUNNING %s: %s%s\n", rp->rows[rp->run_step].id, rp->status,
+			   rp->operator_wait ? "  -> do it, then Enter on the step" : "");
+	pthread_mutex_unlock(&rp->lock);
+	if (st->why && *st->why)
+		oc_appendf(out, len, "Why:     %s\n", st->why);
+	if (st->todo && *st->todo)
+		oc_appendf(out, len, "Do:      %s\n", st->todo);
+	if (st->observe && *st->observe)
+		oc_appendf(out, len, "Observe: %s\n", st->observe);
+	if (r && r->evidence)
+		oc_appendf(out, len, "Evidence: %s\n", r->evidence);
+	if (r && r->notes)
+		oc_appendf(out, len, "Notes:   %s\n", r->notes);
+	return 1;
+}
+
+static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
+{
+	struct rpriv *rp = lv->priv;
+	wmove(w, y, 0);
+	if (rp->error[0]) {
+		wattrset(w, oc_theme_attr(OC_ROLE_BAD));
+		oc_put_text(w, rp->error, width, true, false);
+		wattrset(w, A_NORMAL);
+		return 1;
+	}
+	if (!rp->s)
+		return 0;
+	/* The detail of the selected step takes the lower part of the view. */
+	char text[4096];
+	draw_bottom_text(lv, text, sizeof(text));
+	int lines = h / 3 > 3 ? h / 3 : 3;
+	int used = 0;
+	char head[256];
+	snprintf(head, sizeof(head), "%s: %zu passed, %zu failed, %zu skipped, %zu not run  (Enter run; :pass :fail :skip [note], :note TEXT, :report)",
+		 rp->cl->name, oc_session_count(rp->s, OC_STEP_PASSED), oc_session_count(rp->s, OC_STEP_FAILED),
+		 oc_session_count(rp->s, OC_STEP_SKIPPED), oc_session_count(rp->s, OC_STEP_NOT_RUN));
+	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
+	oc_put_text(w, head, width, true, false);
+	wattrset(w, A_NORMAL);
+	used++;
+	const char *p = text;
+	while (*p && used < lines) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		size_t off = 0;
+		do {
+			size_t fit = oc_text_fit(p + off, l - off, width);
+			if (!fit && off < l)
+				fit = 1;
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)(fit < sizeof(line) - 1 ? fit : sizeof(line) - 1), p + off);
+			wmove(w, y + used, 0);
+			wattrset(w, strncmp(line, "RUNNING", 7) == 0 ? oc_theme_attr(OC_ROLE_WARN) : A_NORMAL);
+			oc_put_text(w, line, width, true, false);
+			used++;
+			off += fit;
+		} while (off < l && used < lines);
+		p = nl ? nl + 1 : p + l;
+	}
+	wattrset(w, A_NORMAL);
+	for (; used < lines; used++) {
+		wmove(w, y + used, 0);
+		wclrtoeol(w);
+	}
+	return used;
+}
+
+static void open_item(struct oc_listview *lv, uint32_t item)
+{
+	struct rpriv *rp = lv->priv;
+	if (!rp->s)
+		return;
+	run_step(lv, item);
+}
+
+static void context(struct oc_listview *lv, char *buf, size_t len)
+{
+	struct rpriv *rp = lv->priv;
+	if (!rp->s) {
+		snprintf(buf, len, "no rehearsal");
+		return;
+	}
+	snprintf(buf, len, "%zu steps%s", rp->nrows, rp->running ? ", one running" : "");
+}
+
+/* Mark the selected step (from the : commands pass, fail, skip, note). */
+bool oc_rehearsal_mark(struct oc_app *app, const char *verb, const char *note)
+{
+	struct oc_listview *lv = app->view[app->cur];
+	if (strcmp(lv->def->name, "rehearsal") != 0) {
+		oc_app_message(app, true, " :%s works in the rehearsal view (8)", verb);
+		return false;
+	}
+	struct rpriv *rp = lv->priv;
+	uint32_t item = oc_listview_selected(lv);
+	if (!rp->s || item == UINT32_MAX)
+		return false;
+	pthread_mutex_lock(&rp->lock);
+	bool busy = rp->running && rp->run_step == item;
+	pthread_mutex_unlock(&rp->lock);
+	if (busy) {
+		oc_app_message(app, true, " the step is running; wait for it to end");
+		return false;
+	}
+	char err[512] = "";
+	int rc;
+	if (strcmp(verb, "report") == 0) {
+		/* Markdown and JSON next to the progress file. */
+		char dir[4200];
+		snprintf(dir, sizeof(dir), "%s", app->cfg->rehearsal_progress ? app->cfg->rehearsal_progress : "");
+		char *slash = strrchr(dir, '/');
+		if (!slash) {
+			oc_app_message(app, true, " no place for the report (no progress file)");
+			return false;
+		}
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		char stamp[32];
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		snprintf(slash, sizeof(dir) - (size_t)(slash - dir), "/rehearsal-%.60s-%s", app->cfg->cluster, stamp);
+		pthread_mutex_lock(&rp->lock);
+		rc = oc_report_write(dir, rp->s, rp->cl, now, err, sizeof(err));
+		pthread_mutex_unlock(&rp->lock);
+		if (rc < 0) {
+			oc_app_message(app, true, " report: %s", err);
+			return false;
+		}
+		oc_app_message(app, false, " report written: %s/report.md and report.json", dir);
+		return true;
+	}
+	if (strcmp(verb, "note") == 0) {
+		if (!note || !*note) {
+			oc_app_message(app, true, " :note needs a text, e.g. :note checkpoint took 4 min");
+			return false;
+		}
+		rc = oc_session_note(rp->s, item, note, err, sizeof(err));
+	} else {
+		enum oc_step_state st = strcmp(verb, "pass") == 0 ? OC_STEP_PASSED
+					: strcmp(verb, "fail") == 0 ? OC_STEP_FAILED
+								    : OC_STEP_SKIPPED;
+		rc = oc_session_mark(rp->s, item, st, note && *note ? note : NULL, "operator", err, sizeof(err));
+	}
+	pthread_mutex_lock(&rp->lock);
+	rows_refresh(rp);
+	pthread_mutex_unlock(&rp->lock);
+	if (rc < 0) {
+		oc_app_message(app, true, " %s", err);
+		return false;
+	}
+	oc_app_message(app, false, " step %s: %s (progress saved)", rp->rows[item].id, verb);
+	return true;
+}
+
+const struct oc_listview_def oc_lv_rehearsal = {
+	.name = "rehearsal",
+	.title = "Rehearsal",
+	.focus = OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS),
+	.cols = cols,
+	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.collect = collect,
+	.open = open_item,
+	.context = context,
+	.draw_top = draw_top,
+	.priv_new = priv_new,
+	.priv_free = priv_free,
+};

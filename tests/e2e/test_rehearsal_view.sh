@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The rehearsal view: a configuration-audit step runs from the console and
+# passes with its evidence; the operator skips a step with a note; the
+# progress survives closing the console; :report writes Markdown and JSON
+# with every step.
+. "$(dirname "$0")/lib.sh"
+
+state=$(mktemp -d)
+e2e_on_exit rm -rf "$state"
+E2E_ENV="XDG_STATE_HOME=$state" e2e_start 120x34 --cluster llm-poc
+e2e_wait '^normal\* +up ' 15
+e2e_keys 8
+e2e_wait '^ +1 ----  cfg-default-partition' 10
+e2e_keys Enter
+e2e_wait '^ +1 PASS  cfg-default-partition' 20
+e2e_wait 'Evidence: normal: Default=YES' 5
+ok "a step runs from the console and passes with its evidence"
+e2e_keys Down Down :
+e2e_type 'skip checked by hand with scontrol'
+e2e_keys Enter
+e2e_wait '^ +3 SKIP' 5
+e2e_wait 'Notes: +checked by hand with scontrol' 5
+ok "the operator skips a step with a note"
+e2e_keys q
+e2e_wait 'EXIT=0' 5
+
+E2E_ENV="XDG_STATE_HOME=$state" e2e_start 120x34 --cluster llm-poc --view rehearsal
+e2e_wait '^ +1 PASS  cfg-default-partition' 10
+e2e_wait '^ +3 SKIP' 5
+ok "the progress survives closing the console"
+e2e_keys :
+e2e_type 'report'
+e2e_keys Enter
+e2e_wait 'report written: ' 10
+md=$(ls "$state"/opsconsole/rehearsal-llm-poc-*/report.md | head -1)
+json=${md%.md}.json
+[ -s "$md" ] && [ -s "$json" ] || fail "report files missing in $state"
+python3 - "$json" <<'PY' || fail "report.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+text = json.dumps(r)
+for sid in ("cfg-default-partition", "cfg-gpu-root-only", "drill-slurmctld-restart"):
+    assert sid in text, sid
+PY
+grep -q 'cfg-default-partition' "$md" || fail "report.md lacks the step"
+ok "the report (Markdown and JSON) names every step"
+e2e_keys q
+e2e_wait 'EXIT=0' 5

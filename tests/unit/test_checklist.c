@@ -1,0 +1,380 @@
+/* test_checklist.c: the rehearsal checklist loader (rehearsal/checklist.h):
+ * a good file with every kind, the shipped llm-poc checklist, and the
+ * errors: JSON syntax with line:col, unknown keys, check kinds and action
+ * kinds named, wrong types, labels, variables, auto steps that would need
+ * an operator. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rehearsal/checklist.h"
+#include "test_util.h"
+
+/* The loader of expect_error. */
+static int load(const char *path, char *err, size_t errlen)
+{
+	struct oc_checklist *cl = oc_checklist_load(path, NULL, 0, err, errlen);
+	if (!cl)
+		return -1;
+	oc_checklist_free(&cl);
+	return 0;
+}
+#define expect_error(f, rel, ...) test_util_expect_error(f, rel, load, __VA_ARGS__)
+
+/* The source tree, from this file's path. Returns a static. */
+static const char *source_dir(void)
+{
+	static char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", __FILE__);
+	char *p = strstr(dir, "/tests/unit/test_checklist.c");
+	assert_non_null(p);
+	*p = '\0';
+	return dir;
+}
+
+/* A minimal valid checklist with one step whose body is STEP. */
+#define ONE_STEP(step)                                                                                 \
+	"{\"checklist\": \"t\", \"version\": 1, \"steps\": [{\"id\": \"s1\", \"title\": \"T\", "      \
+	"\"why\": \"runbook\", \"do\": \"\", \"observe\": \"o\"" step "}]}"
+
+static const char good_text[] =
+	"{\n"
+	"  \"checklist\": \"demo\",\n"
+	"  \"version\": 1,\n"
+	"  \"title\": \"Demo rehearsal\",\n"
+	"  \"vars\": {\"user\": \"alice\", \"node\": \"n1\"},\n"
+	"  \"steps\": [\n"
+	"    {\"id\": \"cfg-requeue\", \"section\": \"Audit\", \"title\": \"JobRequeue\", \"why\": \"8-3\",\n"
+	"     \"do\": \"\", \"observe\": \"JobRequeue=1\", \"auto\": true, \"timeout\": 5,\n"
+	"     \"check\": {\"kind\": \"config\", \"key\": \"JobRequeue\", \"equals\": 1}},\n"
+	"    {\"id\": \"mu-probe\", \"title\": \"Probe\", \"why\": \"9-5\", \"do\": \"watch ${job:p}\",\n"
+	"     \"observe\": \"pending\", \"auto\": true,\n"
+	"     \"require\": {\"kind\": \"idle_nodes\", \"partition\": \"large\", \"min\": 2},\n"
+	"     \"actions\": [\n"
+	"       {\"kind\": \"submit_job\", \"label\": \"p\", \"user\": \"${user}\", \"partition\": \"large\",\n"
+	"        \"nodes\": \"idle\", \"gpus_per_node\": 8, \"requeue\": true, \"signal\": \"B:USR1@60\",\n"
+	"        \"wait_for\": {\"kind\": \"job\", \"job\": \"p\", \"state\": \"RUNNING\"}, \"wait_timeout\": 12},\n"
+	"       {\"kind\": \"signal_job\", \"job\": \"p\", \"signal\": \"SIGUSR1\"},\n"
+	"       {\"kind\": \"record_jobs\", \"label\": \"all\"}\n"
+	"     ],\n"
+	"     \"check\": {\"kind\": \"all\", \"checks\": [\n"
+	"       {\"kind\": \"job\", \"job\": \"p\", \"state\": [\"PENDING\"], \"reason\": \"BeginTime\", \"requeued\": true},\n"
+	"       {\"kind\": \"file\", \"path\": \"/tmp/x.${job:p}\", \"contains\": \"USR1\", \"remove\": true}\n"
+	"     ]}},\n"
+	"    {\"id\": \"drill\", \"title\": \"Drain\", \"why\": \"8-2\", \"do\": \"resume ${node}\", \"observe\": \"idle\",\n"
+	"     \"actions\": [{\"kind\": \"drain\", \"nodes\": \"${node}\", \"undo\": true},\n"
+	"                 {\"kind\": \"reservation\", \"nodes\": \"n2\", \"duration\": -1, \"after_operator\": true}],\n"
+	"     \"check\": {\"kind\": \"node\", \"node\": \"${node}\", \"state\": [\"idle\", \"mixed\"], \"drain\": false}}\n"
+	"  ]\n"
+	"}\n";
+
+static void test_load_good(void **state)
+{
+	struct test_util_dir *f = *state;
+	char path[4096], err[1024] = "stale";
+	test_util_write_file(f, "good.json", good_text, path);
+	struct oc_checklist *cl = oc_checklist_load(path, NULL, 0, err, sizeof(err));
+	assert_non_null(cl);
+	assert_string_equal(err, "");
+	assert_string_equal(cl->name, "demo");
+	assert_string_equal(cl->title, "Demo rehearsal");
+	assert_string_equal(cl->path, path);
+	assert_int_equal(cl->nsteps, 3);
+	assert_true(cl->digest != 0);
+
+	const struct oc_step *s = &cl->steps[0];
+	assert_string_equal(s->id, "cfg-requeue");
+	assert_string_equal(s->section, "Audit");
+	assert_true(s->automatic);
+	assert_true(s->timeout_s == 5);
+	assert_true(s->cleanup);
+	assert_int_equal(s->check->kind, OC_CHECK_CONFIG);
+	assert_int_equal(s->check->op, OC_OP_EQUALS);
+	assert_string_equal(s->check->str, "1");
+	assert_false(s->needs_confirm);
+	assert_false(s->has_operator_phase);
+
+	s = &cl->steps[1];
+	assert_true(s->timeout_s == 30);   /* the default */
+	assert_non_null(s->require);
+	assert_int_equal(s->require->kind, OC_CHECK_IDLE_NODES);
+	assert_true(s->require->num == 2);
+	assert_int_equal(s->nactions, 3);
+	const struct oc_step_action *a = &s->actions[0];
+	assert_int_equal(a->kind, OC_SA_SUBMIT_JOB);
+	assert_string_equal(a->user, "alice");        /* ${user} */
+	assert_string_equal(a->name, "oc-rehearsal-mu-probe");
+	assert_string_equal(a->command, "sleep 600");
+	assert_true(a->nodes_idle);
+	assert_int_equal(a->gpus_per_node, 8);
+	assert_int_equal(a->time_min, 10);
+	assert_true(a->requeue);
+	assert_false(a->hold);
+	assert_false(a->confirm);
+	assert_string_equal(a->signal_opt, "B:USR1@60");
+	assert_int_equal(a->expect, OC_EXPECT_ACCEPTED);
+	assert_non_null(a->wait_for);
+	assert_true(a->wait_timeout_s == 12);
+	assert_int_equal(s->actions[1].kind, OC_SA_SIGNAL_JOB);
+	assert_int_equal(s->actions[1].signo, SIGUSR1);
+	assert_string_equal(s->actions[1].signame, "USR1");
+	assert_true(s->actions[1].wait_timeout_s == 30);
+	assert_int_equal(s->actions[2].kind, OC_SA_RECORD_JOBS);
+	assert_string_equal(s->actions[2].state_filter, "RUNNING");
+	assert_int_equal(s->check->kind, OC_CHECK_ALL);
+	assert_int_equal(s->check->nsub, 2);
+	assert_int_equal(s->check->sub[0].requeued, 1);
+	assert_int_equal(s->check->sub[0].states.n, 1);
+	assert_string_equal(s->check->sub[0].reasons.v[0], "BeginTime");
+	assert_string_equal(s->check->sub[1].path, "/tmp/x.${job:p}");   /* kept for the runner */
+	assert_true(s->check->sub[1].remove);
+	assert_string_equal(s->todo, "watch ${job:p}");
+
+	s = &cl->steps[2];
+	assert_false(s->automatic);
+	assert_true(s->has_operator_phase);
+	assert_true(s->needs_confirm);               /* drain asks by default */
+	assert_string_equal(s->todo, "resume n1");
+	assert_string_equal(s->actions[0].hostlist, "n1");
+	assert_string_equal(s->actions[0].reason, "rehearsal drill");
+	assert_true(s->actions[0].undo);
+	assert_int_equal(s->actions[1].kind, OC_SA_RESERVATION);
+	assert_true(s->actions[1].after_operator);
+	assert_int_equal(s->actions[1].duration_min, -1);
+	assert_string_equal(s->actions[1].resv_users, "root");
+	assert_string_equal(s->actions[1].resv_flags, "MAINT,IGNORE_JOBS");
+	assert_int_equal(s->check->drain, 0);
+	assert_int_equal(s->check->responding, -1);
+	assert_int_equal(s->check->node_states.n, 2);
+
+	assert_int_equal(oc_checklist_find(cl, "drill"), 2);
+	assert_int_equal(oc_checklist_find(cl, "nope"), -1);
+	assert_string_equal(oc_check_kind_name(OC_CHECK_ACCOUNTS_GPU), "accounts_gpu_limit");
+	assert_string_equal(oc_step_action_kind_name(OC_SA_RECORD_JOBS), "record_jobs");
+	oc_checklist_free(&cl);
+	assert_null(cl);
+	oc_checklist_free(&cl);   /* twice is fine */
+
+	/* Variables given by the caller win over the file's. */
+	struct oc_checklist_var vars[] = {{"node", "gpu-st-b300-9"}};
+	cl = oc_checklist_load(path, vars, 1, err, sizeof(err));
+	assert_non_null(cl);
+	assert_string_equal(cl->steps[2].actions[0].hostlist, "gpu-st-b300-9");
+	assert_string_equal(cl->steps[2].check->names.v[0], "gpu-st-b300-9");
+	assert_string_equal(cl->steps[1].actions[0].user, "alice");
+	oc_checklist_free(&cl);
+}
+
+/* The shipped checklist covers every item of the issue. */
+static void test_load_shipped(void **state)
+{
+	(void)state;
+	char path[4200], err[1024] = "";
+	assert_true(snprintf(path, sizeof(path), "%s/src/rehearsal/checklists/llm-poc.json", source_dir()) <
+		    (int)sizeof(path));
+	struct oc_checklist *cl = oc_checklist_load(path, NULL, 0, err, sizeof(err));
+	if (!cl)
+		print_error("%s\n", err);
+	assert_non_null(cl);
+	assert_string_equal(cl->name, "llm-poc");
+	static const struct {
+		const char *id;
+		bool automatic;
+	} want[] = {
+		{"cfg-default-partition", true}, {"cfg-gpu-hidden", true},	 {"cfg-gpu-root-only", true},
+		{"cfg-enforce", true},		 {"cfg-job-requeue", true},	 {"cfg-killwait", true},
+		{"cfg-gracetime", true},	 {"cfg-healthcheck-local", true}, {"cfg-prolog-local", true},
+		{"cfg-epilog-local", true},	 {"cfg-team-gpu-limits", true},	 {"cfg-partition-nodes", true},
+		{"mu-grptres-held", true},	 {"mu-max-submit", true},	 {"mu-max-jobs", true},
+		{"mu-gpu-refused", true},	 {"mu-preempt-requeue", true},	 {"mu-signal-scancel", true},
+		{"mu-signal-preempt", false},	 {"mu-sacct-per-user", true},	 {"drill-drain-resume", false},
+		{"drill-node-down-requeue", false}, {"drill-slurmctld-restart", false},
+		{"drill-slurmdbd-down", false},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		long at = oc_checklist_find(cl, want[i].id);
+		if (at < 0)
+			print_error("missing step %s\n", want[i].id);
+		assert_true(at >= 0);
+		assert_int_equal(cl->steps[at].automatic, want[i].automatic);
+		assert_non_null(cl->steps[at].why);
+		assert_non_null(cl->steps[at].observe);
+	}
+	/* Every step has a check; manual ones have instructions. */
+	for (size_t i = 0; i < cl->nsteps; i++) {
+		assert_non_null(cl->steps[i].check);
+		if (!cl->steps[i].automatic)
+			assert_true(cl->steps[i].todo[0] != '\0');
+	}
+	/* The audit items, as the issue words them. */
+	const struct oc_step *s = &cl->steps[oc_checklist_find(cl, "cfg-gpu-hidden")];
+	assert_int_equal(s->check->kind, OC_CHECK_PARTITION);
+	assert_string_equal(s->check->key, "Hidden");
+	assert_string_equal(s->check->str, "YES");
+	s = &cl->steps[oc_checklist_find(cl, "cfg-enforce")];
+	assert_int_equal(s->check->op, OC_OP_CONTAINS_ALL);
+	assert_int_equal(s->check->list.n, 3);
+	s = &cl->steps[oc_checklist_find(cl, "cfg-prolog-local")];
+	assert_int_equal(s->check->op, OC_OP_NOT_UNDER);
+	assert_string_equal(s->check->list.v[0], "/fsx");
+	s = &cl->steps[oc_checklist_find(cl, "drill-drain-resume")];
+	assert_true(s->needs_confirm);
+	assert_string_equal(s->actions[0].hostlist, "gpu-st-b300-16");
+	oc_checklist_free(&cl);
+
+	/* Site names through --var. */
+	struct oc_checklist_var vars[] = {{"drill_node", "gpu-st-b300-125"}, {"user_a", "kim"}};
+	cl = oc_checklist_load(path, vars, 2, err, sizeof(err));
+	assert_non_null(cl);
+	s = &cl->steps[oc_checklist_find(cl, "drill-drain-resume")];
+	assert_string_equal(s->actions[0].hostlist, "gpu-st-b300-125");
+	s = &cl->steps[oc_checklist_find(cl, "mu-grptres-held")];
+	assert_string_equal(s->actions[0].user, "kim");
+	oc_checklist_free(&cl);
+}
+
+static void test_syntax_errors(void **state)
+{
+	struct test_util_dir *f = *state;
+	/* line 3, the missing comma */
+	expect_error(f, "a.json", "{\n  \"checklist\": \"t\"\n  \"version\": 1\n}\n", "a.json:3:", NULL);
+	expect_error(f, "b.json", "{\"checklist\": \"t\", \"checklist\": \"u\"}", "b.json:1:", "duplicate", NULL);
+	expect_error(f, "c.json", "", "c.json:", NULL);
+	expect_error(f, "d.json", "[1, 2]", "must be a JSON object", NULL);
+	char path[4096], err[256];
+	test_util_at(f, "missing.json", path);
+	assert_null(oc_checklist_load(path, NULL, 0, err, sizeof(err)));
+	test_util_assert_contains(err, "missing.json");
+}
+
+static void test_unknown_check_kind(void **state)
+{
+	struct test_util_dir *f = *state;
+	expect_error(f, "k.json", ONE_STEP(", \"check\": {\"kind\": \"partition_hidden\"}"),
+		     "step \"s1\": check", "unknown check kind \"partition_hidden\"", "known: config, partition",
+		     NULL);
+	expect_error(f, "k2.json", ONE_STEP(", \"check\": {\"kind\": \"all\", \"checks\": [{\"kind\": \"nope\"}]}"),
+		     "checks[0]", "unknown check kind \"nope\"", NULL);
+	expect_error(f, "k3.json", ONE_STEP(", \"check\": {\"key\": \"JobRequeue\"}"), "no \"kind\"", NULL);
+	expect_error(f, "k4.json", ONE_STEP(", \"actions\": [{\"kind\": \"reboot\"}]"),
+		     "actions[0]", "unknown action kind \"reboot\"", "submit_job", NULL);
+}
+
+static void test_unknown_keys(void **state)
+{
+	struct test_util_dir *f = *state;
+	expect_error(f, "u1.json", "{\"checklist\": \"t\", \"version\": 1, \"stpes\": []}", "unknown key \"stpes\"",
+		     "known: checklist, version", NULL);
+	expect_error(f, "u2.json", ONE_STEP(", \"timeout_s\": 3"), "step \"s1\"", "unknown key \"timeout_s\"", NULL);
+	expect_error(f, "u3.json", ONE_STEP(", \"check\": {\"kind\": \"config\", \"key\": \"K\", \"equal\": 1}"),
+		     "check (config)", "unknown key \"equal\"", "equals", NULL);
+	expect_error(f, "u4.json",
+		     ONE_STEP(", \"actions\": [{\"kind\": \"cancel_job\", \"job\": \"x\", \"signal\": \"USR1\"}]"),
+		     "actions[0] (cancel_job)", "unknown key \"signal\"", NULL);
+	expect_error(f, "u5.json", ONE_STEP(", \"check\": {\"kind\": \"partition\", \"partition\": \"gpu\", "
+					    "\"property\": \"Hiden\", \"equals\": true}"),
+		     "unknown partition property \"Hiden\"", "Hidden", NULL);
+	expect_error(f, "u6.json", ONE_STEP(", \"check\": {\"kind\": \"qos_limit\", \"qos\": \"q\", \"field\": \"MaxJobs\"}"),
+		     "unknown field \"MaxJobs\"", "MaxJobsPerUser", NULL);
+	expect_error(f, "u7.json", ONE_STEP(", \"check\": {\"kind\": \"node\", \"node\": \"n\", \"state\": \"drained\"}"),
+		     "unknown node state \"drained\"", NULL);
+	expect_error(f, "u8.json", ONE_STEP(", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"}],"
+					    " \"check\": {\"kind\": \"job\", \"job\": \"a\", \"state\": \"RUN\"}"),
+		     "unknown job state \"RUN\"", "RUNNING", NULL);
+}
+
+static void test_wrong_types(void **state)
+{
+	struct test_util_dir *f = *state;
+	expect_error(f, "t1.json", ONE_STEP(", \"auto\": \"yes\""), "\"auto\" must be true or false", NULL);
+	expect_error(f, "t2.json", ONE_STEP(", \"timeout\": \"10\""), "\"timeout\" must be a number", NULL);
+	expect_error(f, "t3.json", ONE_STEP(", \"timeout\": 0"), "\"timeout\" must be between", NULL);
+	expect_error(f, "t4.json", "{\"checklist\": \"t\", \"version\": 1, \"steps\": {}}", "\"steps\" must be a non-empty list",
+		     NULL);
+	expect_error(f, "t5.json", "{\"checklist\": \"t\", \"version\": 2, \"steps\": []}", "\"version\" must be 1", NULL);
+	expect_error(f, "t6.json", "{\"checklist\": 5, \"version\": 1, \"steps\": []}", "\"checklist\" must be a string", NULL);
+	expect_error(f, "t7.json",
+		     "{\"checklist\": \"t\", \"version\": 1, \"steps\": [{\"id\": \"s\", \"title\": \"T\", \"why\": \"w\", "
+		     "\"observe\": \"o\"}]}",
+		     "step \"s\"", "no \"do\"", NULL);
+	expect_error(f, "t8.json", ONE_STEP(", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", "
+					    "\"nodes\": \"all\"}]"),
+		     "\"nodes\" must be a whole number or \"idle\"", NULL);
+	expect_error(f, "t9.json", ONE_STEP(", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u x\"}]"),
+		     "\"user\" must be a name", NULL);
+	expect_error(f, "t10.json", ONE_STEP(", \"check\": {\"kind\": \"config\", \"key\": \"K\", \"min\": \"300 sec\"}"),
+		     "\"min\" must be a number", NULL);
+	expect_error(f, "t11.json", ONE_STEP(", \"check\": {\"kind\": \"config\", \"key\": \"K\", \"min\": 1, \"equals\": 2}"),
+		     "give one expectation", NULL);
+	expect_error(f, "t12.json", ONE_STEP(", \"check\": {\"kind\": \"file\", \"path\": \"rel/x\"}"),
+		     "\"path\" must be absolute", NULL);
+	expect_error(f, "t13.json", ONE_STEP(", \"actions\": [{\"kind\": \"signal_job\", \"job\": \"a\", \"signal\": \"USR1\"}]"),
+		     "no earlier action", "\"a\"", NULL);
+	expect_error(f, "t14.json",
+		     "{\"checklist\": \"t\", \"version\": 1, \"steps\": [{\"id\": \"Bad Id\", \"title\": \"T\"}]}",
+		     "steps[0]", "\"id\" must be", NULL);
+}
+
+static void test_semantics(void **state)
+{
+	struct test_util_dir *f = *state;
+	/* A check on a label that no action defines. */
+	expect_error(f, "l1.json", ONE_STEP(", \"check\": {\"kind\": \"job\", \"job\": \"ghost\", \"state\": \"PENDING\"}"),
+		     "label \"ghost\"", NULL);
+	expect_error(f, "l2.json", ONE_STEP(", \"check\": {\"kind\": \"file\", \"path\": \"/tmp/${job:ghost}\"}"),
+		     "label \"ghost\"", NULL);
+	/* An unknown variable. */
+	expect_error(f, "v1.json", ONE_STEP(", \"check\": {\"kind\": \"node\", \"node\": \"${drill}\"}"),
+		     "unknown variable \"${drill}\"", NULL);
+	/* An auto step cannot drain without "confirm": false, nor wait for an operator. */
+	expect_error(f, "c1.json", ONE_STEP(", \"auto\": true, \"actions\": [{\"kind\": \"drain\", \"nodes\": \"n1\"}], "
+					    "\"check\": {\"kind\": \"node\", \"node\": \"n1\", \"drain\": true}"),
+		     "\"confirm\": false", NULL);
+	expect_error(f, "c2.json", ONE_STEP(", \"auto\": true, \"actions\": [{\"kind\": \"record_jobs\", \"label\": \"x\", "
+					    "\"after_operator\": true}], \"check\": {\"kind\": \"accounting\", \"slurmdbd\": \"up\"}"),
+		     "after_operator", NULL);
+	expect_error(f, "c3.json", ONE_STEP(", \"auto\": true"), "needs a \"check\"", NULL);
+	/* Ids are unique. */
+	expect_error(f, "d1.json",
+		     "{\"checklist\": \"t\", \"version\": 1, \"steps\": ["
+		     "{\"id\": \"a\", \"title\": \"T\", \"why\": \"w\", \"do\": \"\", \"observe\": \"o\"},"
+		     "{\"id\": \"a\", \"title\": \"T\", \"why\": \"w\", \"do\": \"\", \"observe\": \"o\"}]}",
+		     "step \"a\"", "used by steps[0]", NULL);
+	/* Labels are unique within a step. */
+	expect_error(f, "d2.json", ONE_STEP(", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"},"
+					    "{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"}]"),
+		     "label \"a\" is used twice", NULL);
+	/* A drain with confirm false may run unattended. */
+	char path[4096], err[512];
+	test_util_write_file(f, "ok.json",
+			     ONE_STEP(", \"auto\": true, \"actions\": [{\"kind\": \"drain\", \"nodes\": \"n1\", \"confirm\": false}], "
+				      "\"check\": {\"kind\": \"node\", \"node\": \"n1\", \"drain\": true}"),
+			     path);
+	struct oc_checklist *cl = oc_checklist_load(path, NULL, 0, err, sizeof(err));
+	assert_non_null(cl);
+	assert_false(cl->steps[0].needs_confirm);
+	oc_checklist_free(&cl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_load_good, test_util_setup, test_util_teardown),
+		cmocka_unit_test(test_load_shipped),
+		cmocka_unit_test_setup_teardown(test_syntax_errors, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_check_kind, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_keys, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_types, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_semantics, test_util_setup, test_util_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
