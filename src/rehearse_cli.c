@@ -363,7 +363,10 @@ static void reh_auto_step(struct reh *h, const struct oc_checklist *cl, struct o
 
 static void reh_list(const struct oc_checklist *cl)
 {
-	printf("%s: %s (%s)\n", cl->name, cl->title, cl->path);
+	if (strncmp(cl->title, cl->name, strlen(cl->name)) == 0)
+		printf("%s (%s)\n", cl->title, cl->path);
+	else
+		printf("%s: %s (%s)\n", cl->name, cl->title, cl->path);
 	const char *section = NULL;
 	for (size_t i = 0; i < cl->nsteps; i++) {
 		const struct oc_step *st = &cl->steps[i];
@@ -495,6 +498,20 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 	h.rcfg.writer = &writer;
 	h.rcfg.cluster = profile.name;
 	h.rcfg.audit_log = audit;
+	printf("rehearsal of %s with checklist %s (%s), %zu steps; progress: %s\n", profile.name, cl->name, cl->path,
+	       cl->nsteps, progress_path);
+	if (reset) {
+		/* Starting over: jobs a killed run of the old progress left
+		 * behind are still cancelled (a broken old file is ignored). */
+		struct oc_session *old = NULL;
+		char msg0[4096];
+		if (oc_session_open(cl, profile.name, progress_path, false, &old, err, sizeof(err)) == 0 && old->resumed) {
+			old->path[0] = '\0';   /* the new session owns the file now */
+			if (oc_runner_cleanup_all(old, &h.rcfg, msg0, sizeof(msg0)) != 0 && msg0[0])
+				printf("%s", msg0);
+		}
+		oc_session_free(&old);
+	}
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -504,8 +521,6 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	printf("rehearsal of %s with checklist %s (%s), %zu steps; progress: %s\n", profile.name, cl->name, cl->path,
-	       cl->nsteps, progress_path);
 	size_t next = oc_session_next(s);
 	if (s->resumed) {
 		size_t done = 0;

@@ -11,7 +11,11 @@
  * fresh one to every poll (the CLI refreshes with the collector's
  * oc_collector_refresh_once; the console takes the collector's newest).
  * A poll may block on the writer (sbatch, scancel, slurmctld): call it
- * from a worker thread in the console, never from the UI thread. */
+ * from a worker thread in the console, never from the UI thread. Nothing
+ * here takes a lock: a run changes its session (s->steps[i]) and saves it,
+ * so the caller serializes every use of the session and of the run (one
+ * mutex around poll, mark, note and the view's reads, for instance). Two
+ * processes must not share one progress file. */
 #ifndef OC_REHEARSAL_RUNNER_H
 #define OC_REHEARSAL_RUNNER_H
 
