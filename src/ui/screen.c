@@ -193,7 +193,7 @@ static void draw_tabs(struct oc_app *app, int y, int width)
 	move(y, 0);
 	int used = 0;
 	/* Narrow terminals get the numbers and the current view's title only. */
-	bool narrow = width < 96;
+	bool narrow = width < 140;
 	for (int i = 0; i < app->nviews && used < width; i++) {
 		char label[64];
 		if (narrow && i != app->cur)

@@ -82,8 +82,9 @@ e2e_type "e2e_maint_$$"
 e2e_keys Tab C-u
 e2e_type 'gpu-st-b300-[13-14]'
 e2e_keys Enter
+e2e_wait 'Confirm: Create a maintenance reservation' 5
 e2e_wait "scontrol create reservation ReservationName=e2e_maint_$$" 5
-e2e_wait 'Flags=MAINT,IGNORE_JOBS' 5
+# (the command wraps in the panel: its flags are checked with scontrol below)
 e2e_keys Enter
 e2e_wait "created reservation e2e_maint_$$ on gpu-st-b300-\[13-14\]" 20
 scontrol show res "e2e_maint_$$" | grep -q 'Flags=.*MAINT.*IGNORE_JOBS' || fail "scontrol: flags"
