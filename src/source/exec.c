@@ -72,10 +72,7 @@ static bool is_executable(const char *path)
 	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
 }
 
-/* The program to execve for name: name itself when it holds a '/', else
- * the first executable <dir>/<name> of $PATH (absolute entries only).
- * Returns 0, or -1 with err. */
-static int resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
+int oc_exec_find(const char *name, char *path, size_t len, char *err, size_t errlen)
 {
 	if (!*name) {
 		seterr(err, errlen, "empty program name");
@@ -262,7 +259,7 @@ int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, i
 		return -1;
 	}
 	char path[PATH_MAX];
-	if (resolve(argv[0], path, sizeof(path), err, errlen) < 0)
+	if (oc_exec_find(argv[0], path, sizeof(path), err, errlen) < 0)
 		return -1;
 
 	int devnull = -1, outp[2] = {-1, -1}, errp[2] = {-1, -1};

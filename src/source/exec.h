@@ -43,4 +43,9 @@
 int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, int *exit_status, char *err,
 	    size_t errlen);
 
+/* The program to execve for name: name itself when it holds a '/', else
+ * the first executable <dir>/<name> of $PATH (absolute entries only; no
+ * PATH: the system default path) into path. Returns 0, or -1 with err. */
+int oc_exec_find(const char *name, char *path, size_t len, char *err, size_t errlen);
+
 #endif

@@ -804,34 +804,6 @@ static int spec_name_check(const char *field, size_t size, const char *what, boo
 	return 0;
 }
 
-/* The first executable <dir>/<name> of $PATH (absolute entries only, as
- * oc_exec looks its argv[0] up; no PATH: the system default path) into
- * path. Returns 0, or -1 with a message. */
-static int path_find(const char *name, char *path, size_t len, char *err, size_t errlen)
-{
-	char defpath[512];
-	const char *search = getenv("PATH");
-	if (!search) {
-		size_t n = confstr(_CS_PATH, defpath, sizeof(defpath));
-		if (n == 0 || n > sizeof(defpath))
-			snprintf(defpath, sizeof(defpath), "/usr/bin:/bin");
-		search = defpath;
-	}
-	for (const char *p = search; *p;) {
-		const char *end = strchr(p, ':');
-		size_t dlen = end ? (size_t)(end - p) : strlen(p);
-		struct stat sb;
-		if (dlen > 0 && p[0] == '/' &&
-		    (size_t)snprintf(path, len, "%.*s/%s", (int)dlen, p, name) < len &&
-		    stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0)
-			return 0;
-		p += dlen;
-		if (*p == ':')
-			p++;
-	}
-	seterr(err, errlen, "%s: not found in PATH (%s)", name, search);
-	return -1;
-}
 
 /* Lines of text joined by " / ", trailing blanks dropped, into buf. */
 static void join_output(char *buf, size_t len, const char *text)
@@ -943,8 +915,8 @@ static int sw_submit_job(void *ctx, const struct oc_job_spec *spec, uint32_t *jo
 	}
 
 	char runuser[PATH_MAX], sbatch[PATH_MAX];
-	if ((as_root && path_find("runuser", runuser, sizeof(runuser), err, errlen) < 0) ||
-	    path_find("sbatch", sbatch, sizeof(sbatch), err, errlen) < 0)
+	if ((as_root && oc_exec_find("runuser", runuser, sizeof(runuser), err, errlen) < 0) ||
+	    oc_exec_find("sbatch", sbatch, sizeof(sbatch), err, errlen) < 0)
 		return -1;
 
 	char name_arg[96], nodes_arg[32], gres_arg[48], time_arg[48], signal_arg[64], wrap_arg[300];
@@ -1089,7 +1061,7 @@ static int sw_sacct_users(void *ctx, time_t since, char *out, size_t outlen, cha
 		return -1;
 	}
 	char sacct[PATH_MAX];
-	if (path_find("sacct", sacct, sizeof(sacct), err, errlen) < 0)
+	if (oc_exec_find("sacct", sacct, sizeof(sacct), err, errlen) < 0)
 		return -1;
 	const char *argv[] = {sacct, "-a", "-X", "-n", "-P", "-S", start, "-o", "user,account,jobid", NULL};
 	char *buf = malloc(OC_SACCT_OUT_MAX);
