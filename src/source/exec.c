@@ -103,7 +103,20 @@ int oc_exec_find(const char *name, char *path, size_t len, char *err, size_t err
 		if (*p == ':')
 			p++;
 	}
-	seterr(err, errlen, "%s: not found in PATH (%s)", name, search);
+	/* Slurm's clients are often not in PATH: sudo's secure_path lacks
+	 * ParallelCluster's /opt/slurm/bin, and AWS PCS gives its clients no
+	 * PATH entry at all. Try the bin/ of the Slurm the console was built
+	 * against, then ParallelCluster's. */
+	static const char *const slurm_bins[] = {
+#ifdef OC_SLURM_BINDIR
+		OC_SLURM_BINDIR,
+#endif
+		"/opt/slurm/bin",
+	};
+	for (size_t i = 0; i < sizeof(slurm_bins) / sizeof(slurm_bins[0]); i++)
+		if ((size_t)snprintf(path, len, "%s/%s", slurm_bins[i], name) < len && is_executable(path))
+			return 0;
+	seterr(err, errlen, "%s: not found in PATH (%s) nor in %s", name, search, slurm_bins[0]);
 	return -1;
 }
 
