@@ -129,6 +129,15 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 	if (!s)
 		return;
 	uint32_t before = oc_listview_selected(lv);
+	/* Keep the cursor on the same node or job (item indexes change from
+	 * one snapshot to the next): remember its key. */
+	char key[128] = "";
+	if (before != UINT32_MAX && lv->def->tag_key && lv->snap &&
+	    !(lv->def->is_group && lv->def->is_group(lv, before))) {
+		char kb[128];
+		const char *k = lv->def->tag_key(lv, before, kb, sizeof(kb));
+		snprintf(key, sizeof(key), "%s", k ? k : "");
+	}
 	lv->snap = s;
 	size_t n = lv->def->collect(lv, s);
 	if (lv->filter[0]) {
@@ -154,12 +163,24 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 		qsort_r(lv->items, n, sizeof(*lv->items), listview_cmp, lv);
 	lv->nitems = n;
 	/* Keep the cursor on the same item when it is still listed. */
-	if (before != UINT32_MAX)
+	if (key[0]) {
+		for (size_t i = 0; i < n; i++) {
+			if (lv->def->is_group && lv->def->is_group(lv, lv->items[i]))
+				continue;
+			char kb[128];
+			const char *k = lv->def->tag_key(lv, lv->items[i], kb, sizeof(kb));
+			if (k && strcmp(k, key) == 0) {
+				lv->sel = i;
+				break;
+			}
+		}
+	} else if (before != UINT32_MAX) {
 		for (size_t i = 0; i < n; i++)
 			if (lv->items[i] == before) {
 				lv->sel = i;
 				break;
 			}
+	}
 	if (lv->sel >= n)
 		lv->sel = n ? n - 1 : 0;
 }

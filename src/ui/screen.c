@@ -336,9 +336,15 @@ static void take_snapshot(struct oc_app *app)
 		oc_snapshot_unref(&s);
 		return;
 	}
+	/* The view on screen moves to the new snapshot while the old one is
+	 * still alive (its cursor is found again by key); the others forget
+	 * theirs, which is about to be freed. */
+	oc_listview_update(app->view[app->cur], s);
+	for (int i = 0; i < app->nviews; i++)
+		if (i != app->cur)
+			app->view[i]->snap = NULL;
 	oc_snapshot_unref(&app->snap);
 	app->snap = s;
-	oc_listview_update(app->view[app->cur], s);
 	app->dirty = true;
 }
 
