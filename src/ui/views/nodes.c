@@ -204,6 +204,8 @@ static void map_reservations(struct oc_listview *lv, const struct oc_snapshot *s
 		np->parts = pp;
 		np->cap = n;
 	}
+	if (!np->cap)
+		return; /* no nodes (yet) */
 	memset(np->resv, 0, np->cap * sizeof(*np->resv));
 	memset(np->parts, 0, np->cap * sizeof(*np->parts));
 	for (size_t i = 0; s->partitions && i < s->partitions->n; i++) {
