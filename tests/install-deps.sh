@@ -8,7 +8,7 @@ pkgs=(
 	build-essential cmake pkg-config
 	libslurm-dev libncurses-dev libjansson-dev libssh-dev libcmocka-dev
 	slurmctld slurmd slurmdbd slurm-client munge mariadb-server
-	tmux procps util-linux passwd
+	tmux procps util-linux passwd man-db groff-base
 )
 missing=()
 for p in "${pkgs[@]}"; do
