@@ -162,4 +162,6 @@ void oc_detail_draw(struct oc_app *app, int y, int h, int width)
 	if (p)
 		del_panel(p);
 	delwin(w);
+	/* As in dialog.c: keep get_wch() from repainting stdscr over the panel. */
+	untouchwin(stdscr);
 }

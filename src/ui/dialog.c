@@ -1299,5 +1299,9 @@ void oc_dialog_draw(struct oc_app *app)
 	doupdate();
 	del_panel(p);
 	delwin(w);
+	/* del_panel touches what was under the panel (stdscr); the next
+	 * get_wch() would then repaint stdscr over the panel on screen. The
+	 * next frame redraws everything anyway. */
+	untouchwin(stdscr);
 }
 
