@@ -62,6 +62,7 @@ enum oc_node_flag {
 
 struct oc_node {
 	const char *name;
+	const char *addr;         /* NodeAddr, NULL when not known */
 	enum oc_node_base base;
 	uint32_t flags;           /* enum oc_node_flag */
 	const char *reason;       /* NULL when none */

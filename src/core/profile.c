@@ -55,6 +55,55 @@ size_t oc_profile_dirs(char storage[OC_PROFILE_MAX_DIRS][4096], const char *dirs
 	return n;
 }
 
+static void profile_ssh_defaults(struct oc_ssh_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->port = 22;
+	t->connect_timeout_s = 10;
+}
+
+/* One default probe check. */
+static void profile_probe_add(struct oc_probe_config *pc, const char *name, const char *command,
+			      const char *expect, const double *max)
+{
+	struct oc_probe_check *c = &pc->checks[pc->ncheck++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->command, sizeof(c->command), "%s", command);
+	if (expect) {
+		snprintf(c->expect, sizeof(c->expect), "%s", expect);
+		c->has_expect = true;
+	}
+	if (max) {
+		c->max = *max;
+		c->has_max = true;
+	}
+}
+
+/* The quick checks of the runbook's prolog-gpu-quick.sh and
+ * periodic health script (section 8). */
+void oc_probe_config_defaults(struct oc_probe_config *pc)
+{
+	static const double temp_max = 90, ecc_max = 0;
+	memset(pc, 0, sizeof(*pc));
+	profile_ssh_defaults(&pc->ssh);
+	pc->timeout_s = 10;
+	pc->parallel = 16;
+	profile_probe_add(pc, "gpu count", "nvidia-smi -L 2>/dev/null | wc -l", "8", NULL);
+	profile_probe_add(pc, "xid",
+			  "journalctl -k -b --no-pager 2>/dev/null | grep -oE 'NVRM: Xid .*: (79|74|48|63|64),' "
+			  "| grep -oE ': (79|74|48|63|64),' | tr -dc '0-9\\n' | sort -un | paste -sd, -",
+			  "", NULL);
+	profile_probe_add(pc, "efa devices", "ls /sys/class/infiniband/ 2>/dev/null | wc -l", "16", NULL);
+	profile_probe_add(pc, "gpu temp",
+			  "nvidia-smi --query-gpu=temperature.gpu --format=csv,noheader 2>/dev/null | sort -n | tail -1",
+			  NULL, &temp_max);
+	profile_probe_add(pc, "ecc",
+			  "nvidia-smi --query-gpu=ecc.errors.uncorrected.volatile.total --format=csv,noheader "
+			  "2>/dev/null | awk '{s+=$1} END {print s+0}'",
+			  NULL, &ecc_max);
+}
+
 /* Fills *p with the defaults. */
 void oc_profile_defaults(struct oc_profile *p)
 {
@@ -62,6 +111,9 @@ void oc_profile_defaults(struct oc_profile *p)
 		return;
 	memset(p, 0, sizeof(*p));
 	p->refresh_s = PROFILE_REFRESH_DEFAULT;
+	p->backend = OC_BACKEND_AUTO;
+	profile_ssh_defaults(&p->ssh);
+	oc_probe_config_defaults(&p->probes);
 }
 
 /* The name a file stands for: its base name without ".json", in out.
@@ -115,8 +167,212 @@ static int profile_bool(const char *path, const char *key, json_t *v,
 /* Keys that later parts of the console read; here they are only checked
  * to be an object or a string (a file name). */
 static const char *const profile_reserved[] = {
-	"ssh", "probes", "checklist",
+	"checklist",
 };
+
+/* An integer in [lo, hi] into *dst. Returns 0, or -1 with a message. */
+static int profile_int(const char *path, const char *key, json_t *v, int lo, int hi, int *dst,
+		       char *err, size_t errlen)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+		oc_datafile_err(err, errlen, "%s: \"%s\" must be a whole number from %d to %d", path, key, lo,
+				hi);
+		return -1;
+	}
+	*dst = (int)json_integer_value(v);
+	return 0;
+}
+
+/* A string without control characters (it ends up in a command line or
+ * a file name): like profile_string, and refuses bytes below 0x20 and
+ * 0x7f. empty_ok says whether "" is allowed. */
+static int profile_text(const char *path, const char *key, json_t *v, char *dst, size_t dstlen,
+			bool empty_ok, char *err, size_t errlen)
+{
+	if (profile_string(path, key, v, dst, dstlen, err, errlen) < 0)
+		return -1;
+	if (!empty_ok && !dst[0]) {
+		oc_datafile_err(err, errlen, "%s: \"%s\" must not be empty", path, key);
+		return -1;
+	}
+	for (const unsigned char *c = (const unsigned char *)dst; *c; c++)
+		if (*c < 0x20 || *c == 0x7f) {
+			oc_datafile_err(err, errlen, "%s: \"%s\" has a control character (byte 0x%02x)", path,
+					key, *c);
+			dst[0] = '\0';
+			return -1;
+		}
+	return 0;
+}
+
+/* The "ssh" object (or "probes.ssh" when probe is true: no "host").
+ * prefix names the object in messages. Returns 0, or -1. */
+static int profile_ssh(const char *path, const char *prefix, json_t *obj, bool probe,
+		       struct oc_ssh_target *t, char *err, size_t errlen)
+{
+	char k[96];
+	if (!json_is_object(obj)) {
+		oc_datafile_err(err, errlen, "%s: \"%s\" must be an object", path, prefix);
+		return -1;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(obj, key, v) {
+		snprintf(k, sizeof(k), "%s.%s", prefix, key);
+		int rc;
+		if (!probe && strcmp(key, "host") == 0)
+			rc = profile_text(path, k, v, t->host, sizeof(t->host), false, err, errlen);
+		else if (strcmp(key, "user") == 0)
+			rc = profile_text(path, k, v, t->user, sizeof(t->user), false, err, errlen);
+		else if (strcmp(key, "port") == 0)
+			rc = profile_int(path, k, v, 1, 65535, &t->port, err, errlen);
+		else if (strcmp(key, "identity") == 0)
+			rc = profile_text(path, k, v, t->identity, sizeof(t->identity), false, err, errlen);
+		else if (strcmp(key, "known_hosts") == 0)
+			rc = profile_text(path, k, v, t->known_hosts, sizeof(t->known_hosts), false, err, errlen);
+		else if (strcmp(key, "accept_new_host_key") == 0)
+			rc = profile_bool(path, k, v, &t->accept_new_host_key, err, errlen);
+		else if (strcmp(key, "connect_timeout_seconds") == 0)
+			rc = profile_int(path, k, v, 1, 300, &t->connect_timeout_s, err, errlen);
+		else {
+			oc_datafile_err(err, errlen, "%s: unknown key \"%s\"", path, k);
+			rc = -1;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	if (!probe && !t->host[0]) {
+		oc_datafile_err(err, errlen, "%s: \"%s\" needs \"host\"", path, prefix);
+		return -1;
+	}
+	return 0;
+}
+
+/* A number bound ("min"/"max") of a probe check. */
+static int profile_bound(const char *path, const char *key, json_t *v, double *dst, bool *has,
+			 char *err, size_t errlen)
+{
+	if (!json_is_number(v)) {
+		oc_datafile_err(err, errlen, "%s: \"%s\" must be a number", path, key);
+		return -1;
+	}
+	*dst = json_number_value(v);
+	*has = true;
+	return 0;
+}
+
+/* One element of "probes.checks". */
+static int profile_check(const char *path, size_t i, json_t *obj, struct oc_probe_check *c, char *err,
+			 size_t errlen)
+{
+	char k[96];
+	memset(c, 0, sizeof(*c));
+	if (!json_is_object(obj)) {
+		oc_datafile_err(err, errlen, "%s: \"probes.checks[%zu]\" must be an object", path, i);
+		return -1;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(obj, key, v) {
+		snprintf(k, sizeof(k), "probes.checks[%zu].%s", i, key);
+		int rc;
+		if (strcmp(key, "name") == 0)
+			rc = profile_text(path, k, v, c->name, sizeof(c->name), false, err, errlen);
+		else if (strcmp(key, "command") == 0)
+			rc = profile_text(path, k, v, c->command, sizeof(c->command), false, err, errlen);
+		else if (strcmp(key, "expect") == 0) {
+			rc = profile_text(path, k, v, c->expect, sizeof(c->expect), true, err, errlen);
+			c->has_expect = rc == 0;
+		} else if (strcmp(key, "min") == 0)
+			rc = profile_bound(path, k, v, &c->min, &c->has_min, err, errlen);
+		else if (strcmp(key, "max") == 0)
+			rc = profile_bound(path, k, v, &c->max, &c->has_max, err, errlen);
+		else {
+			oc_datafile_err(err, errlen, "%s: unknown key \"%s\"", path, k);
+			rc = -1;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	if (!c->name[0] || !c->command[0]) {
+		oc_datafile_err(err, errlen, "%s: \"probes.checks[%zu]\" needs \"name\" and \"command\"", path,
+				i);
+		return -1;
+	}
+	if (!c->has_expect && !c->has_min && !c->has_max) {
+		oc_datafile_err(err, errlen,
+				"%s: \"probes.checks[%zu]\" (%s) needs \"expect\", \"min\" or \"max\"", path, i,
+				c->name);
+		return -1;
+	}
+	if (c->has_min && c->has_max && c->min > c->max) {
+		oc_datafile_err(err, errlen, "%s: \"probes.checks[%zu]\" (%s): \"min\" is above \"max\"",
+				path, i, c->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The "probes" object. "checks", when given, replaces the default set. */
+static int profile_probes(const char *path, json_t *obj, struct oc_probe_config *pc, char *err,
+			  size_t errlen)
+{
+	if (!json_is_object(obj)) {
+		oc_datafile_err(err, errlen, "%s: \"probes\" must be an object", path);
+		return -1;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(obj, key, v) {
+		int rc = 0;
+		if (strcmp(key, "ssh") == 0)
+			rc = profile_ssh(path, "probes.ssh", v, true, &pc->ssh, err, errlen);
+		else if (strcmp(key, "timeout_seconds") == 0)
+			rc = profile_int(path, "probes.timeout_seconds", v, 1, 600, &pc->timeout_s, err, errlen);
+		else if (strcmp(key, "parallel") == 0)
+			rc = profile_int(path, "probes.parallel", v, 1, 256, &pc->parallel, err, errlen);
+		else if (strcmp(key, "connect_to") == 0) {
+			char what[16];
+			rc = profile_string(path, "probes.connect_to", v, what, sizeof(what), err, errlen);
+			if (rc == 0 && strcmp(what, "name") == 0)
+				pc->use_node_name = true;
+			else if (rc == 0 && strcmp(what, "addr") == 0)
+				pc->use_node_name = false;
+			else if (rc == 0) {
+				oc_datafile_err(err, errlen, "%s: \"probes.connect_to\" must be \"addr\" or \"name\"",
+						path);
+				rc = -1;
+			}
+		} else if (strcmp(key, "checks") == 0) {
+			if (!json_is_array(v) || json_array_size(v) == 0 ||
+			    json_array_size(v) > OC_PROBE_MAX_CHECKS) {
+				oc_datafile_err(err, errlen, "%s: \"probes.checks\" must be an array of 1 to %d checks",
+						path, OC_PROBE_MAX_CHECKS);
+				return -1;
+			}
+			pc->ncheck = 0;
+			size_t i;
+			json_t *c;
+			json_array_foreach(v, i, c) {
+				if (profile_check(path, i, c, &pc->checks[i], err, errlen) < 0)
+					return -1;
+				for (size_t j = 0; j < i; j++)
+					if (strcmp(pc->checks[j].name, pc->checks[i].name) == 0) {
+						oc_datafile_err(err, errlen, "%s: two probe checks are named \"%s\"",
+								path, pc->checks[i].name);
+						return -1;
+					}
+				pc->ncheck = i + 1;
+			}
+		} else {
+			oc_datafile_err(err, errlen, "%s: unknown key \"probes.%s\"", path, key);
+			rc = -1;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
 
 /* Applies one key of the top level object to *p. Returns 0, or -1 with a
  * message naming the key. */
@@ -150,6 +406,29 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		}
 		p->refresh_s = d;
 		return 0;
+	}
+	if (strcmp(key, "ssh") == 0)
+		return profile_ssh(path, "ssh", v, false, &p->ssh, err, errlen);
+	if (strcmp(key, "probes") == 0)
+		return profile_probes(path, v, &p->probes, err, errlen);
+	if (strcmp(key, "slurm_bin") == 0)
+		return profile_text(path, key, v, p->slurm_bin, sizeof(p->slurm_bin), false, err, errlen);
+	if (strcmp(key, "backend") == 0) {
+		char b[16];
+		if (profile_string(path, key, v, b, sizeof(b), err, errlen) == 0) {
+			if (strcmp(b, "auto") == 0)
+				p->backend = OC_BACKEND_AUTO;
+			else if (strcmp(b, "libslurm") == 0)
+				p->backend = OC_BACKEND_LIBSLURM;
+			else if (strcmp(b, "cli") == 0)
+				p->backend = OC_BACKEND_CLI;
+			else
+				b[0] = '\0';
+			if (b[0])
+				return 0;
+		}
+		oc_datafile_err(err, errlen, "%s: \"backend\" must be \"auto\", \"libslurm\" or \"cli\"", path);
+		return -1;
 	}
 	if (strcmp(key, "checklist") == 0 && json_is_string(v))
 		return profile_string(path, key, v, p->checklist, sizeof(p->checklist), err, errlen);

@@ -208,6 +208,7 @@ struct oc_nodes *oc_slurm_convert_nodes(struct oc_slurm_uid_cache *uids, const n
 			continue; /* hidden or empty slot */
 		struct oc_node *n = &t->v[t->n++];
 		n->name = oc_arena_strdup(a, ni->name);
+		n->addr = oc_arena_strdup_nonempty(a, ni->node_addr);
 		n->base = node_base_from_slurm(ni->node_state);
 		n->flags = node_flags_from_slurm(ni->node_state);
 		n->reason = oc_arena_strdup_nonempty(a, ni->reason);

@@ -183,12 +183,87 @@ static void test_load_wrong_types(void **state)
 	expect_error(f, "t.json", "{\"refresh_seconds\": 3601}", "\"refresh_seconds\"", NULL);
 	expect_error(f, "t.json", "{\"refresh_seconds\": -1}", "\"refresh_seconds\"", NULL);
 	expect_error(f, "t.json", "{\"refresh_seconds\": 0}", "\"refresh_seconds\"", NULL);
-	expect_error(f, "t.json", "{\"ssh\": 22}", "\"ssh\"", "object or a string", NULL);
+	expect_error(f, "t.json", "{\"ssh\": 22}", "\"ssh\"", "must be an object", NULL);
 	expect_error(f, "t.json", "{\"probes\": [1]}", "\"probes\"", NULL);
 	expect_error(f, "t.json", "{\"checklist\": false}", "\"checklist\"", NULL);
 	expect_error(f, "t.json", "{\"theme\": null}", "\"theme\"", NULL);
 	expect_error(f, "t.json", "{\"keymap\": 1.5}", "\"keymap\"", NULL);
 	expect_error(f, "t.json", "{\"keymap\": {\"q\": \"quit\"}}", "\"keymap\"", NULL);
+}
+
+static void test_load_remote(void **state)
+{
+	struct test_util_dir *f = *state;
+	char path[4096], err[512] = "";
+	struct oc_profile p;
+
+	test_util_write_file(f, "pcs.json",
+			     "{\"backend\": \"cli\", \"slurm_bin\": \"/opt/aws/pcs/scheduler/slurm-25.11/bin\",\n"
+			     " \"ssh\": {\"host\": \"head.example\", \"user\": \"ec2-user\", \"port\": 2222,\n"
+			     "         \"identity\": \"/root/.ssh/pcs\", \"known_hosts\": \"/root/.ssh/kh\",\n"
+			     "         \"accept_new_host_key\": true, \"connect_timeout_seconds\": 3},\n"
+			     " \"probes\": {\"timeout_seconds\": 4, \"parallel\": 3, \"connect_to\": \"name\",\n"
+			     "   \"ssh\": {\"user\": \"root\", \"port\": 2200},\n"
+			     "   \"checks\": [{\"name\": \"gpu count\", \"command\": \"cat /x/$1\", \"expect\": \"8\"},\n"
+			     "              {\"name\": \"temp\", \"command\": \"t\", \"min\": 0, \"max\": 85.5}]}}\n",
+			     path);
+	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.backend, OC_BACKEND_CLI);
+	assert_string_equal(p.slurm_bin, "/opt/aws/pcs/scheduler/slurm-25.11/bin");
+	assert_string_equal(p.ssh.host, "head.example");
+	assert_string_equal(p.ssh.user, "ec2-user");
+	assert_int_equal(p.ssh.port, 2222);
+	assert_string_equal(p.ssh.identity, "/root/.ssh/pcs");
+	assert_string_equal(p.ssh.known_hosts, "/root/.ssh/kh");
+	assert_true(p.ssh.accept_new_host_key);
+	assert_int_equal(p.ssh.connect_timeout_s, 3);
+	assert_int_equal(p.probes.timeout_s, 4);
+	assert_int_equal(p.probes.parallel, 3);
+	assert_true(p.probes.use_node_name);
+	assert_string_equal(p.probes.ssh.user, "root");
+	assert_int_equal(p.probes.ssh.port, 2200);
+	assert_int_equal(p.probes.ncheck, 2);
+	assert_string_equal(p.probes.checks[0].name, "gpu count");
+	assert_true(p.probes.checks[0].has_expect);
+	assert_string_equal(p.probes.checks[0].expect, "8");
+	assert_true(p.probes.checks[1].has_min && p.probes.checks[1].has_max);
+	assert_true(p.probes.checks[1].max == 85.5);
+
+	/* no "probes": the runbook's five quick checks, 10 s, port 22 */
+	test_util_write_file(f, "d.json", "{}", path);
+	assert_int_equal(oc_profile_load_file(path, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.backend, OC_BACKEND_AUTO);
+	assert_string_equal(p.ssh.host, "");
+	assert_int_equal(p.ssh.port, 22);
+	assert_int_equal(p.probes.ncheck, 5);
+	assert_string_equal(p.probes.checks[0].name, "gpu count");
+	assert_string_equal(p.probes.checks[0].expect, "8");
+	assert_string_equal(p.probes.checks[2].expect, "16");
+	assert_int_equal(p.probes.timeout_s, 10);
+
+	expect_error(f, "t.json", "{\"backend\": \"slurmrestd\"}", "\"backend\"", "cli", NULL);
+	expect_error(f, "t.json", "{\"ssh\": {\"user\": \"x\"}}", "needs \"host\"", NULL);
+	expect_error(f, "t.json", "{\"ssh\": {\"host\": \"h\", \"port\": 0}}", "\"ssh.port\"", "65535", NULL);
+	expect_error(f, "t.json", "{\"ssh\": {\"host\": \"h\", \"port\": \"22\"}}", "\"ssh.port\"", NULL);
+	expect_error(f, "t.json", "{\"ssh\": {\"host\": \"h\\nx\"}}", "\"ssh.host\"", "control character", NULL);
+	expect_error(f, "t.json", "{\"ssh\": {\"host\": \"h\", \"password\": \"x\"}}", "unknown key \"ssh.password\"",
+		     NULL);
+	expect_error(f, "t.json", "{\"probes\": {\"ssh\": {\"host\": \"h\"}}}", "unknown key \"probes.ssh.host\"", NULL);
+	expect_error(f, "t.json", "{\"probes\": {\"checks\": []}}", "\"probes.checks\"", NULL);
+	expect_error(f, "t.json", "{\"probes\": {\"checks\": [{\"name\": \"a\", \"command\": \"b\"}]}}", "needs \"expect\"",
+		     NULL);
+	expect_error(f, "t.json", "{\"probes\": {\"checks\": [{\"name\": \"a\", \"expect\": \"1\"}]}}",
+		     "needs \"name\" and \"command\"", NULL);
+	expect_error(f, "t.json",
+		     "{\"probes\": {\"checks\": [{\"name\": \"a\", \"command\": \"b\", \"min\": 5, \"max\": 1}]}}",
+		     "above", NULL);
+	expect_error(f, "t.json",
+		     "{\"probes\": {\"checks\": [{\"name\": \"a\", \"command\": \"b\", \"expect\": \"\"},"
+		     "{\"name\": \"a\", \"command\": \"c\", \"expect\": \"\"}]}}",
+		     "two probe checks", NULL);
+	expect_error(f, "t.json", "{\"probes\": {\"connect_to\": \"ip\"}}", "\"probes.connect_to\"", NULL);
+	expect_error(f, "t.json", "{\"probes\": {\"parallel\": 0}}", "\"probes.parallel\"", NULL);
+	expect_error(f, "t.json", "{\"slurm_bin\": \"\"}", "\"slurm_bin\"", "empty", NULL);
 }
 
 static void test_load_unknown_and_mismatch(void **state)
@@ -462,6 +537,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_load_valid, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_load_broken_json, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_load_wrong_types, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_load_remote, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_load_unknown_and_mismatch, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_load_missing, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_dirs, test_util_setup, test_util_teardown),
