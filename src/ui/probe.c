@@ -406,6 +406,10 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 
 void oc_probe_panel_draw(struct oc_app *app, int y, int h, int width)
 {
-	if (app->probe)
-		oc_app_panel_once(app, h, width - 2, y, h, width, probe_fill);
+	if (!app->probe)
+		return;
+	/* As high as the rows and the details need, at most the screen. */
+	int need = 3 + (int)oc_probe_count(app->probe) + (int)oc_probe_config(app->probe)->ncheck + 3;
+	int ph = need < 12 ? 12 : need > h ? h : need;
+	oc_app_panel_once(app, ph, width - 2, y, h, width, probe_fill);
 }
