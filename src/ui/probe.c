@@ -313,11 +313,14 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	}
 	wattrset(w, A_NORMAL);
 	y++;
-	/* The table takes what the details leave: a line per check + 3. */
-	int detail_h = (int)pc->ncheck + 3;
-	int rows = h - 2 - y - detail_h;
-	if (rows < 3)
-		rows = h - 2 - y;
+	/* The table takes what the details leave (a rule, the node's line and
+	 * a line per check, above the bottom border); on a short screen the
+	 * table alone. */
+	int detail_h = (int)pc->ncheck + 2;
+	int rows = h - 1 - y - detail_h;
+	bool details = rows >= 1;
+	if (!details)
+		rows = h - 1 - y;
 	if (rows < 1)
 		rows = 1;
 	if (app->probe_sel >= n)
@@ -372,7 +375,7 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	}
 	/* Details of the selected node. */
 	y = h - 1 - detail_h;
-	if (y > 2 + rows && oc_probe_node(p, app->probe_sel, r)) {
+	if (details && oc_probe_node(p, app->probe_sel, r)) {
 		wmove(w, y++, 1);
 		whline(w, ACS_HLINE, width - 2);
 		wmove(w, y++, 2);
@@ -382,7 +385,7 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 		oc_put_text(w, line, width - 4, true, false);
 		wattrset(w, A_NORMAL);
-		for (size_t k = 0; k < r->ncheck && y < h - 2; k++) {
+		for (size_t k = 0; k < r->ncheck && y < h - 1; k++) {
 			const struct oc_probe_check_result *c = &r->checks[k];
 			snprintf(line, sizeof(line), "  %-16s %-4s %s", pc->checks[k].name,
 				 oc_probe_eval_verdict_name(c->verdict), c->verdict == OC_PROBE_PENDING ? "" : c->text);
@@ -409,7 +412,7 @@ void oc_probe_panel_draw(struct oc_app *app, int y, int h, int width)
 	if (!app->probe)
 		return;
 	/* As high as the rows and the details need, at most the screen. */
-	int need = 3 + (int)oc_probe_count(app->probe) + (int)oc_probe_config(app->probe)->ncheck + 3;
+	int need = (int)oc_probe_count(app->probe) + (int)oc_probe_config(app->probe)->ncheck + 5;
 	int ph = need < 12 ? 12 : need > h ? h : need;
 	oc_app_panel_once(app, ph, width - 2, y, h, width, probe_fill);
 }
