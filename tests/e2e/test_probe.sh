@@ -32,7 +32,7 @@ base="$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json"
 conf=$(sed -n 's/.*"slurm_conf": *"\([^"]*\)".*/\1/p' "$base")
 [ -n "$conf" ] || fail "the test profile names no slurm_conf"
 audit=$tmp/state/audit.log
-mkdir -m 0700 -p "$tmp/xdg/opsconsole/clusters" "$tmp/state"
+(umask 077 && mkdir -p "$tmp/xdg/opsconsole/clusters" "$tmp/state")
 profile=$tmp/xdg/opsconsole/clusters/llm-poc.json
 (
 	umask 077
@@ -42,7 +42,7 @@ profile=$tmp/xdg/opsconsole/clusters/llm-poc.json
    "ssh": {"user": "root", "port": $OC_SSHD_PORT, "identity": "$OC_SSH_KEY", "known_hosts": "$OC_SSH_KNOWN_HOSTS"},
    "timeout_seconds": 4, "parallel": 8,
    "checks": [
-     {"name": "gpu count", "command": "if [ -e $fake/\$1/hang ]; then sleep 60; fi; cat $fake/\$1/gpus", "expect": "8"},
+     {"name": "gpu count", "command": "if [ -e $fake/\$1/hang ]; then sleep 30; fi; cat $fake/\$1/gpus", "expect": "8"},
      {"name": "gpu temp", "command": "cat $fake/\$1/temp", "max": 90},
      {"name": "xid", "command": "cat $fake/\$1/xid 2>/dev/null; true", "expect": ""}
    ]}}
