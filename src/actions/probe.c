@@ -359,6 +359,28 @@ size_t oc_probe_finished(struct oc_probe *p)
 	return f;
 }
 
+bool oc_probe_node_bad(const struct oc_probe_node_result *r)
+{
+	if (r->state == OC_PROBE_NODE_NO_ANSWER || r->state == OC_PROBE_NODE_UNREACHABLE)
+		return true;
+	for (size_t k = 0; k < r->ncheck; k++)
+		if (r->checks[k].verdict == OC_PROBE_FAILED || r->checks[k].verdict == OC_PROBE_ERROR)
+			return true;
+	return false;
+}
+
+size_t oc_probe_problems(struct oc_probe *p)
+{
+	if (!p)
+		return 0;
+	size_t bad = 0;
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < p->n; i++)
+		bad += oc_probe_node_bad(&p->nodes[i].r);
+	pthread_mutex_unlock(&p->lock);
+	return bad;
+}
+
 bool oc_probe_node(struct oc_probe *p, size_t i, struct oc_probe_node_result *out)
 {
 	if (!p || i >= p->n)

@@ -97,6 +97,13 @@ void oc_probe_ack(struct oc_probe *p);
 size_t oc_probe_count(const struct oc_probe *p);
 size_t oc_probe_finished(struct oc_probe *p);
 
+/* How many finished nodes have a problem: a check failed or in error,
+ * unreachable, no answer. */
+size_t oc_probe_problems(struct oc_probe *p);
+
+/* Whether a node's row shows a problem (as oc_probe_problems counts). */
+bool oc_probe_node_bad(const struct oc_probe_node_result *r);
+
 /* A copy of node i's row (in the order of the targets). Returns false
  * when i is out of range. */
 bool oc_probe_node(struct oc_probe *p, size_t i, struct oc_probe_node_result *out);

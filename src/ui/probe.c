@@ -222,17 +222,6 @@ static enum oc_role probe_role(enum oc_probe_verdict v)
 	}
 }
 
-/* Whether a node's row shows a problem. */
-static bool probe_bad(const struct oc_probe_node_result *r)
-{
-	if (r->state == OC_PROBE_NODE_NO_ANSWER || r->state == OC_PROBE_NODE_UNREACHABLE)
-		return true;
-	for (size_t k = 0; k < r->ncheck; k++)
-		if (r->checks[k].verdict == OC_PROBE_FAILED || r->checks[k].verdict == OC_PROBE_ERROR)
-			return true;
-	return false;
-}
-
 static void probe_state_text(const struct oc_probe_node_result *r, char *buf, size_t len)
 {
 	if (r->state == OC_PROBE_NODE_RUNNING)
@@ -273,11 +262,7 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		return;
 	werase(w);
 	box(w, 0, 0);
-	/* Count problems for the title. */
-	size_t bad = 0;
-	for (size_t i = 0; i < n; i++)
-		if (oc_probe_node(p, i, r) && probe_bad(r))
-			bad++;
+	size_t bad = oc_probe_problems(p);
 	char title[200];
 	snprintf(title, sizeof(title), " Probes: %zu node%s, %zu done, %zu with problems%s ", n, n == 1 ? "" : "s",
 		 done, bad, done < n ? ", running..." : "");
@@ -333,7 +318,7 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		if (!oc_probe_node(p, i, r))
 			break;
 		bool sel = i == app->probe_sel;
-		bool problem = probe_bad(r);
+		bool problem = oc_probe_node_bad(r);
 		char name[160];
 		/* "!" marks a node with a problem, colour or not. */
 		snprintf(name, sizeof(name), "%c %s", problem ? '!' : ' ', r->name);

@@ -170,6 +170,7 @@ static void test_parallel_results(void **state)
 			assert_int_equal(r.checks[1].verdict, OC_PROBE_OK);
 		}
 	}
+	assert_int_equal(oc_probe_problems(p), 2); /* seven and broken */
 	oc_probe_free(&p); /* (threads may still be on their way out) */
 	assert_null(p);
 	assert_int_equal(atomic_load(&stub_bad), 0);
