@@ -14,7 +14,10 @@
 # takes public keys only (no passwords, no PAM). When SLURM_CONF is set at
 # start, the sessions get it too (SetEnv), as the remote commands must find
 # the private cluster's slurm.conf the way a head node's commands find
-# theirs. Runs as root (sshd needs it); installs nothing
+# theirs. Besides root, the OS user $OC_SSH_USER (default octest, made by
+# start when missing: no password, home /, /bin/bash) logs in with the
+# same key (AuthorizedKeysFile is one file for every user): a non-root
+# login, as on a head node. Runs as root (sshd needs it); installs nothing
 # (tests/install-deps.sh adds openssh-server and openssh-client).
 #
 # Facts learnt while writing this (OpenSSH 9.2, Debian 12):
@@ -27,6 +30,9 @@
 #    ends the server (its title names DIR/sshd_config), every process with
 #    a TCP socket on 127.0.0.1:PORT (the sessions, ss -p), and all their
 #    descendants, so no session is left behind.
+#  * Without PAM, sshd refuses accounts whose password field starts with
+#    "!" ("account is locked"), which is what useradd leaves: the test user
+#    gets "*" (no password, not locked).
 #  * The server starts from an empty environment (PATH only), so that
 #    tests/cluster/cluster.sh stop, which ends processes carrying the
 #    cluster's SLURM_CONF, leaves it alone.
@@ -38,6 +44,8 @@ REPO_ROOT=$(cd "$SCRIPT_DIR/../.." && pwd)
 SSHD=${OC_SSHD_BIN:-/usr/sbin/sshd}
 PORT=${OC_SSHD_PORT:-2222}
 TIMEOUT=${OC_SSHD_TIMEOUT:-20}
+LOGLEVEL=${OC_SSHD_LOGLEVEL:-INFO}
+TEST_USER=${OC_SSH_USER:-octest}
 
 say() { printf '[sshd] %s\n' "$*"; }
 die() { printf '[sshd] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -46,7 +54,8 @@ usage() {
 	cat <<'EOF'
 usage: sshd.sh start|stop|status|env [--dir DIR]
 environment: OC_SSHD_DIR (<repo>/build/sshd), OC_SSHD_PORT (2222),
-  OC_SSHD_TIMEOUT (20 s to come up), SLURM_CONF (passed to sessions)
+  OC_SSH_USER (octest, the non-root login), OC_SSHD_TIMEOUT (20 s to come up), OC_SSHD_LOGLEVEL (INFO; DEBUG3 for
+  sshd.log), SLURM_CONF (passed to sessions)
 EOF
 }
 
@@ -141,6 +150,7 @@ AllowAgentForwarding no
 AllowTcpForwarding no
 X11Forwarding no
 PrintMotd no
+LogLevel $LOGLEVEL
 MaxStartups 100:30:200
 MaxSessions 50
 Subsystem sftp internal-sftp
@@ -154,15 +164,26 @@ EOF
 # Keys and files made once per DIR (the known_hosts every time: the port may change).
 make_keys() {
 	mkdir -p "$DIR"
-	chmod 700 "$DIR"
+	chmod 755 "$DIR" # the test user reads authorized_keys; private keys stay 0600
 	[[ -s $HOST_KEY ]] || ssh-keygen -q -t ed25519 -N '' -C "opsconsole test sshd" -f "$HOST_KEY" >/dev/null
 	[[ -s $CLIENT_KEY ]] || ssh-keygen -q -t ed25519 -N '' -C "opsconsole test client" -f "$CLIENT_KEY" >/dev/null
 	cp "$CLIENT_KEY.pub" "$DIR/authorized_keys"
-	chmod 600 "$DIR/authorized_keys"
+	chmod 644 "$DIR/authorized_keys"
 	local key
 	key=$(cut -d' ' -f1,2 "$HOST_KEY.pub")
 	printf '[127.0.0.1]:%s %s\n[localhost]:%s %s\n' "$PORT" "$key" "$PORT" "$key" >"$KNOWN_HOSTS.tmp"
 	mv "$KNOWN_HOSTS.tmp" "$KNOWN_HOSTS"
+}
+
+# The non-root test login: exists, with a shell, not locked.
+ensure_test_user() {
+	[[ $TEST_USER =~ ^[a-z_][a-z0-9_-]*$ ]] || die "OC_SSH_USER must be a user name, got: $TEST_USER"
+	if ! id -u "$TEST_USER" >/dev/null 2>&1; then
+		useradd --no-create-home --home-dir / --shell /bin/bash --user-group "$TEST_USER" ||
+			die "useradd $TEST_USER failed"
+	fi
+	[[ $(getent shadow "$TEST_USER" | cut -d: -f2) != '!'* ]] || usermod -p '*' "$TEST_USER" ||
+		die "usermod -p '*' $TEST_USER failed"
 }
 
 cmd_stop() {
@@ -197,6 +218,7 @@ cmd_start() {
 	[[ -x $SSHD ]] || die "$SSHD not found: apt-get install openssh-server (tests/install-deps.sh)"
 	command -v ssh-keygen >/dev/null || die "ssh-keygen not found: apt-get install openssh-client"
 	make_keys
+	ensure_test_user
 	config_text >"$CONFIG.new"
 	if pid=$(running); then
 		if cmp -s "$CONFIG" "$CONFIG.new" && answers; then
@@ -214,7 +236,7 @@ cmd_start() {
 	if answers; then
 		die "127.0.0.1:$PORT is taken by another server: set OC_SSHD_PORT"
 	fi
-	: >"$LOG"
+	printf -- "--- %(%F %T)T sshd.sh start\n" -1 >>"$LOG"
 	setsid env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		"$SSHD" -D -f "$CONFIG" -E "$LOG" </dev/null >>"$LOG" 2>&1 &
 	printf '%s\n' "$!" >"$PIDFILE"
@@ -243,8 +265,8 @@ cmd_status() {
 }
 
 cmd_env() {
-	printf 'export OC_SSHD_PORT=%q OC_SSH_KEY=%q OC_SSH_KNOWN_HOSTS=%q OC_SSHD_DIR=%q\n' \
-		"$PORT" "$CLIENT_KEY" "$KNOWN_HOSTS" "$DIR"
+	printf 'export OC_SSHD_PORT=%q OC_SSH_KEY=%q OC_SSH_KNOWN_HOSTS=%q OC_SSHD_DIR=%q OC_SSH_USER=%q\n' \
+		"$PORT" "$CLIENT_KEY" "$KNOWN_HOSTS" "$DIR" "$TEST_USER"
 }
 
 "cmd_$CMD"
