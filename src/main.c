@@ -17,6 +17,7 @@
 #include "onboard_cli.h"
 #include "rehearse_cli.h"
 #include "source/collector.h"
+#include "source/probe_ssh.h"
 #include "source/slurm_write.h"
 #include "source/source.h"
 #include "ui/ui.h"
@@ -360,6 +361,12 @@ int main(int argc, char **argv)
 	if (oc_rehearse_default_paths(&profile, datadir, checklist_path, sizeof(checklist_path), rehearsal_progress,
 				      sizeof(rehearsal_progress)) < 0)
 		checklist_path[0] = '\0';
+	/* Node probes: over SSH to each node, also in a read-only console
+	 * (they change nothing; draining from a result goes through the
+	 * worker like any write). */
+	struct oc_probe_runner *probe_runner = oc_probe_ssh_runner_new(&profile.probes, err, sizeof(err));
+	if (!probe_runner)
+		fprintf(stderr, "opsconsole: node probes disabled: %s\n", err);
 	struct oc_ui_config ucfg = {
 		.cluster = profile.name,
 		.start_view = view,
@@ -374,8 +381,11 @@ int main(int argc, char **argv)
 		.audit_log = audit_log,
 		.checklist_path = checklist_path,
 		.rehearsal_progress = rehearsal_progress,
+		.probes = &profile.probes,
+		.probe_runner = probe_runner,
 	};
 	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
+	oc_probe_runner_free(&probe_runner);
 	if (oc_worker_stop(&worker))
 		oc_slurm_writer_fini(&writer); /* else the stuck worker still uses it */
 	oc_collector_stop(&hctx.c);
