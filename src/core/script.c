@@ -179,7 +179,7 @@ static void script_row(struct script_table *t, const char *const *texts)
 	t->n += t->ncols;
 }
 
-/* One line: cells padded to their column's width, two spaces between
+/* One line: cells padded to their column's width, one space between
  * columns, no trailing blanks. */
 static void script_line(FILE *f, const struct script_table *t, const size_t *w, const char *const *cells)
 {
@@ -188,7 +188,7 @@ static void script_line(FILE *f, const struct script_table *t, const size_t *w, 
 		const char *c = cells[i];
 		int pad = (int)w[i];
 		if (i)
-			oc_appendf(line, sizeof(line), "  ");
+			oc_appendf(line, sizeof(line), " ");
 		if (t->cols[i].right)
 			oc_appendf(line, sizeof(line), "%*s", pad, c);
 		else if (i + 1 < t->ncols)
