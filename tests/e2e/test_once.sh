@@ -50,6 +50,12 @@ resv="e2e_once_$$"
 e2e_on_exit scontrol delete ReservationName="$resv"
 scontrol create reservation ReservationName="$resv" user=root starttime=now duration=60 \
 	flags=maint,ignore_jobs nodes=gpu-st-b300-[15-16] >/dev/null
+# slurmctld marks the nodes MAINT on its next reservation pass, not at once.
+for _ in $(seq 100); do
+	[ "$(sinfo -h -n gpu-st-b300-[15-16] -N -o %t | sort -u)" = maint ] && break
+	sleep 0.1
+done
+[ "$(sinfo -h -n gpu-st-b300-[15-16] -N -o %t | sort -u)" = maint ] || fail "nodes 15-16 never became maint"
 
 # ---- every view: shape, exit code, common fields ------------------------
 for v in partitions queue nodes health quota reservations; do
