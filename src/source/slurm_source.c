@@ -670,7 +670,14 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	 * in full and resolved against the new table. */
 	if (!nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
 		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
-	mask |= b->need_full;
+	/* A part not asked for that never came back holds no indexes to go
+	 * stale: it stays marked (fetched in full when asked), but is not
+	 * fetched now (script mode asks for one view's parts only). */
+	unsigned stale = b->need_full;
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if ((stale & OC_MASK(p)) && !(mask & OC_MASK(p)) && !(prev && prev->status[p].fetched))
+			stale &= ~OC_MASK(p);
+	mask |= stale;
 	struct oc_slurm_node_index ix = {.nodes = next->nodes};
 
 	if (mask & OC_MASK(OC_PART_PARTITIONS)) {
