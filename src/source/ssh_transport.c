@@ -42,6 +42,10 @@
 #include "source/exec.h"
 
 #define SSH_T_BACKOFF_MAX_S 30
+/* The local deadline of a command that has a timeout: this long after the
+ * remote timeout(1) sent TERM (its KILL 2 s later happens on the host
+ * whether or not the transport still waits). */
+#define SSH_T_REMOTE_GRACE_S 1
 #define SSH_T_SLICE_MS 100        /* one wait for output */
 #define SSH_T_READ_CHUNK 65536
 #define SSH_T_IGNORE_AFTER_S 10   /* a silent command: send SSH_MSG_IGNORE this often */
@@ -535,7 +539,34 @@ static int ssh_t_run(struct oc_transport *t, const char *const argv[], int timeo
 	memset(r, 0, sizeof(*r));
 	if (err && errlen)
 		err[0] = '\0';
-	char *line = oc_shquote_argv(argv);
+	/* The remote side enforces the timeout too: sshd ignores signal
+	 * requests in root sessions, so without this a timed-out command
+	 * (a hung nvidia-smi, an scontrol waiting on a dead slurmctld)
+	 * would keep running on the host. coreutils' timeout signals the
+	 * command's whole process group, then KILLs it 2 s later; the
+	 * local deadline, 1 s later, is the backstop for a frozen host. */
+	char secs[16];
+	size_t argc = 0;
+	while (argv && argv[argc])
+		argc++;
+	const char **wrapped = NULL;
+	const char *const *use = argv;
+	if (timeout_s > 0 && argc > 0) {
+		wrapped = calloc(argc + 5, sizeof(*wrapped));
+		if (!wrapped) {
+			oc_datafile_err(err, errlen, "%s: out of memory", st->desc);
+			return -1;
+		}
+		snprintf(secs, sizeof(secs), "%ds", timeout_s);
+		wrapped[0] = "timeout";
+		wrapped[1] = "-k";
+		wrapped[2] = "2";
+		wrapped[3] = secs;
+		memcpy(wrapped + 4, argv, argc * sizeof(*wrapped));
+		use = wrapped;
+	}
+	char *line = oc_shquote_argv(use);
+	free(wrapped);
 	if (!line) {
 		oc_datafile_err(err, errlen, "%s: %s", st->desc, argv && argv[0] ? "out of memory" : "no command");
 		return -1;
@@ -547,7 +578,17 @@ static int ssh_t_run(struct oc_transport *t, const char *const argv[], int timeo
 		if (ssh_t_ensure(st, err, errlen) < 0)
 			break;
 		char why[SSH_T_ERRLEN] = "";
-		enum ssh_t_outcome o = ssh_t_exec(st, line, timeout_s, r, why, sizeof(why));
+		double t0 = ssh_t_now();
+		enum ssh_t_outcome o =
+			ssh_t_exec(st, line, timeout_s > 0 ? timeout_s + SSH_T_REMOTE_GRACE_S : 0, r, why, sizeof(why));
+		if (o == SSH_T_DONE && timeout_s > 0 && (r->exit_status == 124 || r->exit_status == 137) &&
+		    ssh_t_now() - t0 >= timeout_s - 0.5) {
+			/* the remote timeout(1) ended it */
+			r->exit_status = OC_EXEC_TIMED_OUT;
+			snprintf(why, sizeof(why), "timed out after %d s", timeout_s);
+		} else if (o == SSH_T_DONE && r->exit_status == OC_EXEC_TIMED_OUT) {
+			snprintf(why, sizeof(why), "timed out after %d s", timeout_s);
+		}
 		if (o == SSH_T_DONE) {
 			oc_datafile_err(err, errlen, "%s", why);
 			ret = 0;
