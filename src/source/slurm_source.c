@@ -797,11 +797,3 @@ struct oc_backend *oc_slurm_backend_open(const char *slurm_conf, char *err, size
 	b->base.ops = &slurm_backend_ops;
 	return &b->base;
 }
-
-void oc_backend_close(struct oc_backend **bp)
-{
-	if (!bp || !*bp)
-		return;
-	(*bp)->ops->close(*bp);
-	*bp = NULL;
-}
