@@ -17,7 +17,7 @@
 #include "onboard_cli.h"
 #include "rehearse_cli.h"
 #include "source/collector.h"
-#include "source/slurm_write.h"
+#include "connect.h"
 #include "source/source.h"
 #include "ui/ui.h"
 
@@ -266,7 +266,12 @@ int main(int argc, char **argv)
 		case OPT_KEYMAP: keymap = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V':
+#ifdef OC_WITH_LIBSLURM
 			printf("opsconsole %s (built against Slurm %s)\n", OC_VERSION, oc_slurm_build_version());
+#else
+			printf("opsconsole %s (built without libslurm: reads the cluster with the Slurm commands)\n",
+			       OC_VERSION);
+#endif
 			return 0;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -298,7 +303,10 @@ int main(int argc, char **argv)
 		return rc;
 
 	char err[512];
-	struct oc_backend *backend = oc_slurm_backend_open(profile.slurm_conf, err, sizeof(err));
+	/* The backend (libslurm, or the Slurm commands over a transport) comes
+	 * from the profile: connect.c, where the transport is chosen. */
+	struct oc_connection conn;
+	struct oc_backend *backend = oc_connect_backend(&profile, &conn, err, sizeof(err));
 	if (!backend) {
 		fprintf(stderr, "opsconsole: %s: %s\n", profile.name, err);
 		return 1;
@@ -306,6 +314,7 @@ int main(int argc, char **argv)
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "opsconsole: the console needs a terminal (opsconsole onboard and rehearse work without one)\n");
 		oc_backend_close(&backend);
+		oc_connect_close(&conn);
 		return 1;
 	}
 	/* libslurm prints its errors on stderr ("error: Sending PersistInit
@@ -326,6 +335,7 @@ int main(int argc, char **argv)
 	if (!hctx.c) {
 		restore_stderr(saved_stderr);
 		fprintf(stderr, "opsconsole: %s\n", err);
+		oc_connect_close(&conn);
 		return 1;
 	}
 	struct oc_ui_hooks hooks = {
@@ -337,7 +347,7 @@ int main(int argc, char **argv)
 		.ack = h_ack,
 		.inflight_since = h_inflight,
 	};
-	/* Writes: a worker thread applies them through the libslurm writer;
+	/* Writes: a worker thread applies them through the writer of the backend;
 	 * --readonly starts none. */
 	char audit_log[PATH_MAX];
 	if (profile.audit_log[0])
@@ -348,7 +358,7 @@ int main(int argc, char **argv)
 	struct oc_worker *worker = NULL;
 	bool ro = readonly || profile.readonly;
 	if (!ro) {
-		if (oc_slurm_writer_init(&writer, err, sizeof(err)) == 0)
+		if (oc_connect_writer(&conn, &writer, err, sizeof(err)) == 0)
 			worker = oc_worker_start(&writer, profile.name, audit_log, err, sizeof(err));
 		if (!worker)
 			fprintf(stderr, "opsconsole: actions disabled: %s\n", err);
@@ -376,9 +386,12 @@ int main(int argc, char **argv)
 		.rehearsal_progress = rehearsal_progress,
 	};
 	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
-	if (oc_worker_stop(&worker))
-		oc_slurm_writer_fini(&writer); /* else the stuck worker still uses it */
+	bool writer_free = oc_worker_stop(&worker);
+	if (writer_free)
+		oc_connect_writer_fini(&conn, &writer); /* else the stuck worker still uses it */
 	oc_collector_stop(&hctx.c);
+	if (writer_free)
+		oc_connect_close(&conn); /* the transport outlives backend and writer */
 	restore_stderr(saved_stderr);
 	if (rc) {
 		fprintf(stderr, "opsconsole: %s\n", err);
