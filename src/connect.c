@@ -67,6 +67,8 @@ struct oc_backend *oc_connect_backend(const struct oc_profile *p, struct oc_conn
 #ifdef OC_WITH_LIBSLURM
 	if (!cli)
 		return oc_slurm_backend_open(p->slurm_conf, err, errlen);
+#else
+	(void)cli; /* always the CLI */
 #endif
 	if (p->slurm_conf[0] && !p->ssh.host[0]) {
 		if (access(p->slurm_conf, R_OK) != 0) {
