@@ -202,7 +202,7 @@ static void dbd_refresh(struct cli_backend *b)
 		if (localtime_r(&b->dbd_down_since, &tm))
 			strftime(since, sizeof(since), "%H:%M:%S", &tm);
 		char e[sizeof(b->dbd_error)];
-		snprintf(e, sizeof(e), "slurmdbd unreachable since %s: %.120s", since, err);
+		snprintf(e, sizeof(e), "slurmdbd unreachable since %.15s: %.100s", since, err);
 		if (strcmp(e, b->dbd_error) != 0)
 			b->dbd_changed = true;
 		snprintf(b->dbd_error, sizeof(b->dbd_error), "%s", e);
