@@ -4,9 +4,10 @@
  * back with scontrol, a reservation created and deleted, whoami.
  *
  * The transport is a parameter: OC_CLI_TRANSPORT=local (default) runs the
- * commands on this machine; OC_CLI_TRANSPORT=ssh (in a build with
- * OC_HAVE_SSH_TRANSPORT) runs them over SSH to 127.0.0.1:$OC_SSHD_PORT with
- * $OC_SSH_KEY and $OC_SSH_KNOWN_HOSTS (tests/ssh/sshd.sh env). */
+ * commands on this machine; OC_CLI_TRANSPORT=ssh runs them over SSH as
+ * root to 127.0.0.1:$OC_SSHD_PORT (default 2222) with $OC_SSH_KEY and
+ * $OC_SSH_KNOWN_HOSTS, by default the client key and known_hosts of the
+ * test sshd in $OC_SSHD_DIR (tests/ssh/sshd.sh). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -37,20 +38,22 @@ static int setup(void **state)
 	if (!kind || !*kind || strcmp(kind, "local") == 0) {
 		transport = oc_local_transport_open(err, sizeof(err));
 	} else if (strcmp(kind, "ssh") == 0) {
-#ifdef OC_HAVE_SSH_TRANSPORT
 		struct oc_ssh_target t;
 		memset(&t, 0, sizeof(t));
 		snprintf(t.host, sizeof(t.host), "127.0.0.1");
 		t.port = getenv("OC_SSHD_PORT") ? atoi(getenv("OC_SSHD_PORT")) : 2222;
 		snprintf(t.user, sizeof(t.user), "root");
-		snprintf(t.identity, sizeof(t.identity), "%s", getenv("OC_SSH_KEY") ? getenv("OC_SSH_KEY") : "");
-		snprintf(t.known_hosts, sizeof(t.known_hosts), "%s",
-			 getenv("OC_SSH_KNOWN_HOSTS") ? getenv("OC_SSH_KNOWN_HOSTS") : "");
+		const char *dir = getenv("OC_SSHD_DIR") ? getenv("OC_SSHD_DIR") : "build/sshd";
+		if (getenv("OC_SSH_KEY"))
+			snprintf(t.identity, sizeof(t.identity), "%s", getenv("OC_SSH_KEY"));
+		else
+			snprintf(t.identity, sizeof(t.identity), "%s/client_ed25519", dir);
+		if (getenv("OC_SSH_KNOWN_HOSTS"))
+			snprintf(t.known_hosts, sizeof(t.known_hosts), "%s", getenv("OC_SSH_KNOWN_HOSTS"));
+		else
+			snprintf(t.known_hosts, sizeof(t.known_hosts), "%s/known_hosts", dir);
 		t.connect_timeout_s = 10;
 		transport = oc_ssh_transport_open(&t, err, sizeof(err));
-#else
-		snprintf(err, sizeof(err), "this build has no SSH transport");
-#endif
 	} else {
 		snprintf(err, sizeof(err), "OC_CLI_TRANSPORT=%s: local or ssh", kind);
 	}

@@ -24,6 +24,9 @@
 #include <jansson.h>
 
 #include "actions/audit.h"
+#include "test_util.h"
+
+extern char **environ;
 
 #define T0 1795965601 /* 2026-11-29T15:20:01Z */
 
@@ -340,34 +343,17 @@ static void test_format_ssm_from_proc(void **state)
 	self[n] = '\0';
 	path_in_tmp(link, sizeof(link), "ssm-session-worker");
 	assert_int_equal(symlink(self, link), 0);
-	int fds[2];
-	assert_int_equal(pipe(fds), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		char *const argv[] = {(char *)"ssm-session-worker", (char *)"alice-0a1b2c3d4e5f67890",
-				      (char *)"i-0123456789abcdef0", NULL};
-		execv(link, argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	char buf[4096];
-	size_t got = 0;
-	ssize_t r;
-	while (got < sizeof(buf) - 1 && (r = read(fds[0], buf + got, sizeof(buf) - 1 - got)) > 0)
-		got += (size_t)r;
-	buf[got] = '\0';
-	close(fds[0]);
+	char *const argv[] = {(char *)"ssm-session-worker", (char *)"alice-0a1b2c3d4e5f67890",
+			      (char *)"i-0123456789abcdef0", NULL};
+	size_t got;
 	int status;
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	char *buf = test_util_run(link, argv, environ, NULL, &got, &status);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	json_t *o = parse_line(buf);
 	assert_string_equal(str(o, "ssm_session"), "alice-0a1b2c3d4e5f67890");
 	json_decref(o);
+	free(buf);
 	unlink(link);
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "actions/plan.h"
+#include "test_util.h"
 
 /* ---- helpers ---- */
 
@@ -68,44 +69,14 @@ static char *run_shell(const char *shell, const char *script_in, size_t *len)
 	char *script = malloc(slen);
 	assert_non_null(script);
 	snprintf(script, slen, "%s%s", prefix, script_in);
-	int fds[2];
-	assert_int_equal(pipe(fds), 0);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		if (chdir(globdir) != 0)
-			_exit(126);
-		char *const argv[] = {(char *)shell, (char *)"-c", (char *)script, NULL};
-		char *const envp[] = {(char *)"PATH=/usr/bin:/bin", (char *)"LC_ALL=C.UTF-8", NULL};
-		execve(shell, argv, envp);
-		_exit(127);
-	}
-	close(fds[1]);
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	assert_non_null(buf);
-	for (;;) {
-		if (n == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-		ssize_t r = read(fds[0], buf + n, cap - n);
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fds[0]);
+	char *const argv[] = {(char *)shell, (char *)"-c", script, NULL};
+	char *const envp[] = {(char *)"PATH=/usr/bin:/bin", (char *)"LC_ALL=C.UTF-8", NULL};
 	int status;
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	char *buf = test_util_run(shell, argv, envp, globdir, len, &status);
 	free(script);
 	assert_true(WIFEXITED(status));
 	if (WEXITSTATUS(status) != 0)
 		fail_msg("%s exited %d for: %s", shell, WEXITSTATUS(status), script_in);
-	*len = n;
 	return buf;
 }
 
@@ -119,30 +90,6 @@ static char *quote_alloc(const char *s)
 	return q;
 }
 
-/* The distinct shells installed here: /bin/sh and bash, dash, zsh, ksh
- * when present (deduplicated by their real path). */
-static char shells[8][4096];
-static size_t nshells;
-
-static void find_shells(void)
-{
-	static const char *cand[] = {"/bin/sh", "/bin/dash", "/bin/bash", "/bin/zsh", "/bin/ksh",
-				     "/usr/bin/dash", "/usr/bin/bash", "/usr/bin/zsh", "/usr/bin/ksh"};
-	if (nshells)
-		return;
-	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]) && nshells < 8; i++) {
-		char real[4096];
-		if (access(cand[i], X_OK) != 0 || !realpath(cand[i], real))
-			continue;
-		bool dup = false;
-		for (size_t k = 0; k < nshells; k++)
-			dup = dup || strcmp(shells[k], real) == 0;
-		if (!dup)
-			snprintf(shells[nshells++], sizeof(shells[0]), "%s", real);
-	}
-	assert_true(nshells > 0);
-}
-
 /* sh -c 'printf %s <quoted>' prints exactly s, in every shell here. */
 static void check_roundtrip(const char *s)
 {
@@ -151,7 +98,8 @@ static void check_roundtrip(const char *s)
 	char *script = malloc(slen);
 	assert_non_null(script);
 	snprintf(script, slen, "printf %%s %s", q);
-	find_shells();
+	const char(*shells)[4096];
+	size_t nshells = test_util_shells(&shells);
 	for (size_t i = 0; i < nshells; i++) {
 		size_t n;
 		char *got = run_shell(shells[i], script, &n);

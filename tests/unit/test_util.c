@@ -6,11 +6,14 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -120,4 +123,67 @@ void test_util_expect_error(const struct test_util_dir *d, const char *rel,
 	for (const char *needle; (needle = va_arg(ap, const char *)) != NULL;)
 		test_util_assert_contains(err, needle);
 	va_end(ap);
+}
+
+/* Returns the output, malloc'd (test_util.h). */
+char *test_util_run(const char *path, char *const argv[], char *const envp[], const char *dir, size_t *len,
+		    int *status)
+{
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		if (dir && chdir(dir) != 0)
+			_exit(126);
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	close(fds[1]);
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+	assert_non_null(buf);
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		ssize_t r = read(fds[0], buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fds[0]);
+	buf[n] = '\0';
+	assert_int_equal(waitpid(pid, status, 0), pid);
+	*len = n;
+	return buf;
+}
+
+/* Returns the number of shells (test_util.h). */
+size_t test_util_shells(const char (**paths)[4096])
+{
+	static char found[TEST_UTIL_MAX_SHELLS][4096];
+	static size_t nfound;
+	static const char *cand[] = {"/bin/sh", "/bin/dash", "/bin/bash", "/bin/zsh", "/bin/ksh",
+				     "/usr/bin/dash", "/usr/bin/bash", "/usr/bin/zsh", "/usr/bin/ksh"};
+	for (size_t i = 0; nfound == 0 && i < sizeof(cand) / sizeof(cand[0]); i++) {
+		char real[4096];
+		if (access(cand[i], X_OK) != 0 || !realpath(cand[i], real))
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < nfound; k++)
+			dup = dup || strcmp(found[k], real) == 0;
+		if (!dup && nfound < TEST_UTIL_MAX_SHELLS)
+			snprintf(found[nfound++], sizeof(found[0]), "%s", real);
+	}
+	assert_true(nfound > 0);
+	*paths = (const char(*)[4096])found;
+	return nfound;
 }

@@ -40,6 +40,20 @@ const char *test_util_write_file(const struct test_util_dir *d, const char *rel,
  * nothing. */
 void test_util_assert_contains(const char *hay, const char *needle);
 
+/* Runs path with argv and envp (execve, no shell in between) in the
+ * folder dir (NULL: this one), stdin as inherited, and waits for it. Its
+ * stdout is returned in a malloc'd buffer the caller frees, NUL-terminated
+ * after *len bytes; *status is its waitpid() status. The test fails when
+ * it cannot fork or read. */
+char *test_util_run(const char *path, char *const argv[], char *const envp[], const char *dir, size_t *len,
+		    int *status);
+
+/* The distinct POSIX shells installed here (/bin/sh, dash, bash, zsh,
+ * ksh; deduplicated by their real path), found once. Returns how many
+ * there are (the test fails when none) and points *paths at their paths. */
+#define TEST_UTIL_MAX_SHELLS 8
+size_t test_util_shells(const char (**paths)[4096]);
+
 /* What test_util_expect_error calls: loads the file at path into the
  * test's own output and returns what the loader returned; when that is -1
  * it also asserts that the loader left its output empty. */
