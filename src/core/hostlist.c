@@ -11,20 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
+
 #define NAME_MAX_LEN 255
 #define MAX_DIGITS 18
 #define MAX_PARTS 16 /* text pieces and groups in one item */
 #define MAX_RANGES 4096
 
-__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+/* Error messages (core/strbuf.h). */
+#define seterr oc_seterr
 
 struct range {
 	uint64_t lo, hi;

@@ -179,29 +179,6 @@ static uint32_t node_words(const json_t *v, enum oc_node_base *base)
 	return f;
 }
 
-/* GPUs in use from gres_used: "gpu:8", "gpu:8(IDX:0-7)",
- * "gpu:b300:3(IDX:0-2),gpu:b200:1(IDX:4)", "gpu:0(IDX:N/A)". */
-static uint32_t gres_used_gpus(const char *s)
-{
-	uint64_t total = 0;
-	while (s && *s) {
-		const char *end = strchr(s, ',');
-		size_t len = end ? (size_t)(end - s) : strlen(s);
-		if (len >= 4 && strncmp(s, "gpu:", 4) == 0) {
-			const char *paren = memchr(s, '(', len);
-			const char *stop = paren ? paren : s + len;
-			const char *colon = NULL;
-			for (const char *p = s; p < stop; p++)
-				if (*p == ':')
-					colon = p;
-			if (colon)
-				total += strtoull(colon + 1, NULL, 10);
-		}
-		s = end ? end + 1 : NULL;
-	}
-	return (uint32_t)total;
-}
-
 static int node_fill(struct oc_arena *a, const json_t *o, struct oc_node *n)
 {
 	n->name = oc_arena_strdup_nonempty(a, jstr(o, "name"));
@@ -224,7 +201,7 @@ static int node_fill(struct oc_arena *a, const json_t *o, struct oc_node *n)
 	n->cfg_tres = oc_arena_strdup_nonempty(a, tres);
 	n->gpus = (uint32_t)oc_tres_gpus(tres);
 	n->alloc_tres = oc_arena_strdup_nonempty(a, jstr(o, "tres_used"));
-	n->alloc_gpus = gres_used_gpus(jstr(o, "gres_used"));
+	n->alloc_gpus = (uint32_t)oc_tres_gres_used_gpus(jstr(o, "gres_used"));
 	n->partitions = jcsv(a, o, "partitions");
 	n->features = jcsv(a, o, "active_features");
 	if (!n->features)
@@ -332,7 +309,7 @@ static uint32_t job_gpus(const json_t *o, enum oc_job_state st, uint32_t num_nod
 	return (uint32_t)g;
 }
 
-static int job_fill(struct oc_arena *a, const json_t *o, struct oc_cli_node_index *ix, struct oc_job *j)
+static int job_fill(struct oc_arena *a, const json_t *o, struct oc_node_index *ix, struct oc_job *j)
 {
 	j->job_id = (uint32_t)jnum(o, "job_id", 0, NULL);
 	j->array_job_id = (uint32_t)jnum(o, "array_job_id", 0, NULL);
@@ -386,11 +363,19 @@ static int job_fill(struct oc_arena *a, const json_t *o, struct oc_cli_node_inde
 	j->time_limit_min = (uint32_t)jnum(o, "time_limit", OC_NONE, &inf);
 	j->num_nodes = (uint32_t)jnum(o, "node_count", 0, NULL);
 	j->num_cpus = (uint32_t)jnum(o, "cpus", 0, NULL);
+	if (!j->num_cpus) {
+		/* 22.05 prints "cpus": null for some ended jobs (held, then
+		 * cancelled): the count is in their TRES. */
+		uint64_t c = 0;
+		if (oc_tres_get(jstr(o, "tres_alloc_str"), "cpu", &c) != 1)
+			oc_tres_get(jstr(o, "tres_req_str"), "cpu", &c);
+		j->num_cpus = (uint32_t)c;
+	}
 	j->gpus = job_gpus(o, j->state, j->num_nodes);
 	return j->user ? 0 : -1;
 }
 
-int oc_cli_parse_jobs_json(const char *text, size_t len, struct oc_cli_node_index *ix, const struct oc_jobs *prev,
+int oc_cli_parse_jobs_json(const char *text, size_t len, struct oc_node_index *ix, const struct oc_jobs *prev,
 			   struct oc_jobs **out, char *err, size_t errlen)
 {
 	*out = NULL;

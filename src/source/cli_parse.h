@@ -22,23 +22,16 @@
 #include <stdint.h>
 
 #include "core/model.h"
-#include "core/strmap.h"
+#include "core/nodeindex.h"
 
-/* Name -> index of the node table that node lists are resolved against,
- * built on first use. Initialise with {.nodes = table}; free with
- * oc_cli_node_index_free (nodes itself is borrowed). */
-struct oc_cli_node_index {
-	const struct oc_nodes *nodes;
-	struct oc_strmap map;
-	bool built;
-};
-void oc_cli_node_index_free(struct oc_cli_node_index *ix);
+/* Node lists are resolved against a struct oc_node_index
+ * (core/nodeindex.h): {.nodes = table}, freed with oc_node_index_free. */
 
 /* Resolve a hostlist expression (core/hostlist.c) against ix into *idx
  * (in arena a) and *count; unknown names are skipped, as is a malformed
  * expression (count 0). ix NULL: nothing resolved. Returns 0, -1 on
  * ENOMEM. */
-int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_cli_node_index *ix, uint32_t **idx,
+int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_node_index *ix, uint32_t **idx,
 			 uint32_t *count);
 
 /* Whether a pending reason as squeue prints it is an association or QoS
@@ -53,17 +46,17 @@ int oc_cli_parse_nodes_json(const char *text, size_t len, const struct oc_nodes 
 
 /* `squeue --json`: the "jobs" array; running jobs' nodes resolved against
  * ix (may be NULL). Returns 0 and *out, or -1 with err. */
-int oc_cli_parse_jobs_json(const char *text, size_t len, struct oc_cli_node_index *ix, const struct oc_jobs *prev,
+int oc_cli_parse_jobs_json(const char *text, size_t len, struct oc_node_index *ix, const struct oc_jobs *prev,
 			   struct oc_jobs **out, char *err, size_t errlen);
 
 /* `scontrol show partition --oneliner`. Returns 0 and *out, or -1. */
-int oc_cli_parse_partitions(const char *text, size_t len, struct oc_cli_node_index *ix,
+int oc_cli_parse_partitions(const char *text, size_t len, struct oc_node_index *ix,
 			    const struct oc_partitions *prev, struct oc_partitions **out, char *err, size_t errlen);
 
 /* `scontrol show reservation --oneliner` ("No reservations in the system"
  * is an empty table). ix NULL leaves node_idx empty. Returns 0 and *out,
  * or -1. */
-int oc_cli_parse_reservations(const char *text, size_t len, struct oc_cli_node_index *ix,
+int oc_cli_parse_reservations(const char *text, size_t len, struct oc_node_index *ix,
 			      const struct oc_reservations *prev, struct oc_reservations **out, char *err,
 			      size_t errlen);
 

@@ -146,16 +146,6 @@ static void forget_output(struct cli_backend *b, int part)
 	b->last_len[part] = 0;
 }
 
-static int nodes_same_layout(const struct oc_nodes *x, const struct oc_nodes *y)
-{
-	if (!x || !y || x->n != y->n)
-		return 0;
-	for (size_t i = 0; i < x->n; i++)
-		if (strcmp(x->v[i].name, y->v[i].name) != 0)
-			return 0;
-	return 1;
-}
-
 /* sacctmgr's part, at most every DBD_PERIOD_S: sets dbd_error. */
 static void dbd_refresh(struct cli_backend *b)
 {
@@ -265,6 +255,108 @@ static int refresh_acct(struct cli_backend *b, struct oc_snapshot *next)
 	return 0;
 }
 
+/* A part whose rows hold node indexes (partitions, jobs, reservations):
+ * its command, and its parser and table slot behind one shape. */
+struct indexed_part {
+	int part;
+	const char *what;
+	const char *const *argv;
+	/* Parse text against ix with prev's table (prev may be NULL) into a
+	 * new table *out. Returns 0, or -1 with err. */
+	int (*parse)(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
+		     void **out, char *err, size_t errlen);
+	/* Put t (NULL: nothing) into next's slot, dropping what was there;
+	 * returns whether the slot held a table before. */
+	bool (*swap)(struct oc_snapshot *next, void *t);
+};
+
+static int parse_partitions(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
+			    void **out, char *err, size_t errlen)
+{
+	struct oc_partitions *t = NULL;
+	int rc = oc_cli_parse_partitions(text, len, ix, prev ? prev->partitions : NULL, &t, err, errlen);
+	*out = t;
+	return rc;
+}
+
+static int parse_jobs(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
+		      void **out, char *err, size_t errlen)
+{
+	struct oc_jobs *t = NULL;
+	int rc = oc_cli_parse_jobs_json(text, len, ix, prev ? prev->jobs : NULL, &t, err, errlen);
+	*out = t;
+	return rc;
+}
+
+static int parse_resv(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
+		      void **out, char *err, size_t errlen)
+{
+	struct oc_reservations *t = NULL;
+	int rc = oc_cli_parse_reservations(text, len, ix, prev ? prev->reservations : NULL, &t, err, errlen);
+	*out = t;
+	return rc;
+}
+
+static bool swap_partitions(struct oc_snapshot *next, void *t)
+{
+	bool had = next->partitions != NULL;
+	if (t) {
+		oc_partitions_unref(&next->partitions);
+		next->partitions = t;
+	}
+	return had;
+}
+
+static bool swap_jobs(struct oc_snapshot *next, void *t)
+{
+	bool had = next->jobs != NULL;
+	if (t) {
+		oc_jobs_unref(&next->jobs);
+		next->jobs = t;
+	}
+	return had;
+}
+
+static bool swap_resv(struct oc_snapshot *next, void *t)
+{
+	bool had = next->reservations != NULL;
+	if (t) {
+		oc_reservations_unref(&next->reservations);
+		next->reservations = t;
+	}
+	return had;
+}
+
+/* Refresh one indexed part: an output equal to the previous one keeps
+ * the table, unless the node layout changed (need_full: parsed again
+ * against the new node table). Returns 0, or -1 (status set). */
+static int refresh_indexed(struct cli_backend *b, const struct indexed_part *ip, struct oc_node_index *ix,
+			   const struct oc_snapshot *prev, struct oc_snapshot *next)
+{
+	struct oc_part_status *st = &next->status[ip->part];
+	struct oc_run_result r;
+	char err[256];
+	int rc = run_part(b, ip->part, ip->argv, &r, err, sizeof(err));
+	bool full = b->need_full & OC_MASK(ip->part);
+	void *t = NULL;
+	int ret = 0;
+	if (rc == 1 && !full && ip->swap(next, NULL)) {
+		status_ok(st);
+	} else if (rc >= 0 && ip->parse(r.out, r.out_len, ix, prev, &t, err, sizeof(err)) == 0) {
+		ip->swap(next, t);
+		keep_output(b, ip->part, &r);
+		b->need_full &= ~OC_MASK(ip->part);
+		status_ok(st);
+	} else {
+		if (rc >= 0)
+			forget_output(b, ip->part);
+		status_fail(st, ip->what, err);
+		ret = -1;
+	}
+	oc_run_result_clear(&r);
+	return ret;
+}
+
 static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_snapshot *prev, struct oc_snapshot *next)
 {
 	struct cli_backend *b = (struct cli_backend *)base;
@@ -308,92 +400,23 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 		}
 		oc_run_result_clear(&r);
 	}
-	if (!nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
+	if (!oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
 		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
 	mask |= b->need_full;
-	struct oc_cli_node_index ix = {.nodes = next->nodes};
+	struct oc_node_index ix = {.nodes = next->nodes};
 
-	if (mask & OC_MASK(OC_PART_PARTITIONS)) {
-		struct oc_part_status *st = &next->status[OC_PART_PARTITIONS];
-		const char *argv[] = {"scontrol", "--all", "--oneliner", "show", "partition", NULL};
-		int rc = run_part(b, OC_PART_PARTITIONS, argv, &r, err, sizeof(err));
-		bool full = b->need_full & OC_MASK(OC_PART_PARTITIONS);
-		struct oc_partitions *t = NULL;
-		const char *text = rc == 1 ? b->last[OC_PART_PARTITIONS] : r.out;
-		size_t len = rc == 1 ? b->last_len[OC_PART_PARTITIONS] : r.out_len;
-		if (rc == 1 && !full && next->partitions) {
-			status_ok(st);
-		} else if (rc >= 0 && oc_cli_parse_partitions(text, len, &ix, prev ? prev->partitions : NULL, &t, err,
-							     sizeof(err)) == 0) {
-			oc_partitions_unref(&next->partitions);
-			next->partitions = t;
-			if (rc == 0)
-				keep_output(b, OC_PART_PARTITIONS, &r);
-			b->need_full &= ~OC_MASK(OC_PART_PARTITIONS);
-			status_ok(st);
-		} else {
-			if (rc >= 0)
-				forget_output(b, OC_PART_PARTITIONS);
-			status_fail(st, "partitions", err);
+	static const char *const parts_argv[] = {"scontrol", "--all", "--oneliner", "show", "partition", NULL};
+	static const char *const jobs_argv[] = {"squeue", "--all", "--json", NULL};
+	static const char *const resv_argv[] = {"scontrol", "--oneliner", "show", "reservation", NULL};
+	static const struct indexed_part indexed[] = {
+		{OC_PART_PARTITIONS, "partitions", parts_argv, parse_partitions, swap_partitions},
+		{OC_PART_JOBS, "jobs", jobs_argv, parse_jobs, swap_jobs},
+		{OC_PART_RESV, "reservations", resv_argv, parse_resv, swap_resv},
+	};
+	for (size_t k = 0; k < sizeof(indexed) / sizeof(indexed[0]); k++)
+		if ((mask & OC_MASK(indexed[k].part)) && refresh_indexed(b, &indexed[k], &ix, prev, next) < 0)
 			failed++;
-		}
-		oc_run_result_clear(&r);
-	}
-
-	if (mask & OC_MASK(OC_PART_JOBS)) {
-		struct oc_part_status *st = &next->status[OC_PART_JOBS];
-		const char *argv[] = {"squeue", "--all", "--json", NULL};
-		int rc = run_part(b, OC_PART_JOBS, argv, &r, err, sizeof(err));
-		bool full = b->need_full & OC_MASK(OC_PART_JOBS);
-		struct oc_jobs *t = NULL;
-		const char *text = rc == 1 ? b->last[OC_PART_JOBS] : r.out;
-		size_t len = rc == 1 ? b->last_len[OC_PART_JOBS] : r.out_len;
-		if (rc == 1 && !full && next->jobs) {
-			status_ok(st);
-		} else if (rc >= 0 &&
-			   oc_cli_parse_jobs_json(text, len, &ix, prev ? prev->jobs : NULL, &t, err, sizeof(err)) == 0) {
-			oc_jobs_unref(&next->jobs);
-			next->jobs = t;
-			if (rc == 0)
-				keep_output(b, OC_PART_JOBS, &r);
-			b->need_full &= ~OC_MASK(OC_PART_JOBS);
-			status_ok(st);
-		} else {
-			if (rc >= 0)
-				forget_output(b, OC_PART_JOBS);
-			status_fail(st, "jobs", err);
-			failed++;
-		}
-		oc_run_result_clear(&r);
-	}
-
-	if (mask & OC_MASK(OC_PART_RESV)) {
-		struct oc_part_status *st = &next->status[OC_PART_RESV];
-		const char *argv[] = {"scontrol", "--oneliner", "show", "reservation", NULL};
-		int rc = run_part(b, OC_PART_RESV, argv, &r, err, sizeof(err));
-		bool full = b->need_full & OC_MASK(OC_PART_RESV);
-		struct oc_reservations *t = NULL;
-		const char *text = rc == 1 ? b->last[OC_PART_RESV] : r.out;
-		size_t len = rc == 1 ? b->last_len[OC_PART_RESV] : r.out_len;
-		if (rc == 1 && !full && next->reservations) {
-			status_ok(st);
-		} else if (rc >= 0 && oc_cli_parse_reservations(text, len, &ix, prev ? prev->reservations : NULL, &t,
-							       err, sizeof(err)) == 0) {
-			oc_reservations_unref(&next->reservations);
-			next->reservations = t;
-			if (rc == 0)
-				keep_output(b, OC_PART_RESV, &r);
-			b->need_full &= ~OC_MASK(OC_PART_RESV);
-			status_ok(st);
-		} else {
-			if (rc >= 0)
-				forget_output(b, OC_PART_RESV);
-			status_fail(st, "reservations", err);
-			failed++;
-		}
-		oc_run_result_clear(&r);
-	}
-	oc_cli_node_index_free(&ix);
+	oc_node_index_free(&ix);
 
 	if ((mask & OC_MASK(OC_PART_ACCT)) && b->conf_loaded && refresh_acct(b, next) < 0)
 		failed++;

@@ -20,29 +20,8 @@
 
 /* ---- node lists -------------------------------------------------------- */
 
-void oc_cli_node_index_free(struct oc_cli_node_index *ix)
-{
-	if (!ix)
-		return;
-	oc_strmap_free(&ix->map);
-	ix->built = false;
-}
-
-static int node_index_build(struct oc_cli_node_index *ix)
-{
-	if (ix->built)
-		return 0;
-	if (oc_strmap_init(&ix->map, ix->nodes ? ix->nodes->n : 0) < 0)
-		return -1;
-	for (size_t i = 0; ix->nodes && i < ix->nodes->n; i++)
-		if (oc_strmap_put(&ix->map, ix->nodes->v[i].name, (uint32_t)i) < 0)
-			return -1;
-	ix->built = true;
-	return 0;
-}
-
 struct resolve_ctx {
-	const struct oc_strmap *map;
+	const struct oc_node_index *ix;
 	uint32_t *idx;
 	uint32_t n, cap;
 };
@@ -50,13 +29,13 @@ struct resolve_ctx {
 static int resolve_one(void *ctx, const char *name)
 {
 	struct resolve_ctx *c = ctx;
-	uint32_t i = oc_strmap_get(c->map, name);
+	uint32_t i = oc_node_index_get(c->ix, name);
 	if (i != UINT32_MAX && c->n < c->cap)
 		c->idx[c->n++] = i;
 	return 0;
 }
 
-int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_cli_node_index *ix, uint32_t **idx,
+int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_node_index *ix, uint32_t **idx,
 			 uint32_t *count)
 {
 	*idx = NULL;
@@ -67,9 +46,9 @@ int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_cli_nod
 	long n = oc_hostlist_count(expr, err, sizeof(err));
 	if (n <= 0)
 		return 0; /* malformed: nothing resolved */
-	if (node_index_build(ix) < 0)
+	if (oc_node_index_build(ix) < 0)
 		return -1;
-	struct resolve_ctx c = {.map = &ix->map, .cap = (uint32_t)n};
+	struct resolve_ctx c = {.ix = ix, .cap = (uint32_t)n};
 	c.idx = oc_arena_alloc(a, sizeof(uint32_t) * (size_t)n);
 	if (!c.idx)
 		return -1;
@@ -263,7 +242,7 @@ static size_t count_lines(const char *text, size_t len)
 
 /* ---- partitions -------------------------------------------------------- */
 
-int oc_cli_parse_partitions(const char *text, size_t len, struct oc_cli_node_index *ix,
+int oc_cli_parse_partitions(const char *text, size_t len, struct oc_node_index *ix,
 			    const struct oc_partitions *prev, struct oc_partitions **out, char *err, size_t errlen)
 {
 	*out = NULL;
@@ -339,7 +318,7 @@ fail:
 
 /* ---- reservations ------------------------------------------------------ */
 
-int oc_cli_parse_reservations(const char *text, size_t len, struct oc_cli_node_index *ix,
+int oc_cli_parse_reservations(const char *text, size_t len, struct oc_node_index *ix,
 			      const struct oc_reservations *prev, struct oc_reservations **out, char *err,
 			      size_t errlen)
 {

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "core/hostlist.h"
+#include "core/strbuf.h"
 #include "source/cli_parse.h"
 #include "source/cli_source.h"
 #include "source/jobcmd.h"
@@ -35,15 +36,8 @@ struct cli_writer {
 	char user[64];
 };
 
-__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+/* Error messages (core/strbuf.h). */
+#define seterr oc_seterr
 
 static bool name_char(unsigned char c)
 {

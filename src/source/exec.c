@@ -8,6 +8,7 @@
  * and _exit (all async-signal-safe; close_range is a plain system call).
  * Signals are blocked in the parent around fork so that none of the
  * caller's handlers can run in the child before it resets them. */
+#include "core/strbuf.h"
 #include "source/exec.h"
 
 #include <errno.h>
@@ -40,15 +41,8 @@ extern char **environ;
 /* Most fds the fallback loop closes in the child (without close_range). */
 #define CLOSE_MAX_FD (1 << 20)
 
-__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+/* Error messages (core/strbuf.h). */
+#define seterr oc_seterr
 
 static int64_t now_ms(void)
 {

@@ -9,17 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "core/strmap.h"
 
-__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+/* Error messages (core/strbuf.h). */
+#define seterr oc_seterr
 
 static bool name_char(unsigned char c)
 {

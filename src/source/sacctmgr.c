@@ -2,6 +2,7 @@
  * accounting state of an account read from `sacctmgr -P -n show ...`,
  * plan steps run and their outcome told apart (done / already there /
  * failed) from sacctmgr's exit code and its own words. */
+#include "core/strbuf.h"
 #include "source/sacctmgr.h"
 
 #include <limits.h>
@@ -24,15 +25,8 @@
 /* Most arguments of one read command. */
 #define READ_MAX_ARGS 12
 
-__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+/* Error messages (core/strbuf.h). */
+#define seterr oc_seterr
 
 /* ---- helpers ----------------------------------------------------------- */
 

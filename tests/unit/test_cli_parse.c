@@ -138,7 +138,7 @@ static void test_jobs(void **state)
 {
 	(void)state;
 	struct oc_nodes *n = load_nodes();
-	struct oc_cli_node_index ix = {.nodes = n};
+	struct oc_node_index ix = {.nodes = n};
 	size_t len;
 	char *t = slurp("squeue.json", &len);
 	struct oc_jobs *j = NULL;
@@ -177,7 +177,7 @@ static void test_jobs(void **state)
 	assert_int_equal(running, 3);
 	assert_int_equal(limited, 1);
 	oc_jobs_unref(&j);
-	oc_cli_node_index_free(&ix);
+	oc_node_index_free(&ix);
 	oc_nodes_unref(&n);
 }
 
@@ -212,7 +212,7 @@ static void test_partitions(void **state)
 {
 	(void)state;
 	struct oc_nodes *n = load_nodes();
-	struct oc_cli_node_index ix = {.nodes = n};
+	struct oc_node_index ix = {.nodes = n};
 	size_t len;
 	char *t = slurp("partitions.txt", &len);
 	struct oc_partitions *p = NULL;
@@ -243,7 +243,7 @@ static void test_partitions(void **state)
 	/* Something else than partitions. */
 	const char *bad = "slurm_load_partitions error: Unable to contact slurm controller\n";
 	check_bad(oc_cli_parse_partitions(bad, strlen(bad), &ix, NULL, &p, err, sizeof(err)), err, "not a partition");
-	oc_cli_node_index_free(&ix);
+	oc_node_index_free(&ix);
 	oc_nodes_unref(&n);
 }
 
@@ -255,7 +255,7 @@ static void test_reservations(void **state)
 	struct oc_reservations *r = NULL;
 	char err[256];
 	struct oc_nodes *n = load_nodes();
-	struct oc_cli_node_index ix = {.nodes = n};
+	struct oc_node_index ix = {.nodes = n};
 	assert_int_equal(oc_cli_parse_reservations(t, len, &ix, NULL, &r, err, sizeof(err)), 0);
 	free(t);
 	assert_int_equal(r->n, 1);
@@ -276,7 +276,7 @@ static void test_reservations(void **state)
 	assert_int_equal(oc_cli_parse_reservations(c, strlen(c), NULL, NULL, &r, err, sizeof(err)), 0);
 	assert_string_equal(r->v[0].nodes, "n[1-2]");
 	oc_reservations_unref(&r);
-	oc_cli_node_index_free(&ix);
+	oc_node_index_free(&ix);
 	oc_nodes_unref(&n);
 }
 
