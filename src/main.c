@@ -13,11 +13,13 @@
 
 #include "actions/audit.h"
 #include "actions/worker.h"
+#include "connect.h"
 #include "core/profile.h"
 #include "onboard_cli.h"
+#include "once_cli.h"
 #include "rehearse_cli.h"
 #include "source/collector.h"
-#include "connect.h"
+#include "source/probe_ssh.h"
 #include "source/source.h"
 #include "ui/ui.h"
 
@@ -34,6 +36,7 @@ static void usage(FILE *out)
 		"Usage: opsconsole [--cluster NAME] [options]\n"
 		"       opsconsole onboard --cluster NAME --file TEAM.json [--dry-run] [--yes]\n"
 		"       opsconsole rehearse --cluster NAME [--checklist FILE] [--auto] [--report DIR]\n"
+		"       opsconsole --cluster NAME --once VIEW [--json] [--partition P] [--show-hidden]\n"
 		"A terminal operations console for Slurm GPU clusters.\n"
 		"\n"
 		"  -c, --cluster NAME   open the cluster NAME: its profile\n"
@@ -47,10 +50,14 @@ static void usage(FILE *out)
 		"      --readonly       offer no action that changes the cluster\n"
 		"      --theme NAME     themes/NAME.json (default, light, high-contrast, mono)\n"
 		"      --keymap NAME    keymaps/NAME.json (default, vim)\n"
+		"      --once VIEW      print VIEW once and exit, for scripts: partitions, queue,\n"
+		"                       nodes, health, quota, reservations (docs/script-mode.md)\n"
+		"      --json           with --once: JSON (schema opsconsole.once/1)\n"
 		"  -h, --help           this help\n"
 		"  -V, --version        version and the Slurm version it was built against\n"
 		"\n"
-		"Exit status: 0 normal quit, 1 runtime failure, 2 usage or profile error.\n");
+		"Exit status: 0 normal quit, 1 runtime failure, 2 usage or profile error.\n"
+		"With --once: 0 fine, 1 findings (health, quota), 2 error.\n");
 }
 
 static const char *default_slurm_conf(void)
@@ -229,6 +236,29 @@ static time_t h_inflight(void *ctx)
 	return oc_collector_inflight_since(((struct hooks_ctx *)ctx)->c);
 }
 
+/* Script mode (once_cli.c): no terminal, no threads. */
+static int main_once(const char *cluster, const char *view, const char *partition, int show_hidden,
+		     struct oc_once_args *once)
+{
+	if (!once->view) {
+		fprintf(stderr, "opsconsole: --json goes with --once VIEW\n");
+		return EXIT_USAGE;
+	}
+	if (view) {
+		fprintf(stderr, "opsconsole: --view and --once do not go together\n");
+		return EXIT_USAGE;
+	}
+	once->partition = partition;
+	if (oc_once_check_args(once))
+		return EXIT_USAGE;
+	struct oc_profile profile;
+	int rc = resolve_profile(cluster, &profile);
+	if (rc)
+		return rc;
+	once->show_hidden = show_hidden || profile.show_hidden;
+	return oc_once_run(&profile, once);
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
@@ -241,7 +271,8 @@ int main(int argc, char **argv)
 	}
 	const char *cluster = NULL, *view = NULL, *partition = NULL, *theme = NULL, *keymap = NULL;
 	int show_hidden = 0, readonly = 0;
-	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP };
+	struct oc_once_args once = {0};
+	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP, OPT_ONCE, OPT_JSON };
 	static const struct option opts[] = {
 		{"cluster", required_argument, NULL, 'c'},
 		{"view", required_argument, NULL, OPT_VIEW},
@@ -250,6 +281,8 @@ int main(int argc, char **argv)
 		{"readonly", no_argument, NULL, OPT_READONLY},
 		{"theme", required_argument, NULL, OPT_THEME},
 		{"keymap", required_argument, NULL, OPT_KEYMAP},
+		{"once", required_argument, NULL, OPT_ONCE},
+		{"json", no_argument, NULL, OPT_JSON},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -264,6 +297,8 @@ int main(int argc, char **argv)
 		case OPT_READONLY: readonly = 1; break;
 		case OPT_THEME: theme = optarg; break;
 		case OPT_KEYMAP: keymap = optarg; break;
+		case OPT_ONCE: once.view = optarg; break;
+		case OPT_JSON: once.json = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V':
 #ifdef OC_WITH_LIBSLURM
@@ -281,6 +316,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (once.view || once.json)
+		return main_once(cluster, view, partition, show_hidden, &once);
 	static const char *const view_names[] = {"partitions", "queue",	   "nodes", "health",
 						 "quota",      "reservations", "audit", "rehearsal"};
 	bool view_ok = !view;
@@ -370,6 +407,12 @@ int main(int argc, char **argv)
 	if (oc_rehearse_default_paths(&profile, datadir, checklist_path, sizeof(checklist_path), rehearsal_progress,
 				      sizeof(rehearsal_progress)) < 0)
 		checklist_path[0] = '\0';
+	/* Node probes: over SSH to each node, also in a read-only console
+	 * (they change nothing; draining from a result goes through the
+	 * worker like any write). */
+	struct oc_probe_runner *probe_runner = oc_probe_ssh_runner_new(&profile.probes, err, sizeof(err));
+	if (!probe_runner)
+		fprintf(stderr, "opsconsole: node probes disabled: %s\n", err);
 	struct oc_ui_config ucfg = {
 		.cluster = profile.name,
 		.start_view = view,
@@ -384,8 +427,11 @@ int main(int argc, char **argv)
 		.audit_log = audit_log,
 		.checklist_path = checklist_path,
 		.rehearsal_progress = rehearsal_progress,
+		.probes = &profile.probes,
+		.probe_runner = probe_runner,
 	};
 	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
+	oc_probe_runner_free(&probe_runner);
 	bool writer_free = oc_worker_stop(&worker);
 	if (writer_free)
 		oc_connect_writer_fini(&conn, &writer); /* else the stuck worker still uses it */

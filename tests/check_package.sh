@@ -1,21 +1,47 @@
 #!/usr/bin/env bash
-# The .deb: built with cpack, unpacked into a scratch root, and the program
-# run from there finds its data files relative to its install prefix.
+# A package (DEB, the default, or RPM): built with cpack, unpacked into a
+# scratch root (dpkg-deb -x; rpm2cpio | cpio), and the program run from
+# there finds its data files relative to its install prefix. The package
+# depends on the runtime libraries and not on a Slurm package.
 set -euo pipefail
 build=${1:?build directory}
+gen=${2:-DEB}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-(cd "$build" && cpack -G DEB -B "$scratch/pkg" >/dev/null)
-deb=$(ls "$scratch"/pkg/*.deb | head -1)
-[ -s "$deb" ] || { echo "no .deb built" >&2; exit 1; }
-dpkg-deb -f "$deb" Depends | grep -q libjansson4 || { echo "Depends lacks the runtime libraries" >&2; exit 1; }
-dpkg-deb -f "$deb" Depends | grep -qi slurm && { echo "the package must not depend on a Slurm package" >&2; exit 1; }
-dpkg-deb -x "$deb" "$scratch/root"
+fail() { echo "$gen: $*" >&2; exit 1; }
+(cd "$build" && cpack -G "$gen" -B "$scratch/pkg" >/dev/null)
+mkdir "$scratch/root"
+case $gen in
+DEB)
+	pkg=$(ls "$scratch"/pkg/*.deb | head -1)
+	[ -s "$pkg" ] || fail "no .deb built"
+	deps=$(dpkg-deb -f "$pkg" Depends)
+	grep -q libjansson4 <<<"$deps" || fail "Depends lacks the runtime libraries: $deps"
+	dpkg-deb -x "$pkg" "$scratch/root"
+	;;
+RPM)
+	command -v rpmbuild >/dev/null || fail "rpmbuild is missing (Debian package rpm, tests/install-deps.sh)"
+	pkg=$(ls "$scratch"/pkg/*.rpm | head -1)
+	[ -s "$pkg" ] || fail "no .rpm built"
+	deps=$(rpm -qpR "$pkg" | grep -v '^rpmlib(' | tr '\n' ' ')
+	for lib in ncurses-libs jansson libssh; do
+		grep -qw "$lib" <<<"$deps" || fail "Requires lacks $lib: $deps"
+	done
+	# Directories of the base system stay the base system's.
+	if rpm -qpl "$pkg" | grep -Eqx '/usr(/bin|/share|/share/man|/share/man/man1|/share/doc|/lib)?'; then
+		fail "the package owns system directories: $(rpm -qpl "$pkg" | grep -Ex '/usr(/[a-z/0-9]*)?' | tr '\n' ' ')"
+	fi
+	(cd "$scratch/root" && rpm2cpio "$pkg" | cpio -idm --quiet)
+	;;
+*) fail "unknown generator (DEB or RPM)" ;;
+esac
+grep -qi slurm <<<"$deps" && fail "the package must not depend on a Slurm package: $deps"
 "$scratch/root/usr/bin/opsconsole" --version | grep -q '^opsconsole [0-9.]* (built against Slurm' ||
-	{ echo "opsconsole --version from the scratch root failed" >&2; exit 1; }
+	fail "opsconsole --version from the scratch root failed"
 for f in share/opsconsole/keymaps/default.json share/opsconsole/themes/mono.json \
 	share/opsconsole/views/queue.json share/opsconsole/checklists/llm-poc.json \
-	share/man/man1/opsconsole.1 share/doc/opsconsole/llm-poc.profile.json; do
-	[ -s "$scratch/root/usr/$f" ] || { echo "missing in the package: $f" >&2; exit 1; }
+	share/man/man1/opsconsole.1 share/doc/opsconsole/llm-poc.profile.json \
+	share/doc/opsconsole/script-mode.md share/doc/opsconsole/script-mode.schema.json; do
+	[ -s "$scratch/root/usr/$f" ] || fail "missing in the package: $f"
 done
-echo "ok: $(basename "$deb") installs into a scratch root and runs: $("$scratch/root/usr/bin/opsconsole" --version)"
+echo "ok: $(basename "$pkg") unpacks into a scratch root and runs: $("$scratch/root/usr/bin/opsconsole" --version)"

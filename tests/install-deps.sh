@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Installs what opsconsole needs to build and to run its tests on Debian 12
 # (as root): compilers and libraries, a real Slurm 22.05 with munge and
-# MariaDB, tmux for the end-to-end tests, OpenSSH (server and client) and
-# iproute2 (ss) for the SSH tests' private sshd. Does nothing when all is there.
+# MariaDB, tmux for the end-to-end tests, jq to check script mode's JSON,
+# rpm (rpmbuild) and cpio to build and unpack the .rpm, OpenSSH (server and
+# client) and iproute2 (ss) for the SSH tests' private sshd.
+# Does nothing when all is there.
 set -euo pipefail
 
 pkgs=(
 	build-essential cmake pkg-config
 	libslurm-dev libncurses-dev libjansson-dev libssh-dev libcmocka-dev
 	slurmctld slurmd slurmdbd slurm-client munge mariadb-server
-	tmux procps util-linux passwd man-db groff-base
+	tmux procps util-linux passwd man-db groff-base jq rpm cpio
 	openssh-server openssh-client iproute2
 )
 missing=()

@@ -10,7 +10,7 @@
 
 /* Longest accepted reservation name: what fits oc_resv_spec.name. */
 #define PLAN_RESV_NAME_MAX (sizeof(((struct oc_resv_spec *)0)->name) - 1)
-#define PLAN_REASON_MAX 1024
+#define PLAN_REASON_MAX OC_PLAN_REASON_MAX
 #define PLAN_START_MAX_AHEAD (366L * 24 * 3600)
 #define PLAN_DURATION_MAX_MIN (3650L * 24 * 60)
 

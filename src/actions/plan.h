@@ -44,7 +44,11 @@ size_t oc_plan_resv_create(const struct oc_resv_spec *spec, char *out, size_t le
 /* scontrol delete ReservationName=NAME. Returns the length it needs. */
 size_t oc_plan_resv_delete(const char *name, char *out, size_t len);
 
-/* Check a drain reason: not empty or blank, at most 1024 bytes, no NUL
+/* The longest drain reason accepted, in bytes (the probes' drain reasons
+ * are cut to it too). */
+#define OC_PLAN_REASON_MAX 1024
+
+/* Check a drain reason: not empty or blank, at most OC_PLAN_REASON_MAX bytes, no NUL
  * (cannot happen in C strings) — control characters and newlines are
  * allowed and reach Slurm verbatim. Returns 0, or -1 with a message. */
 int oc_plan_check_reason(const char *reason, char *err, size_t errlen);

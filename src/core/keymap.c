@@ -20,7 +20,7 @@ struct keymap_entry {
 };
 
 /* keymaps/default.json. j and k move as in less, k9s and htop's vi mode;
- * d, R, m, x, A and o are kept free for the node actions. */
+ * d, R, m, x, A, o and p are kept free for the node actions. */
 static const struct keymap_entry keymap_default[] = {
 	{"q", "quit"},
 	{"?", "help"},
@@ -54,6 +54,7 @@ static const struct keymap_entry keymap_default[] = {
 	{"m", "resv.create"},
 	{"x", "resv.delete"},
 	{"o", "team.onboard"},
+	{"p", "node.probe"},
 	{"Up", "move.up"},
 	{"Down", "move.down"},
 	{"k", "move.up"},

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/cells.h"
 #include "core/state.h"
 
 bool oc_contains_ci(const char *hay, const char *needle)
@@ -205,14 +206,6 @@ static int cmp_u32(uint32_t a, uint32_t b)
 	return a < b ? -1 : a > b;
 }
 
-static long long job_run_time(const struct oc_job *j, time_t now)
-{
-	if (j->state == OC_JOB_PENDING || !j->start_time)
-		return 0;
-	time_t end = (j->state == OC_JOB_RUNNING) ? now : j->end_time;
-	return (long long)(end - j->start_time);
-}
-
 static int job_state_rank(const struct oc_job *j)
 {
 	switch (j->state) {
@@ -241,7 +234,7 @@ static int job_cmp(const void *pa, const void *pb, void *arg)
 	case OC_JOB_SORT_PARTITION: r = cmp_str(a->partition, b->partition); break;
 	case OC_JOB_SORT_STATE: r = job_state_rank(a) - job_state_rank(b); break;
 	case OC_JOB_SORT_TIME: {
-		long long ta = job_run_time(a, c->now), tb = job_run_time(b, c->now);
+		long long ta = oc_cells_job_run_seconds(a, c->now), tb = oc_cells_job_run_seconds(b, c->now);
 		r = ta < tb ? -1 : ta > tb;
 		break;
 	}

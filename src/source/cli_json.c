@@ -362,16 +362,17 @@ static int job_fill(struct oc_arena *a, const json_t *o, struct oc_node_index *i
 	bool inf;
 	j->time_limit_min = (uint32_t)jnum(o, "time_limit", OC_NONE, &inf);
 	j->num_nodes = (uint32_t)jnum(o, "node_count", 0, NULL);
+	j->gpus = job_gpus(o, j->state, j->num_nodes);
 	j->num_cpus = (uint32_t)jnum(o, "cpus", 0, NULL);
 	if (!j->num_cpus) {
-		/* 22.05 prints "cpus": null for some ended jobs (held, then
-		 * cancelled): the count is in their TRES. */
+		/* 22.05 prints "cpus": null for jobs that ended before they
+		 * ran: their TRES' cpu count (libslurm's num_cpus may be
+		 * larger, e.g. with --cpus-per-gpu). */
 		uint64_t c = 0;
 		if (oc_tres_get(jstr(o, "tres_alloc_str"), "cpu", &c) != 1)
 			oc_tres_get(jstr(o, "tres_req_str"), "cpu", &c);
 		j->num_cpus = (uint32_t)c;
 	}
-	j->gpus = job_gpus(o, j->state, j->num_nodes);
 	return j->user ? 0 : -1;
 }
 

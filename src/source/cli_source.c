@@ -402,7 +402,7 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	}
 	if (!oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
 		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
-	mask |= b->need_full;
+	mask |= oc_backend_refetch(b->need_full, mask, prev);
 	struct oc_node_index ix = {.nodes = next->nodes};
 
 	static const char *const parts_argv[] = {"scontrol", "--all", "--oneliner", "show", "partition", NULL};

@@ -613,7 +613,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	 * in full and resolved against the new table. */
 	if (!oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
 		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
-	mask |= b->need_full;
+	mask |= oc_backend_refetch(b->need_full, mask, prev);
 	struct oc_node_index ix = {.nodes = next->nodes};
 
 	if (mask & OC_MASK(OC_PART_PARTITIONS)) {

@@ -181,33 +181,33 @@ static int ssh_t_check_host(struct ssh_t *st, ssh_session s, char *err, size_t e
 	case SSH_KNOWN_HOSTS_CHANGED:
 	case SSH_KNOWN_HOSTS_OTHER:
 		oc_datafile_err(err, errlen,
-			  "host key for %s has CHANGED (the server offers %s %s, %s holds %s): refused, "
-			  "someone may be intercepting the connection (or the host was reinstalled: then "
-			  "check the new fingerprint and remove the old key with ssh-keygen -R '%s' -f %s)",
-			  st->hostport, type, fp, st->known_hosts,
-			  k == SSH_KNOWN_HOSTS_OTHER ? "a key of another type" : "another key", st->hostport,
-			  st->known_hosts);
+			        "host key for %s has CHANGED (the server offers %s %s, %s holds %s): refused, "
+			        "someone may be intercepting the connection (or the host was reinstalled: then "
+			        "check the new fingerprint and remove the old key with ssh-keygen -R '%s' -f %s)",
+			        st->hostport, type, fp, st->known_hosts,
+			        k == SSH_KNOWN_HOSTS_OTHER ? "a key of another type" : "another key", st->hostport,
+			        st->known_hosts);
 		return -1;
 	case SSH_KNOWN_HOSTS_UNKNOWN:
 	case SSH_KNOWN_HOSTS_NOT_FOUND:
 		if (st->accept_new) {
 			if (ssh_session_update_known_hosts(s) != SSH_OK) {
 				oc_datafile_err(err, errlen, "cannot add the host key for %s to %s: %s", st->hostport,
-					  st->known_hosts, ssh_get_error(s));
+					        st->known_hosts, ssh_get_error(s));
 				return -1;
 			}
 			return 0;
 		}
 		oc_datafile_err(err, errlen,
-			  "host key for %s is not known (%s %s, not in %s): refused; check the fingerprint "
-			  "with the host's admin, then add it (ssh-keyscan %s%s >> %s) or set "
-			  "\"accept_new_host_key\": true in the profile",
-			  st->hostport, type, fp, st->known_hosts, keyscan_port, st->host, st->known_hosts);
+			        "host key for %s is not known (%s %s, not in %s): refused; check the fingerprint "
+			        "with the host's admin, then add it (ssh-keyscan %s%s >> %s) or set "
+			        "\"accept_new_host_key\": true in the profile",
+			        st->hostport, type, fp, st->known_hosts, keyscan_port, st->host, st->known_hosts);
 		return -1;
 	case SSH_KNOWN_HOSTS_ERROR:
 	default:
 		oc_datafile_err(err, errlen, "cannot check the host key for %s against %s: %s", st->hostport,
-			  st->known_hosts, ssh_get_error(s));
+			        st->known_hosts, ssh_get_error(s));
 		return -1;
 	}
 }
@@ -225,12 +225,12 @@ static int ssh_t_auth(struct ssh_t *st, ssh_session s, char *err, size_t errlen)
 		if (ssh_pki_import_privkey_file(st->identity, NULL, ssh_t_no_prompt, &asked, &key) != SSH_OK) {
 			if (asked)
 				oc_datafile_err(err, errlen,
-					  "identity %s needs a passphrase and opsconsole never asks for one: "
-					  "load it into the agent (ssh-add %s) and leave \"identity\" empty",
-					  st->identity, st->identity);
+					        "identity %s needs a passphrase and opsconsole never asks for one: "
+					        "load it into the agent (ssh-add %s) and leave \"identity\" empty",
+					        st->identity, st->identity);
 			else
 				oc_datafile_err(err, errlen, "identity %s: not a private key libssh can read",
-					  st->identity);
+					        st->identity);
 			return -1;
 		}
 		int rc = ssh_userauth_publickey(s, NULL, key);
@@ -241,7 +241,7 @@ static int ssh_t_auth(struct ssh_t *st, ssh_session s, char *err, size_t errlen)
 			oc_datafile_err(err, errlen, "authentication failed: %s", ssh_get_error(s));
 		else
 			oc_datafile_err(err, errlen, "the server refused the key %s for %s (publickey)", st->identity,
-				  st->user);
+				        st->user);
 		return -1;
 	}
 	int rc = ssh_userauth_publickey_auto(s, NULL, NULL);
@@ -251,9 +251,9 @@ static int ssh_t_auth(struct ssh_t *st, ssh_session s, char *err, size_t errlen)
 		oc_datafile_err(err, errlen, "authentication failed: %s", ssh_get_error(s));
 	else
 		oc_datafile_err(err, errlen,
-			  "no key accepted for %s: neither the agent's nor ~/.ssh/id_* (passwords are never "
-			  "used; name a key with \"identity\")",
-			  st->user);
+			        "no key accepted for %s: neither the agent's nor ~/.ssh/id_* (passwords are never "
+			        "used; name a key with \"identity\")",
+			        st->user);
 	return -1;
 }
 
@@ -350,18 +350,16 @@ static void ssh_t_exit_signal_cb(ssh_session s, ssh_channel ch, const char *sig,
 }
 
 /* Reads what is there of one stream into b. Returns bytes read (0:
- * none now), or -1 on a session error. */
+ * none now), -1 on a session error, -2 when out of memory. */
 static long ssh_t_drain(ssh_channel ch, int is_stderr, struct ssh_t_buf *b)
 {
 	long total = 0;
 	for (;;) {
 		if (b->cap - b->len < SSH_T_READ_CHUNK + 1) {
 			size_t cap = b->cap ? b->cap * 2 : 4 * SSH_T_READ_CHUNK;
-			char *p = realloc(b->p, cap);
-			if (!p) {
-				errno = ENOMEM;
-				return -1;
-			}
+			char *p = cap > b->cap ? realloc(b->p, cap) : NULL;
+			if (!p)
+				return -2;
 			b->p = p;
 			b->cap = cap;
 		}
@@ -395,8 +393,8 @@ static int ssh_t_take(struct ssh_t_buf *b, char **out, size_t *len)
 enum ssh_t_outcome {
 	SSH_T_DONE = 0,      /* ran: *r filled */
 	SSH_T_FAILED = -1,   /* not run, the session is fine (err) */
-	SSH_T_LOST = -2,     /* the session broke after the command was sent (err) */
-	SSH_T_UNSENT = -3,   /* the session broke before the command was sent (err) */
+	SSH_T_LOST = -2,     /* the session broke once the command may have been sent (err) */
+	SSH_T_UNSENT = -3,   /* the session broke before the command was sent: no channel (err) */
 };
 
 /* Runs line on a new channel of st->session. */
@@ -422,10 +420,11 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 		ssh_channel_free(ch);
 		return SSH_T_UNSENT;
 	}
+	/* From here on the server may have the command: never run it twice. */
 	if (ssh_channel_request_exec(ch, line) != SSH_OK) {
 		oc_datafile_err(err, errlen, "%s", ssh_get_error(s));
 		ssh_channel_free(ch);
-		return ssh_is_connected(s) ? SSH_T_LOST : SSH_T_UNSENT;
+		return SSH_T_LOST;
 	}
 	(void)ssh_channel_send_eof(ch);
 
@@ -436,9 +435,9 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 	bool timed_out = false;
 	for (;;) {
 		long a = ssh_t_drain(ch, 0, &out);
-		long b = a < 0 ? -1 : ssh_t_drain(ch, 1, &errb);
+		long b = a < 0 ? a : ssh_t_drain(ch, 1, &errb);
 		if (a < 0 || b < 0) {
-			if (errno == ENOMEM && ssh_is_connected(s)) {
+			if (a == -2 || b == -2) {
 				oc_datafile_err(err, errlen, "output too large: out of memory");
 				rc = SSH_T_FAILED;
 			} else {
@@ -470,7 +469,8 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 		}
 	}
 	if (rc == SSH_T_DONE && timed_out) {
-		/* sshd signals the command's process group (OpenSSH >= 7.9); then close */
+		/* sshd signals the command's process group (OpenSSH >= 7.9, not in root
+		 * sessions: docs/ssh.md); then close */
 		(void)ssh_channel_request_send_signal(ch, "TERM");
 		r->exit_status = OC_EXEC_TIMED_OUT;
 		oc_datafile_err(err, errlen, "timed out after %d s", timeout_s);
@@ -514,7 +514,7 @@ static int ssh_t_ensure(struct ssh_t *st, char *err, size_t errlen)
 	if (now < st->retry_at) {
 		int wait = (int)(st->retry_at - now + 0.999);
 		oc_datafile_err(err, errlen, "%s: connection lost: %s; reconnecting in %d s", st->desc, st->lost,
-			  wait < 1 ? 1 : wait);
+			        wait < 1 ? 1 : wait);
 		return -1;
 	}
 	char why[SSH_T_ERRLEN];
@@ -629,7 +629,7 @@ struct oc_transport *oc_ssh_transport_open(const struct oc_ssh_target *t, char *
 		struct passwd pw, *res = NULL;
 		if (getpwuid_r(geteuid(), &pw, pwbuf, sizeof(pwbuf), &res) != 0 || !res || !res->pw_name[0]) {
 			oc_datafile_err(err, errlen, "ssh %s: no \"user\" given and uid %u has no name", t->host,
-				  (unsigned)geteuid());
+				        (unsigned)geteuid());
 			free(st);
 			return NULL;
 		}

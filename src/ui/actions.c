@@ -124,6 +124,11 @@ static void a_resv_delete(struct oc_app *app)
 VIEW_ACTION(a_audit, "audit")
 VIEW_ACTION(a_rehearsal, "rehearsal")
 
+static void a_probe(struct oc_app *app)
+{
+	oc_probe_panel_open(app);
+}
+
 static void a_onboard(struct oc_app *app)
 {
 	if (writes_ok(app))
@@ -169,6 +174,10 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_VIEW_AUDIT] = {"view.audit", "the audit log of this cluster", a_audit},
 	[OC_ACT_VIEW_REHEARSAL] = {"view.rehearsal", "the failure rehearsal: steps, evidence, verdicts", a_rehearsal},
 	[OC_ACT_ONBOARD] = {"team.onboard", "onboard a team or change the selected one (quota view)", a_onboard},
+	[OC_ACT_NODE_PROBE] = {"node.probe",
+			       "probe the tagged or selected nodes over SSH (GPUs, Xid, EFA, temperature, ECC); "
+			       "in the results d drains a failed node",
+			       a_probe},
 };
 
 void oc_action_id_list(const char *ids[OC_ACT_COUNT])

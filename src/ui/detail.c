@@ -144,10 +144,9 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	}
 }
 
-void oc_detail_draw(struct oc_app *app, int y, int h, int width)
+void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,
+		       void (*fill)(struct oc_app *app, WINDOW *w, int h, int width))
 {
-	int pw = width - 4 > 100 ? 100 : width - 4;
-	int ph = h - 2;
 	if (pw < 30 || ph < 8) {
 		pw = width;
 		ph = h;
@@ -156,7 +155,7 @@ void oc_detail_draw(struct oc_app *app, int y, int h, int width)
 	if (!w)
 		return;
 	PANEL *p = new_panel(w);
-	detail_fill(app, w, ph, pw);
+	fill(app, w, ph, pw);
 	update_panels();
 	doupdate();
 	if (p)
@@ -164,4 +163,9 @@ void oc_detail_draw(struct oc_app *app, int y, int h, int width)
 	delwin(w);
 	/* As in dialog.c: keep get_wch() from repainting stdscr over the panel. */
 	untouchwin(stdscr);
+}
+
+void oc_detail_draw(struct oc_app *app, int y, int h, int width)
+{
+	oc_app_panel_once(app, h - 2, width - 4 > 100 ? 100 : width - 4, y, h, width, detail_fill);
 }

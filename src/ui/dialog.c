@@ -348,6 +348,17 @@ void oc_dialog_open_node(struct oc_app *app, enum oc_node_op op)
 		form_driver(app->dialog->form, REQ_NEXT_FIELD);
 }
 
+void oc_dialog_open_drain(struct oc_app *app, const char *nodes, const char *reason)
+{
+	static const char *const labels[] = {"Nodes", "Reason"};
+	const char *values[] = {nodes, reason};
+	dialog_open(app, DLG_DRAIN, "Drain nodes", labels, values, 2, 1);
+	if (app->dialog) { /* at the end of the reason, to edit it */
+		form_driver(app->dialog->form, REQ_NEXT_FIELD);
+		form_driver(app->dialog->form, REQ_END_LINE);
+	}
+}
+
 void oc_dialog_open_resv_create(struct oc_app *app)
 {
 	char targets[4096] = "", name[64];

@@ -16,6 +16,7 @@
 
 #include <panel.h>
 
+#include "actions/probe.h"
 #include "actions/worker.h"
 #include "ui/ui_int.h"
 #include "ui/ui_config.h"
@@ -326,6 +327,11 @@ static void draw(struct oc_app *app)
 		oc_detail_draw(app, 1, height - 2, width);
 		return;
 	}
+	if (app->mode == OC_MODE_PROBE && app->probe) {
+		wnoutrefresh(stdscr);
+		oc_probe_panel_draw(app, 1, height - 2, width);
+		return;
+	}
 	refresh();
 }
 
@@ -438,6 +444,10 @@ static void handle_key(struct oc_app *app, int ch, bool wide)
 			app->help_top = 0;
 		if (act == OC_ACT_QUIT)
 			app->quit = true;
+		return;
+	}
+	if (app->mode == OC_MODE_PROBE) {
+		oc_probe_panel_key(app, act);
 		return;
 	}
 	if (app->mode == OC_MODE_DETAIL) {
@@ -564,12 +574,13 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			app->dirty = false;
 			last_second = app->now;
 		}
-		struct pollfd pfd[3] = {
+		struct pollfd pfd[4] = {
 			{.fd = STDIN_FILENO, .events = POLLIN},
 			{.fd = hooks->wake_fd(hooks->ctx), .events = POLLIN},
 			{.fd = app->worker ? oc_worker_fd(app->worker) : -1, .events = POLLIN},
+			{.fd = app->probe ? oc_probe_fd(app->probe) : -1, .events = POLLIN},
 		};
-		int rc = poll(pfd, 3, 250);
+		int rc = poll(pfd, 4, 250);
 		if (rc < 0 && errno != EINTR)
 			break;
 		if (rc > 0 && (pfd[1].revents & POLLIN))
@@ -577,6 +588,10 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 		if (rc > 0 && (pfd[2].revents & POLLIN)) {
 			oc_worker_ack(app->worker);
 			oc_dialog_poll(app);
+			app->dirty = true;
+		}
+		if (rc > 0 && (pfd[3].revents & POLLIN)) {
+			oc_probe_ack(app->probe); /* a probe result came in */
 			app->dirty = true;
 		}
 		if (rc > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN))
@@ -588,6 +603,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	}
 
 	oc_dialog_close(app);
+	oc_probe_panel_close(app);
 	restore_terminal();
 	for (int i = 0; i < app->nviews; i++)
 		oc_listview_free(&app->view[i]);

@@ -25,6 +25,8 @@ struct oc_ui_hooks {
 };
 
 struct oc_worker;
+struct oc_probe_runner;
+struct oc_probe_config;
 
 struct oc_ui_config {
 	const char *cluster;      /* the name the console was opened with */
@@ -40,6 +42,10 @@ struct oc_ui_config {
 	const char *audit_log;    /* the audit log the audit view reads */
 	const char *checklist_path;     /* the rehearsal checklist, NULL/"" = none */
 	const char *rehearsal_progress; /* where the rehearsal progress is saved */
+	/* node probes: the profile's checks, and how nodes are reached (the
+	 * SSH runner); runner NULL = probes not offered */
+	const struct oc_probe_config *probes;
+	const struct oc_probe_runner *probe_runner;
 };
 
 /* Run the console until the user quits or a terminating signal arrives.

@@ -100,6 +100,7 @@ enum oc_act {
 	OC_ACT_VIEW_AUDIT,
 	OC_ACT_ONBOARD,
 	OC_ACT_VIEW_REHEARSAL,
+	OC_ACT_NODE_PROBE,
 	OC_ACT_COUNT,
 };
 
@@ -259,6 +260,7 @@ void oc_tagset_clear(struct oc_tagset *t);
 struct oc_keymap;
 struct oc_dialog;
 struct oc_worker;
+struct oc_probe;
 
 struct oc_app {
 	const struct oc_ui_config *cfg;
@@ -271,7 +273,7 @@ struct oc_app {
 	struct oc_listview *view[OC_MAX_VIEWS];
 	int nviews, cur;
 	const char *datadir;        /* installed views/, keymaps/, themes/ */
-	enum { OC_MODE_NORMAL, OC_MODE_FILTER, OC_MODE_COMMAND, OC_MODE_HELP, OC_MODE_DETAIL } mode;
+	enum { OC_MODE_NORMAL, OC_MODE_FILTER, OC_MODE_COMMAND, OC_MODE_HELP, OC_MODE_DETAIL, OC_MODE_PROBE } mode;
 	char input[256];            /* the / or : prompt's text */
 	char message[512];          /* one-shot message on the status line */
 	bool message_is_error;
@@ -283,6 +285,8 @@ struct oc_app {
 	struct oc_tagset recent_reasons; /* drain reasons used in this session */
 	char detail_node[128];      /* node shown in the detail panel */
 	int help_top;
+	struct oc_probe *probe;     /* the node probes on show (probe.c), or NULL */
+	size_t probe_sel, probe_top;
 };
 
 /* Switch to the view called name and open it with arg (may be NULL).
@@ -293,6 +297,11 @@ void oc_app_message(struct oc_app *app, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Open the detail panel of a node. */
 void oc_app_show_node(struct oc_app *app, const char *node);
+/* Draw a panel of ph x pw (the whole y..y+h, width area when that is too
+ * small to hold it) centred in that area for one frame: fill draws its
+ * window. Nothing to free. */
+void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,
+		       void (*fill)(struct oc_app *app, WINDOW *w, int h, int width));
 /* Draw the node detail panel over the screen. */
 void oc_detail_draw(struct oc_app *app, int y, int h, int width);
 /* Run a : command line ("nodes", "queue normal", "quota"...). Returns
@@ -315,6 +324,9 @@ void oc_dialog_open_resv_delete(struct oc_app *app);
 void oc_dialog_open_onboard(struct oc_app *app);
 /* The same for the account called name ("" = a new team). */
 void oc_dialog_open_onboard_named(struct oc_app *app, const char *name);
+/* The drain form for nodes with the reason filled in (editable), the
+ * cursor at the end of the reason: the drain from a failed probe. */
+void oc_dialog_open_drain(struct oc_app *app, const char *nodes, const char *reason);
 /* A key for the open dialog; wide: a character rather than a key code. */
 void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch);
 /* Draw the open dialog over the screen (after the view). */
@@ -322,5 +334,18 @@ void oc_dialog_draw(struct oc_app *app);
 /* Take the worker's result when it is there. */
 void oc_dialog_poll(struct oc_app *app);
 void oc_dialog_close(struct oc_app *app);
+
+/* ---- node probes (probe.c) ------------------------------------------- */
+
+/* Probe the tagged nodes, else the selected one of the nodes or health
+ * view, and show the results panel (OC_MODE_PROBE). */
+void oc_probe_panel_open(struct oc_app *app);
+/* A key while the results panel is on screen: act from the keymap (-1
+ * when unbound). */
+void oc_probe_panel_key(struct oc_app *app, int act);
+/* Draw the results panel over the screen. */
+void oc_probe_panel_draw(struct oc_app *app, int y, int h, int width);
+/* Stop the probes and close the panel. */
+void oc_probe_panel_close(struct oc_app *app);
 
 #endif

@@ -200,7 +200,10 @@ static void test_compare(void **state)
 		idx_eq(NF(node_idx), a->node_idx, a->node_count, b->node_idx, b->node_count);
 		NEQ(NF(gpus), a->gpus, b->gpus);
 		NEQ(NF(num_nodes), a->num_nodes, b->num_nodes);
-		NEQ(NF(num_cpus), a->num_cpus, b->num_cpus);
+		/* An ended job that never ran has "cpus": null in 22.05's JSON:
+		 * the CLI counts its TRES, libslurm what slurmctld computed. */
+		if (a->state <= OC_JOB_SUSPENDED)
+			NEQ(NF(num_cpus), a->num_cpus, b->num_cpus);
 		NEQ(NF(time_limit_min), a->time_limit_min, b->time_limit_min);
 		NEQ(NF(submit_time), a->submit_time, b->submit_time);
 		NEQ(NF(start_time), a->start_time, b->start_time);

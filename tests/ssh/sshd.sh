@@ -54,8 +54,9 @@ usage() {
 	cat <<'EOF'
 usage: sshd.sh start|stop|status|env [--dir DIR]
 environment: OC_SSHD_DIR (<repo>/build/sshd), OC_SSHD_PORT (2222),
-  OC_SSH_USER (octest, the non-root login), OC_SSHD_TIMEOUT (20 s to come up), OC_SSHD_LOGLEVEL (INFO; DEBUG3 for
-  sshd.log), SLURM_CONF (passed to sessions)
+  OC_SSH_USER (octest: the non-root login), OC_SSHD_TIMEOUT (20 s to come up),
+  OC_SSHD_LOGLEVEL (INFO; DEBUG2 for a verbose sshd.log),
+  SLURM_CONF (passed to the sessions)
 EOF
 }
 
@@ -76,7 +77,9 @@ start | stop | status | env) ;;
 -h | --help | help) usage; exit 0 ;;
 *) usage >&2; die "unknown command: $CMD" ;;
 esac
-[[ $PORT =~ ^[0-9]+$ ]] && ((PORT > 0 && PORT < 65536)) || die "OC_SSHD_PORT must be a port number, got: $PORT"
+if ! [[ $PORT =~ ^[0-9]+$ ]] || ((PORT < 1 || PORT > 65535)); then
+	die "OC_SSHD_PORT must be a port number, got: $PORT"
+fi
 DIR=$(realpath -m "$DIR")
 CONFIG=$DIR/sshd_config
 PIDFILE=$DIR/sshd.pid
@@ -86,7 +89,7 @@ CLIENT_KEY=$DIR/client_ed25519
 KNOWN_HOSTS=$DIR/known_hosts
 
 # deadline SECONDS: the time (in s since the epoch) SECONDS from now.
-deadline() { printf '%s' "$((${EPOCHSECONDS} + $1))"; }
+deadline() { printf '%s' "$((EPOCHSECONDS + $1))"; }
 
 # title_is_ours PID: the process is a live sshd serving DIR/sshd_config.
 title_is_ours() {
@@ -107,6 +110,7 @@ running() {
 
 # answers: the port gives an SSH banner within 2 s.
 answers() {
+	# shellcheck disable=SC2016 # $1 is the inner shell's
 	timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" && head -c 4 <&3' _ "$PORT" 2>/dev/null | grep -q '^SSH-'
 }
 
@@ -226,7 +230,11 @@ cmd_start() {
 			say "already running (pid $pid, 127.0.0.1:$PORT)"
 			return 0
 		fi
-		say "configuration changed: restarting"
+		if cmp -s "$CONFIG" "$CONFIG.new"; then
+			say "pid $pid does not answer on 127.0.0.1:$PORT: restarting"
+		else
+			say "configuration changed: restarting"
+		fi
 		cmd_stop
 	fi
 	mv "$CONFIG.new" "$CONFIG"
@@ -238,7 +246,7 @@ cmd_start() {
 	fi
 	printf -- "--- %(%F %T)T sshd.sh start\n" -1 >>"$LOG"
 	setsid env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-		"$SSHD" -D -f "$CONFIG" -E "$LOG" </dev/null >>"$LOG" 2>&1 &
+		"$SSHD" -D -f "$CONFIG" -E "$LOG" </dev/null >/dev/null 2>&1 &
 	printf '%s\n' "$!" >"$PIDFILE"
 	local end
 	end=$(deadline "$TIMEOUT")

@@ -414,6 +414,52 @@ static void test_identities(void **state)
 	open_refused(&t, (const char *const[]){"ssh root@127.0.0.1:1: cannot connect", NULL});
 }
 
+/* No identity: the agent's keys are tried (and the default
+ * ~/.ssh/id_*, which hold no key of this sshd). */
+static void test_agent(void **state)
+{
+	(void)state;
+	struct oc_ssh_target t;
+	target(&t);
+	t.identity[0] = '\0';
+	const char *saved = getenv("SSH_AUTH_SOCK");
+	char saved_sock[1024] = "";
+	if (saved)
+		snprintf(saved_sock, sizeof(saved_sock), "%s", saved);
+	unsetenv("SSH_AUTH_SOCK");
+	open_refused(&t, (const char *const[]){"no key accepted for root", "passwords are never used", NULL});
+	/* an agent holding the client key */
+	char sock[1100], out[4096], err[256];
+	snprintf(sock, sizeof(sock), "%s/agent.sock", tmpdir);
+	int status;
+	const char *agent[] = {"ssh-agent", "-s", "-a", sock, NULL};
+	assert_int_equal(oc_exec(agent, 10, out, sizeof(out), &status, err, sizeof(err)), 0);
+	assert_int_equal(status, 0);
+	const char *p = strstr(out, "SSH_AGENT_PID=");
+	assert_non_null(p);
+	long agent_pid = atol(p + strlen("SSH_AGENT_PID="));
+	assert_true(agent_pid > 1);
+	setenv("SSH_AUTH_SOCK", sock, 1);
+	char key[1100];
+	snprintf(key, sizeof(key), "%s/client_ed25519", sshd_dir);
+	local((const char *const[]){"ssh-add", "-q", key, NULL});
+	char errbuf[2048] = "";
+	struct oc_transport *tr = oc_ssh_transport_open(&t, errbuf, sizeof(errbuf));
+	kill((pid_t)agent_pid, SIGTERM);
+	if (saved)
+		setenv("SSH_AUTH_SOCK", saved_sock, 1);
+	else
+		unsetenv("SSH_AUTH_SOCK");
+	if (!tr)
+		fail_msg("with the key in the agent: %s", errbuf);
+	struct oc_run_result r;
+	const char *argv[] = {"echo", "agent", NULL};
+	assert_int_equal(tr->ops->run(tr, argv, 10, &r, errbuf, sizeof(errbuf)), 0);
+	assert_string_equal(r.out, "agent\n");
+	oc_run_result_clear(&r);
+	oc_transport_close(&tr);
+}
+
 /* ---- the server killed mid-command, then back ---- */
 
 /* A run in another thread, to act on the server meanwhile. */
@@ -449,15 +495,15 @@ static void test_connection_lost(void **state)
 	while (!local_process("sleep 20.75") && now_s() < end)
 		usleep(100 * 1000);
 	assert_true(local_process("sleep 20.75"));
+	double stopping = now_s();
 	sshd_ctl("stop");
-	double stopped = now_s();
 	pthread_join(th, NULL);
 	char want[128];
 	snprintf(want, sizeof(want), "ssh root@127.0.0.1:%d: connection lost: ", sshd_port);
-	printf("mid-command: %s (%.2f s after the stop)\n", s.err, s.ended - stopped);
+	printf("mid-command: %s (%.2f s after sshd.sh stop began)\n", s.err, s.ended - stopping);
 	assert_int_equal(s.rc, -1);
 	assert_memory_equal(s.err, want, strlen(want));
-	assert_true(s.ended - stopped < 5);
+	assert_true(s.ended - stopping < 5);
 
 	/* the server is down: the next run tries at once and fails, the ones
 	 * after it wait for the backoff and return at once */
@@ -472,6 +518,16 @@ static void test_connection_lost(void **state)
 	assert_true(now_s() - t0 < 0.5);
 	assert_non_null(strstr(err, "reconnecting in "));
 	printf("waiting: %s\n", err);
+	/* the wait doubles: 1 s, 2 s, then 4 s (within 1 + 2 s and a margin) */
+	bool four = false;
+	end = now_s() + 15;
+	while (!four && now_s() < end) {
+		usleep(200 * 1000);
+		assert_int_equal(tr->ops->run(tr, argv, 10, &r, err, sizeof(err)), -1);
+		four = strstr(err, "reconnecting in 4 s") != NULL;
+	}
+	printf("backoff: %s\n", err);
+	assert_true(four);
 
 	sshd_ctl("start");
 	int rc = -1;
@@ -612,15 +668,38 @@ static void test_sinfo_json(void **state)
 		fail_msg("sinfo --json over SSH: not JSON: %s", je.text);
 	json_t *nodes = json_object_get(root, "nodes");
 	assert_true(json_is_array(nodes));
-	size_t i, n16 = 0;
+	/* the same nodes as the local sinfo says, one a line */
+	char local_nodes[65536], lerr[256];
+	int status;
+	const char *lsinfo[] = {"sinfo", "-h", "-N", "-o", "%N", NULL};
+	assert_int_equal(oc_exec(lsinfo, 30, local_nodes, sizeof(local_nodes), &status, lerr, sizeof(lerr)), 0);
+	assert_int_equal(status, 0);
+	/* sinfo -N prints a node once per partition: count the distinct names */
+	size_t i, n16 = 0, nlocal = 0;
+	char seen[65536] = "\n";
+	for (char *line = strtok(local_nodes, "\n"); line; line = strtok(NULL, "\n")) {
+		char key[300];
+		snprintf(key, sizeof(key), "\n%s\n", line);
+		if (!strstr(seen, key)) {
+			snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%s\n", line);
+			nlocal++;
+		}
+	}
 	json_t *node;
 	json_array_foreach(nodes, i, node) {
 		const char *name = json_string_value(json_object_get(node, "name"));
-		if (name && strncmp(name, "gpu-st-b300-", 12) == 0)
+		assert_non_null(name);
+		char line[300];
+		snprintf(line, sizeof(line), "\n%s\n", name);
+		if (!strstr(seen, line))
+			fail_msg("node %s of the remote sinfo --json is not in the local sinfo", name);
+		if (strncmp(name, "gpu-st-b300-", 12) == 0)
 			n16++;
 	}
-	printf("sinfo --json over SSH: %zu bytes, %zu nodes gpu-st-b300-*\n", r.out_len, n16);
+	printf("sinfo --json over SSH: %zu bytes, %zu nodes (%zu gpu-st-b300-*), local sinfo: %zu nodes\n",
+	       r.out_len, json_array_size(nodes), n16, nlocal);
 	assert_true(n16 >= 16);
+	assert_int_equal(json_array_size(nodes), nlocal);
 	json_decref(root);
 	oc_run_result_clear(&r);
 	oc_transport_close(&tr);
@@ -662,6 +741,7 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_changed_host_key),
 			cmocka_unit_test(test_unknown_host_key),
 			cmocka_unit_test(test_identities),
+			cmocka_unit_test(test_agent),
 			cmocka_unit_test(test_frozen_server),
 			cmocka_unit_test(test_idle_restart),
 			cmocka_unit_test(test_connection_lost),

@@ -30,7 +30,7 @@ static const char *const ids[] = {
 	"view.quota", "view.reservations", "move.up", "move.down", "move.pgup", "move.pgdn",
 	"move.top", "move.bottom", "move.left", "move.right", "node.drain", "node.resume",
 	"node.undrain", "resv.create", "resv.delete", "view.audit", "team.onboard",
-	"view.rehearsal",
+	"view.rehearsal", "node.probe",
 };
 #define NIDS (sizeof(ids) / sizeof(ids[0]))
 
@@ -156,6 +156,7 @@ static void test_default_bindings(void **state)
 	assert_int_equal(oc_keymap_lookup(&km, 'x'), act("resv.delete"));
 	assert_int_equal(oc_keymap_lookup(&km, 'A'), act("view.audit"));
 	assert_int_equal(oc_keymap_lookup(&km, 'o'), act("team.onboard"));
+	assert_int_equal(oc_keymap_lookup(&km, 'p'), act("node.probe"));
 	assert_int_equal(oc_keymap_lookup(&km, 'z'), -1);
 	assert_int_equal(oc_keymap_lookup(&km, 'g'), -1);
 	assert_int_equal(oc_keymap_lookup(NULL, 'q'), -1);

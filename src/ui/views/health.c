@@ -6,22 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/reason.h"
-#include "core/state.h"
+#include "core/cells.h"
+#include "core/health.h"
 #include "core/views.h"
 #include "ui/ui_int.h"
 
-/* Items: a group header (source) or a node. */
-struct hrow {
-	bool group;
-	int source;        /* enum oc_reason_source, or OC_RS_COUNT: no reason */
-	uint32_t node;
-	uint32_t count;    /* members, for group rows */
-};
-
+/* Items index the rows of core/health.c. */
 struct hpriv {
-	struct hrow *rows;
-	size_t n, cap;
+	struct oc_health_row *rows;
+	size_t n;
 	uint32_t by_health[OC_HEALTH_COUNT];
 };
 
@@ -38,7 +31,7 @@ static void priv_free(void *p)
 	free(hp);
 }
 
-static const struct hrow *hrow(struct oc_listview *lv, uint32_t item)
+static const struct oc_health_row *hrow(struct oc_listview *lv, uint32_t item)
 {
 	return &((struct hpriv *)lv->priv)->rows[item];
 }
@@ -66,27 +59,17 @@ static void c_by(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 
 static void c_since(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct oc_node *n = node(lv, item);
-	buf[0] = '\0';
-	if (n->reason && n->reason_time) {
-		struct tm tm;
-		localtime_r(&n->reason_time, &tm);
-		strftime(buf, len, "%m-%d %H:%M", &tm);
-	}
+	oc_cells_reason_since(node(lv, item), buf, len);
 }
 
 static void c_ago(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct oc_node *n = node(lv, item);
-	buf[0] = '\0';
-	if (n->reason && n->reason_time)
-		oc_format_age((long long)(lv->app->now - n->reason_time), buf, len);
+	oc_cells_reason_ago(node(lv, item), lv->app->now, buf, len);
 }
 
 static void c_reason(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct oc_node *n = node(lv, item);
-	snprintf(buf, len, "%s", n->reason ? n->reason : oc_health_name(oc_node_health(n)));
+	snprintf(buf, len, "%s", oc_health_reason_text(node(lv, item)));
 }
 
 static enum oc_role health_role(enum oc_health h)
@@ -106,8 +89,7 @@ static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
 
 static void c_group(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	int src = hrow(lv, item)->source;
-	snprintf(buf, len, "%s", src == OC_RS_COUNT ? "no reason" : oc_reason_source_name((enum oc_reason_source)src));
+	snprintf(buf, len, "%s", oc_health_source_name(hrow(lv, item)->source));
 }
 
 static const struct oc_col_def cols[] = {
@@ -120,70 +102,17 @@ static const struct oc_col_def cols[] = {
 	{"reason", "REASON", 0, false, false, false, c_reason, NULL, NULL},
 };
 
-static int push(struct hpriv *hp, struct hrow r)
-{
-	if (hp->n == hp->cap) {
-		size_t cap = hp->cap ? hp->cap * 2 : 64;
-		struct hrow *p = realloc(hp->rows, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		hp->rows = p;
-		hp->cap = cap;
-	}
-	hp->rows[hp->n++] = r;
-	return 0;
-}
-
-static int by_reason_then_name(const void *pa, const void *pb, void *arg)
-{
-	const struct oc_nodes *nodes = arg;
-	const struct oc_node *a = &nodes->v[*(const uint32_t *)pa];
-	const struct oc_node *b = &nodes->v[*(const uint32_t *)pb];
-	int r = strcmp(a->reason ? a->reason : "", b->reason ? b->reason : "");
-	return r ? r : oc_natcmp(a->name, b->name);
-}
-
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	struct hpriv *hp = lv->priv;
+	free(hp->rows);
+	hp->rows = NULL;
 	hp->n = 0;
-	memset(hp->by_health, 0, sizeof(hp->by_health));
-	size_t nn = s->nodes ? s->nodes->n : 0;
-	uint32_t *idx = malloc((nn ? nn : 1) * sizeof(*idx));
-	int *src = malloc((nn ? nn : 1) * sizeof(*src));
-	if (!idx || !src) {
-		free(idx);
-		free(src);
+	size_t findings;
+	long n = oc_health_rows(s, &hp->rows, hp->by_health, &findings);
+	if (n < 0 || oc_listview_reserve(lv, (size_t)n) < 0)
 		return 0;
-	}
-	for (size_t i = 0; i < nn; i++) {
-		const struct oc_node *n = &s->nodes->v[i];
-		enum oc_health h = oc_node_health(n);
-		hp->by_health[h]++;
-		/* Power saving without a reason is normal for dynamic nodes: it
-		 * is counted above, not listed as a problem. */
-		src[i] = (h == OC_HEALTH_OK || h == OC_HEALTH_POWER) && !n->reason ? -1
-			 : n->reason ? (int)oc_reason_classify(n->reason, n->reason_user, s->slurm_user)
-				     : OC_RS_COUNT;
-	}
-	for (int g = 0; g <= OC_RS_COUNT; g++) {
-		size_t k = 0;
-		for (size_t i = 0; i < nn; i++)
-			if (src[i] == g)
-				idx[k++] = (uint32_t)i;
-		if (!k)
-			continue;
-		qsort_r(idx, k, sizeof(*idx), by_reason_then_name, (void *)s->nodes);
-		if (push(hp, (struct hrow){.group = true, .source = g, .count = (uint32_t)k}) < 0)
-			break;
-		for (size_t i = 0; i < k; i++)
-			if (push(hp, (struct hrow){.source = g, .node = idx[i]}) < 0)
-				break;
-	}
-	free(idx);
-	free(src);
-	if (oc_listview_reserve(lv, hp->n) < 0)
-		return 0;
+	hp->n = (size_t)n;
 	for (size_t i = 0; i < hp->n; i++)
 		lv->items[i] = (uint32_t)i;
 	return hp->n;
@@ -196,8 +125,8 @@ static bool is_group(struct oc_listview *lv, uint32_t item)
 
 static void group_text(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct hrow *r = hrow(lv, item);
-	const char *name = r->source == OC_RS_COUNT ? "not OK, no reason" : oc_reason_source_name(r->source);
+	const struct oc_health_row *r = hrow(lv, item);
+	const char *name = r->source == OC_HEALTH_NO_REASON ? "not OK, no reason" : oc_health_source_name(r->source);
 	snprintf(buf, len, "-- %s: %u node%s", name, r->count, r->count == 1 ? "" : "s");
 }
 

@@ -5,30 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cells.h"
 #include "core/state.h"
 #include "core/views.h"
 #include "ui/ui_int.h"
 
-/* Per node: the reservation it is in (active first), rebuilt each update. */
-struct npriv {
-	const char **resv;
-	char (*parts)[64];   /* partitions of each node (slurmctld does not send them) */
-	size_t cap;
-};
-
+/* Per node: its partitions and the reservation it is in, rebuilt each
+ * update (core/cells.c). */
 static void *priv_new(void)
 {
-	return calloc(1, sizeof(struct npriv));
+	return calloc(1, sizeof(struct oc_node_places));
 }
 
 static void priv_free(void *p)
 {
-	struct npriv *np = p;
-	if (np) {
-		free(np->resv);
-		free(np->parts);
-	}
-	free(np);
+	if (p)
+		oc_node_places_free(p);
+	free(p);
 }
 
 static const struct oc_node *node(struct oc_listview *lv, uint32_t item)
@@ -99,14 +92,14 @@ static int c_mem_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 
 static void c_parts(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	struct npriv *np = lv->priv;
-	snprintf(buf, len, "%s", item < np->cap ? np->parts[item] : "");
+	struct oc_node_places *np = lv->priv;
+	snprintf(buf, len, "%s", item < np->n ? np->parts[item] : "");
 }
 
 static void c_resv(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	struct npriv *np = lv->priv;
-	const char *r = item < np->cap ? np->resv[item] : NULL;
+	struct oc_node_places *np = lv->priv;
+	const char *r = item < np->n ? np->resv[item] : NULL;
 	snprintf(buf, len, "%s", r ? r : "");
 }
 
@@ -118,13 +111,7 @@ static void c_by(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 
 static void c_since(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct oc_node *n = node(lv, item);
-	buf[0] = '\0';
-	if (n->reason && n->reason_time) {
-		struct tm tm;
-		localtime_r(&n->reason_time, &tm);
-		strftime(buf, len, "%m-%d %H:%M", &tm);
-	}
+	oc_cells_reason_since(node(lv, item), buf, len);
 }
 
 static int c_since_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
@@ -135,10 +122,7 @@ static int c_since_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 
 static void c_ago(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct oc_node *n = node(lv, item);
-	buf[0] = '\0';
-	if (n->reason && n->reason_time)
-		oc_format_age((long long)(lv->app->now - n->reason_time), buf, len);
+	oc_cells_reason_ago(node(lv, item), lv->app->now, buf, len);
 }
 
 static void c_reason(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
@@ -164,8 +148,8 @@ static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
  * when the RESV column gives way on a narrow terminal. */
 static enum oc_role r_name(struct oc_listview *lv, uint32_t item)
 {
-	struct npriv *np = lv->priv;
-	return item < np->cap && np->resv[item] ? OC_ROLE_WARN : OC_ROLE_NORMAL;
+	struct oc_node_places *np = lv->priv;
+	return item < np->n && np->resv[item] ? OC_ROLE_WARN : OC_ROLE_NORMAL;
 }
 
 static enum oc_role r_reason(struct oc_listview *lv, uint32_t item)
@@ -188,57 +172,12 @@ static const struct oc_col_def cols[] = {
 	{"reason", "REASON", 0, false, false, false, c_reason, NULL, r_reason},
 };
 
-/* Which reservation each node is in: active ones win over future ones. */
-static void map_reservations(struct oc_listview *lv, const struct oc_snapshot *s)
-{
-	struct npriv *np = lv->priv;
-	size_t n = s->nodes ? s->nodes->n : 0;
-	if (n > np->cap) {
-		const char **r = realloc(np->resv, n * sizeof(*r));
-		if (!r)
-			return;
-		np->resv = r;
-		char(*pp)[64] = realloc(np->parts, n * sizeof(*pp));
-		if (!pp)
-			return;
-		np->parts = pp;
-		np->cap = n;
-	}
-	if (!np->cap)
-		return; /* no nodes (yet) */
-	memset(np->resv, 0, np->cap * sizeof(*np->resv));
-	memset(np->parts, 0, np->cap * sizeof(*np->parts));
-	for (size_t i = 0; s->partitions && i < s->partitions->n; i++) {
-		const struct oc_partition *p = &s->partitions->v[i];
-		if ((p->flags & OC_PF_HIDDEN) && !lv->app->show_hidden)
-			continue;
-		for (uint32_t k = 0; k < p->node_count; k++) {
-			if (p->node_idx[k] >= n)
-				continue;
-			char *dst = np->parts[p->node_idx[k]];
-			size_t l = strlen(dst);
-			snprintf(dst + l, sizeof(*np->parts) - l, "%s%s", l ? "," : "", p->name);
-		}
-	}
-	for (int pass = 0; pass < 2 && s->reservations; pass++) {
-		for (size_t i = 0; i < s->reservations->n; i++) {
-			const struct oc_reservation *r = &s->reservations->v[i];
-			bool active = r->start_time <= lv->app->now && lv->app->now < r->end_time;
-			if (active != (pass == 1))
-				continue; /* future ones first, active ones overwrite */
-			for (uint32_t k = 0; k < r->node_idx_count; k++)
-				if (r->node_idx[k] < n)
-					np->resv[r->node_idx[k]] = r->name;
-		}
-	}
-}
-
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	size_t n = s->nodes ? s->nodes->n : 0;
 	if (oc_listview_reserve(lv, n) < 0)
 		return 0;
-	map_reservations(lv, s);
+	oc_node_places_fill(lv->priv, s, lv->app->show_hidden, lv->app->now);
 	return oc_node_rows(s->nodes, NULL, OC_NODE_SORT_NAME, false, lv->items);
 }
 
@@ -256,10 +195,10 @@ static void open_item(struct oc_listview *lv, uint32_t item)
 
 static void context(struct oc_listview *lv, char *buf, size_t len)
 {
-	struct npriv *np = lv->priv;
+	struct oc_node_places *np = lv->priv;
 	size_t reserved = 0;
 	for (size_t i = 0; i < lv->nitems; i++)
-		if (lv->items[i] < np->cap && np->resv[lv->items[i]])
+		if (lv->items[i] < np->n && np->resv[lv->items[i]])
 			reserved++;
 	if (reserved)
 		snprintf(buf, len, "%zu nodes, %zu reserved", lv->nitems, reserved);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cells.h"
 #include "core/state.h"
 #include "core/views.h"
 #include "ui/ui_int.h"
@@ -65,8 +66,7 @@ static void c_name(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 
 static void c_avail(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	uint32_t f = part(lv, item)->flags;
-	snprintf(buf, len, "%s", (f & OC_PF_UP) ? "up" : (f & OC_PF_DRAIN) ? "drain" : (f & OC_PF_INACTIVE) ? "inact" : "down");
+	snprintf(buf, len, "%s", oc_cells_part_avail(part(lv, item)->flags));
 }
 
 static void c_time(struct oc_listview *lv, uint32_t item, char *buf, size_t len)

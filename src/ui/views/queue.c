@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cells.h"
 #include "core/state.h"
 #include "core/views.h"
 #include "ui/ui_int.h"
@@ -25,11 +26,7 @@ static int cmp_str(const char *a, const char *b)
 
 static void c_id(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct oc_job *j = job(lv, item);
-	if (j->array_task_id != OC_NONE)
-		snprintf(buf, len, "%u_%u", j->array_job_id, j->array_task_id);
-	else
-		snprintf(buf, len, "%u", j->job_id);
+	oc_cells_job_id(job(lv, item), buf, len);
 }
 
 static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
@@ -75,9 +72,7 @@ static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len
 
 static long long run_time(struct oc_listview *lv, const struct oc_job *j)
 {
-	if (j->state == OC_JOB_PENDING || !j->start_time)
-		return 0;
-	return (long long)(lv->app->now - j->start_time);
+	return oc_cells_job_run_seconds(j, lv->app->now);
 }
 
 static void c_time(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
@@ -103,11 +98,7 @@ static int c_limit_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 
 static void c_where(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct oc_job *j = job(lv, item);
-	if (j->state == OC_JOB_PENDING || !j->nodes)
-		snprintf(buf, len, "(%s)", j->reason ? j->reason : "None");
-	else
-		snprintf(buf, len, "%s", j->nodes);
+	oc_cells_job_where(job(lv, item), buf, len);
 }
 
 static enum oc_role r_state(struct oc_listview *lv, uint32_t item)

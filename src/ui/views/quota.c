@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cells.h"
 #include "core/quota.h"
 #include "core/views.h"
 #include "ui/ui_int.h"
@@ -83,38 +84,17 @@ static void c_account(struct oc_listview *lv, uint32_t item, char *buf, size_t l
 
 static void c_gpus(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct qitem *q = qi(lv, item);
-	const struct oc_quota_row *r = qrow(lv, item);
-	if (q->kind == Q_ACCOUNT) {
-		char lim[24];
-		if (r->has_gpu_limit)
-			fmt_limit(r->gpu.limit, lim, sizeof(lim));
-		else
-			snprintf(lim, sizeof(lim), "NONE");
-		snprintf(buf, len, "%llu/%s", (unsigned long long)r->gpu.used, lim);
-	} else {
+	if (qi(lv, item)->kind == Q_ACCOUNT)
+		oc_cells_quota_gpus(qrow(lv, item), buf, len);
+	else
 		snprintf(buf, len, "%u", quser(lv, item)->run_gpus);
-	}
 }
 
 static void c_bar(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct qitem *q = qi(lv, item);
+	bool account = qi(lv, item)->kind == Q_ACCOUNT;
 	const struct oc_quota_row *r = qrow(lv, item);
-	const unsigned width = 10;
-	if (len < width + 8)
-		return;
-	uint64_t used = q->kind == Q_ACCOUNT ? r->gpu.used : quser(lv, item)->run_gpus;
-	if (!r->has_gpu_limit) {
-		snprintf(buf, len, q->kind == Q_ACCOUNT ? "no GPU limit!" : "");
-		return;
-	}
-	unsigned fill = oc_quota_fill(used, r->gpu.limit, width);
-	size_t o = 0;
-	buf[o++] = '[';
-	for (unsigned i = 0; i < width; i++)
-		buf[o++] = i < fill ? '#' : '.';
-	snprintf(buf + o, len - o, "]%3u%%", oc_quota_pct(used, r->gpu.limit));
+	oc_cells_quota_bar(r, account ? r->gpu.used : quser(lv, item)->run_gpus, account, buf, len);
 }
 
 static void c_running(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
@@ -135,24 +115,9 @@ static void c_pending(struct oc_listview *lv, uint32_t item, char *buf, size_t l
  * set ("cpu 576/1000 mem 1125G/2000G node 3/4"). */
 static void c_blocked(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct qitem *q = qi(lv, item);
-	uint32_t b = q->kind == Q_ACCOUNT ? qrow(lv, item)->limited_jobs : quser(lv, item)->limited_jobs;
-	size_t off = 0;
-	buf[0] = '\0';
-	if (b)
-		off += (size_t)snprintf(buf, len, "%u job%s on limit", b, b == 1 ? "" : "s");
-	if (q->kind != Q_ACCOUNT)
-		return;
-	const struct oc_quota_row *r = qrow(lv, item);
-	if (r->cpu.limit != OC_NOLIMIT && off < len)
-		off += (size_t)snprintf(buf + off, len - off, "%scpu %llu/%llu", off ? "; " : "",
-					(unsigned long long)r->cpu.used, (unsigned long long)r->cpu.limit);
-	if (r->mem.limit != OC_NOLIMIT && off < len)
-		off += (size_t)snprintf(buf + off, len - off, "%smem %lluG/%lluG", off ? "; " : "",
-					(unsigned long long)(r->mem.used / 1024), (unsigned long long)(r->mem.limit / 1024));
-	if (r->node.limit != OC_NOLIMIT && off < len)
-		snprintf(buf + off, len - off, "%snode %llu/%llu", off ? "; " : "",
-			 (unsigned long long)r->node.used, (unsigned long long)r->node.limit);
+	bool account = qi(lv, item)->kind == Q_ACCOUNT;
+	uint32_t b = account ? qrow(lv, item)->limited_jobs : quser(lv, item)->limited_jobs;
+	oc_cells_quota_blocked(b, account ? qrow(lv, item) : NULL, buf, len);
 }
 
 static void c_cpu(struct oc_listview *lv, uint32_t item, char *buf, size_t len)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cells.h"
 #include "core/state.h"
 #include "core/views.h"
 #include "ui/ui_int.h"
@@ -16,13 +17,6 @@ static const struct oc_reservation *resv(struct oc_listview *lv, uint32_t item)
 static int cmp_time(time_t a, time_t b)
 {
 	return a < b ? -1 : a > b;
-}
-
-static void fmt_time(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(buf, len, "%m-%dT%H:%M", &tm);
 }
 
 static void c_name(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
@@ -38,7 +32,7 @@ static void c_nodes(struct oc_listview *lv, uint32_t item, char *buf, size_t len
 
 static void c_start(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	fmt_time(resv(lv, item)->start_time, buf, len);
+	oc_cells_resv_time(resv(lv, item)->start_time, buf, len);
 }
 
 static int c_start_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
@@ -46,19 +40,9 @@ static int c_start_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 	return cmp_time(resv(lv, a)->start_time, resv(lv, b)->start_time);
 }
 
-/* Slurm's "infinite" reservations end about a year after their start. */
-static bool endless(const struct oc_reservation *r)
-{
-	return r->end_time - r->start_time >= 365LL * 24 * 3600;
-}
-
 static void c_end(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct oc_reservation *r = resv(lv, item);
-	if (endless(r))
-		snprintf(buf, len, "infinite");
-	else
-		fmt_time(r->end_time, buf, len);
+	oc_cells_resv_end(resv(lv, item), buf, len);
 }
 
 static int c_end_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
@@ -68,11 +52,7 @@ static int c_end_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 
 static void c_duration(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	const struct oc_reservation *r = resv(lv, item);
-	if (endless(r))
-		snprintf(buf, len, "UNLIMITED");
-	else
-		oc_format_duration((long long)(r->end_time - r->start_time), buf, len);
+	oc_cells_resv_duration(resv(lv, item), buf, len);
 }
 
 static void c_flags(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
@@ -95,9 +75,7 @@ static void c_accounts(struct oc_listview *lv, uint32_t item, char *buf, size_t 
 
 static const char *state_of(struct oc_listview *lv, const struct oc_reservation *r)
 {
-	if (lv->app->now < r->start_time)
-		return "future";
-	return lv->app->now < r->end_time ? "ACTIVE" : "ended";
+	return oc_cells_resv_state(r, lv->app->now);
 }
 
 static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)

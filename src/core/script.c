@@ -1,0 +1,778 @@
+/* script.c: one view of a snapshot as a plain table or as JSON (built
+ * with jansson; the JSON objects never leave this file), for script mode.
+ * The rows are those of the screen's views: views.c, health.c, quota.c,
+ * and the cell texts of cells.c. */
+#include "core/script.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cells.h"
+#include "core/health.h"
+#include "core/quota.h"
+#include "core/state.h"
+#include "core/strbuf.h"
+#include "core/views.h"
+
+static const char *const script_names[OC_SCRIPT_VIEW_COUNT] = {
+	"partitions", "queue", "nodes", "health", "quota", "reservations",
+};
+
+int oc_script_view_parse(const char *name)
+{
+	for (int i = 0; name && i < OC_SCRIPT_VIEW_COUNT; i++)
+		if (strcmp(name, script_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *oc_script_view_name(enum oc_script_view v)
+{
+	return (unsigned)v < OC_SCRIPT_VIEW_COUNT ? script_names[v] : "?";
+}
+
+const char *oc_script_view_list(void)
+{
+	return "partitions, queue, nodes, health, quota, reservations";
+}
+
+unsigned oc_script_view_parts(enum oc_script_view v)
+{
+	switch (v) {
+	case OC_SCRIPT_PARTITIONS: return OC_FOCUS_PARTITIONS;
+	case OC_SCRIPT_QUEUE: return OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_PARTITIONS);
+	case OC_SCRIPT_NODES:
+		return OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_RESV);
+	case OC_SCRIPT_HEALTH: return OC_MASK(OC_PART_NODES);
+	case OC_SCRIPT_QUOTA: return OC_MASK(OC_PART_ACCT) | OC_MASK(OC_PART_JOBS);
+	case OC_SCRIPT_RESERVATIONS: return OC_MASK(OC_PART_RESV) | OC_MASK(OC_PART_NODES);
+	default: return 0;
+	}
+}
+
+bool oc_script_view_has_findings(enum oc_script_view v)
+{
+	return v == OC_SCRIPT_HEALTH || v == OC_SCRIPT_QUOTA;
+}
+
+static const char *script_part_name(int part)
+{
+	switch (part) {
+	case OC_PART_NODES: return "nodes";
+	case OC_PART_PARTITIONS: return "partitions";
+	case OC_PART_JOBS: return "jobs";
+	case OC_PART_RESV: return "reservations";
+	default: return "associations";
+	}
+}
+
+static const struct oc_partition *script_find_part(const struct oc_snapshot *s, const char *name)
+{
+	for (size_t i = 0; s->partitions && i < s->partitions->n; i++)
+		if (strcmp(s->partitions->v[i].name, name) == 0)
+			return &s->partitions->v[i];
+	return NULL;
+}
+
+int oc_script_check(const struct oc_snapshot *s, const struct oc_script_opts *o, char *err, size_t errlen)
+{
+	unsigned parts = oc_script_view_parts(o->view);
+	err[0] = '\0';
+	for (int p = 0; p < OC_PART_COUNT; p++) {
+		if (!(parts & OC_MASK(p)))
+			continue;
+		const struct oc_part_status *st = &s->status[p];
+		if (st->error[0]) {
+			snprintf(err, errlen, "slurmctld: %s", st->error);
+			return -1;
+		}
+		if (!st->fetched) {
+			snprintf(err, errlen, "slurmctld: %s: not read (the controller's configuration could not be loaded)",
+				 script_part_name(p));
+			return -1;
+		}
+	}
+	if (o->partition && !script_find_part(s, o->partition)) {
+		oc_appendf(err, errlen, "unknown partition '%s' (partitions:", o->partition);
+		for (size_t i = 0; s->partitions && i < s->partitions->n; i++)
+			if (o->show_hidden || !(s->partitions->v[i].flags & OC_PF_HIDDEN))
+				oc_appendf(err, errlen, " %s", s->partitions->v[i].name);
+		oc_appendf(err, errlen, ")");
+		return -1;
+	}
+	if (o->view == OC_SCRIPT_QUOTA && s->accounting && !s->accounting->enabled) {
+		snprintf(err, errlen, "accounting is not configured (AccountingStorageType=none): no GrpTRES limits to check");
+		return -1;
+	}
+	return 0;
+}
+
+const char *oc_script_warning(const struct oc_snapshot *s, const struct oc_script_opts *o, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (o->view == OC_SCRIPT_QUOTA && s->accounting && s->accounting->dbd_error[0])
+		snprintf(buf, len, "%s; limits and use shown are slurmctld's cache", s->accounting->dbd_error);
+	return buf;
+}
+
+/* ---- the table ------------------------------------------------------- */
+
+struct script_col {
+	const char *title;
+	bool right;     /* numbers: right aligned */
+	unsigned max;   /* longest cell kept (longer ones are cut), 0 = any */
+};
+
+struct script_table {
+	const struct script_col *cols;
+	size_t ncols;
+	char **cells;   /* row after row, ncols each, malloc'd ASCII */
+	size_t n, cap;  /* cells used / allocated */
+	bool failed;    /* ENOMEM */
+};
+
+/* A copy of text with every byte that is not printable ASCII as '?',
+ * cut to max bytes (0 = no cut). NULL on ENOMEM. */
+static char *script_ascii(const char *text, unsigned max)
+{
+	size_t l = strlen(text);
+	if (max && l > max)
+		l = max;
+	char *c = malloc(l + 1);
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < l; i++) {
+		unsigned char ch = (unsigned char)text[i];
+		c[i] = (ch < 0x20 || ch >= 0x7f) ? '?' : (char)ch;
+	}
+	c[l] = '\0';
+	return c;
+}
+
+/* Add one row: ncols texts (NULL prints as ""). Sets t->failed on ENOMEM. */
+static void script_row(struct script_table *t, const char *const *texts)
+{
+	if (t->failed)
+		return;
+	if (t->n + t->ncols > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : t->ncols * 32;
+		char **c = realloc(t->cells, cap * sizeof(*c));
+		if (!c) {
+			t->failed = true;
+			return;
+		}
+		t->cells = c;
+		t->cap = cap;
+	}
+	for (size_t i = 0; i < t->ncols; i++) {
+		char *c = script_ascii(texts[i] ? texts[i] : "", t->cols[i].max);
+		if (!c) {
+			t->failed = true;
+			for (size_t k = 0; k < i; k++)
+				free(t->cells[t->n + k]);
+			return;
+		}
+		t->cells[t->n + i] = c;
+	}
+	t->n += t->ncols;
+}
+
+/* One line: cells padded to their column's width, one space between
+ * columns, no trailing blanks. */
+static void script_line(FILE *f, const struct script_table *t, const size_t *w, const char *const *cells)
+{
+	char line[4096] = "";
+	for (size_t i = 0; i < t->ncols; i++) {
+		const char *c = cells[i];
+		int pad = (int)w[i];
+		if (i)
+			oc_appendf(line, sizeof(line), " ");
+		if (t->cols[i].right)
+			oc_appendf(line, sizeof(line), "%*s", pad, c);
+		else if (i + 1 < t->ncols)
+			oc_appendf(line, sizeof(line), "%-*s", pad, c);
+		else
+			oc_appendf(line, sizeof(line), "%s", c);
+	}
+	size_t l = strlen(line);
+	while (l && line[l - 1] == ' ')
+		line[--l] = '\0';
+	fprintf(f, "%s\n", line);
+}
+
+/* Free the cells of t. */
+static void script_table_free(struct script_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	t->cells = NULL;
+	t->n = t->cap = 0;
+}
+
+/* Print the table (header first) into f and free its cells. Returns 0,
+ * or -1 when a row could not be added (ENOMEM). */
+static int script_table_print(FILE *f, struct script_table *t)
+{
+	if (t->failed) {
+		script_table_free(t);
+		return -1;
+	}
+	size_t w[32] = {0};
+	const char *titles[32];
+	for (size_t i = 0; i < t->ncols && i < 32; i++) {
+		titles[i] = t->cols[i].title;
+		w[i] = strlen(titles[i]);
+	}
+	for (size_t r = 0; r < t->n; r += t->ncols)
+		for (size_t i = 0; i < t->ncols; i++) {
+			size_t l = strlen(t->cells[r + i]);
+			if (l > w[i])
+				w[i] = l;
+		}
+	script_line(f, t, w, titles);
+	for (size_t r = 0; r < t->n; r += t->ncols)
+		script_line(f, t, w, (const char *const *)&t->cells[r]);
+	script_table_free(t);
+	return 0;
+}
+
+/* ---- JSON helpers ---------------------------------------------------- */
+
+/* A JSON string of text, null for NULL; text that is not UTF-8 has its
+ * bytes outside printable ASCII as '?'. */
+static json_t *script_jstr(const char *text)
+{
+	if (!text)
+		return json_null();
+	json_t *j = json_string(text);
+	if (j)
+		return j;
+	char *c = script_ascii(text, 0);
+	j = c ? json_string(c) : NULL;
+	free(c);
+	return j ? j : json_null();
+}
+
+/* UTC ISO 8601 ("2026-12-01T08:46:35Z"), null for 0. */
+static json_t *script_jtime(time_t t)
+{
+	if (!t)
+		return json_null();
+	struct tm tm;
+	char buf[32];
+	if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return json_null();
+	return json_string(buf);
+}
+
+/* A 32-bit count, null for OC_NONE. */
+static json_t *script_ju32(uint32_t v)
+{
+	return v == OC_NONE ? json_null() : json_integer((json_int_t)v);
+}
+
+/* A 64-bit limit, null for OC_NOLIMIT. */
+static json_t *script_jlimit(uint64_t v)
+{
+	return v == OC_NOLIMIT ? json_null() : json_integer((json_int_t)v);
+}
+
+/* {"used": N, "limit": N|null} */
+static json_t *script_juse(const struct oc_tres_use *u)
+{
+	return json_pack("{s:I,s:o}", "used", (json_int_t)u->used, "limit", script_jlimit(u->limit));
+}
+
+/* A comma list as an array of strings ([] for NULL or ""). */
+static json_t *script_jlist(const char *list)
+{
+	json_t *a = json_array();
+	for (const char *p = list; a && p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t l = comma ? (size_t)(comma - p) : strlen(p);
+		if (l) {
+			char item[256];
+			snprintf(item, sizeof(item), "%.*s", (int)(l < sizeof(item) - 1 ? l : sizeof(item) - 1), p);
+			json_array_append_new(a, script_jstr(item));
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	return a;
+}
+
+/* ---- partitions ------------------------------------------------------ */
+
+static const struct script_col part_cols[] = {
+	{"PARTITION", false, 0}, {"AVAIL", false, 0}, {"TIMELIMIT", true, 0}, {"NODES", true, 0},
+	{"ALLOC", true, 0},	 {"MIX", true, 0},    {"IDLE", true, 0},	  {"DRN", true, 0},
+	{"DOWN", true, 0},	 {"GPUS A/T", true, 0}, {"RUN", true, 0},	  {"PEND", true, 0},
+};
+
+static int script_partitions_out(const struct oc_snapshot *s, const struct oc_script_opts *o, FILE *f,
+				 json_t *rows)
+{
+	struct oc_part_row *pr = NULL;
+	long n = oc_part_rows(s, o->show_hidden, &pr);
+	if (n < 0)
+		return -1;
+	struct script_table t = {part_cols, sizeof(part_cols) / sizeof(part_cols[0]), NULL, 0, 0, false};
+	for (long i = 0; i < n; i++) {
+		const struct oc_part_row *r = &pr[i];
+		const struct oc_partition *p = &s->partitions->v[r->part];
+		if (rows) {
+			char tl[32];
+			json_array_append_new(
+				rows,
+				json_pack("{s:o,s:b,s:b,s:s,s:o,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}",
+					  "name", script_jstr(p->name), "default", (p->flags & OC_PF_DEFAULT) != 0, "hidden",
+					  (p->flags & OC_PF_HIDDEN) != 0, "avail", oc_cells_part_avail(p->flags),
+					  "timelimit_min", script_ju32(p->max_time_min), "timelimit",
+					  oc_format_minutes(p->max_time_min, tl, sizeof(tl)), "priority_tier",
+					  (int)p->priority_tier, "nodes", (int)r->nodes, "alloc", (int)r->alloc, "mix",
+					  (int)r->mix, "idle", (int)r->idle, "drain", (int)r->drain, "down", (int)r->down,
+					  "power", (int)r->power, "other", (int)r->other, "gpus_total", (int)r->gpus_total,
+					  "gpus_alloc", (int)r->gpus_alloc, "jobs_running", (int)r->jobs_running,
+					  "jobs_pending", (int)r->jobs_pending));
+			continue;
+		}
+		char name[80], tl[32], c[8][16], gpus[32];
+		snprintf(name, sizeof(name), "%s%s", p->name, (p->flags & OC_PF_DEFAULT) ? "*" : "");
+		uint32_t v[8] = {r->nodes, r->alloc, r->mix, r->idle, r->drain, r->down, r->jobs_running, r->jobs_pending};
+		for (int k = 0; k < 8; k++)
+			snprintf(c[k], sizeof(c[k]), "%u", v[k]);
+		snprintf(gpus, sizeof(gpus), "%u/%u", r->gpus_alloc, r->gpus_total);
+		const char *cells[] = {name, oc_cells_part_avail(p->flags), oc_format_minutes(p->max_time_min, tl, sizeof(tl)),
+				       c[0], c[1], c[2], c[3], c[4], c[5], gpus, c[6], c[7]};
+		script_row(&t, cells);
+	}
+	free(pr);
+	return rows ? 0 : script_table_print(f, &t);
+}
+
+#define SET(obj, key, val) json_object_set_new((obj), (key), (val))
+
+/* ---- queue ----------------------------------------------------------- */
+
+static const struct script_col queue_cols[] = {
+	{"JOBID", true, 0},    {"PARTITION", false, 10}, {"NAME", false, 16}, {"USER", false, 10},
+	{"ACCOUNT", false, 10}, {"ST", false, 0},	  {"TIME", true, 0},   {"NODES", true, 0},
+	{"GPUS", true, 0},     {"NODELIST(REASON)", false, 0},
+};
+
+static int script_queue_out(const struct oc_snapshot *s, const struct oc_script_opts *o, FILE *f, json_t *rows)
+{
+	size_t nj = s->jobs ? s->jobs->n : 0;
+	uint32_t *idx = malloc((nj ? nj : 1) * sizeof(*idx));
+	if (!idx)
+		return -1;
+	size_t n = oc_job_rows(s, o->partition, NULL, OC_JOB_SORT_DEFAULT, false, o->show_hidden, idx, s->taken);
+	struct script_table t = {queue_cols, sizeof(queue_cols) / sizeof(queue_cols[0]), NULL, 0, 0, false};
+	for (size_t i = 0; i < n; i++) {
+		const struct oc_job *j = &s->jobs->v[idx[i]];
+		char id[32], where[1024], tm[32], nodes[16], gpus[16];
+		oc_cells_job_id(j, id, sizeof(id));
+		long long run = oc_cells_job_run_seconds(j, s->taken);
+		if (rows) {
+			json_t *r = json_object();
+			SET(r, "id", json_string(id));
+			SET(r, "job_id", json_integer(j->job_id));
+			SET(r, "array_job_id", j->array_task_id != OC_NONE ? json_integer(j->array_job_id) : json_null());
+			SET(r, "array_task_id", script_ju32(j->array_task_id));
+			SET(r, "name", script_jstr(j->name));
+			SET(r, "user", script_jstr(j->user));
+			SET(r, "account", script_jstr(j->account));
+			SET(r, "partition", script_jstr(j->partition));
+			SET(r, "qos", script_jstr(j->qos));
+			SET(r, "state", json_string(oc_job_state_name(j->state)));
+			SET(r, "state_compact", json_string(oc_job_state_compact(j)));
+			SET(r, "reason", script_jstr(j->reason));
+			SET(r, "nodes", script_jstr(j->nodes));
+			SET(r, "num_nodes", json_integer(j->num_nodes));
+			SET(r, "num_cpus", json_integer(j->num_cpus));
+			SET(r, "gpus", json_integer(j->gpus));
+			SET(r, "priority", json_integer(j->priority));
+			SET(r, "submit_time", script_jtime(j->submit_time));
+			SET(r, "start_time", j->state == OC_JOB_PENDING ? json_null() : script_jtime(j->start_time));
+			SET(r, "run_seconds", json_integer(run));
+			SET(r, "time_limit_min", script_ju32(j->time_limit_min));
+			SET(r, "limited", json_boolean(j->flags & OC_JF_LIMITED));
+			SET(r, "held", json_boolean(j->flags & OC_JF_HELD));
+			json_array_append_new(rows, r);
+			continue;
+		}
+		snprintf(nodes, sizeof(nodes), "%u", j->num_nodes);
+		snprintf(gpus, sizeof(gpus), "%u", j->gpus);
+		const char *cells[] = {id,
+				       j->partition,
+				       j->name,
+				       j->user,
+				       j->account,
+				       oc_job_state_compact(j),
+				       oc_format_duration(run, tm, sizeof(tm)),
+				       nodes,
+				       gpus,
+				       oc_cells_job_where(j, where, sizeof(where))};
+		script_row(&t, cells);
+	}
+	free(idx);
+	return rows ? 0 : script_table_print(f, &t);
+}
+
+/* ---- nodes ----------------------------------------------------------- */
+
+static const struct script_col node_cols[] = {
+	{"NODE", false, 0}, {"STATE", false, 0}, {"CPUS", true, 0},	{"GPUS", true, 0}, {"RESV", false, 12},
+	{"BY", false, 10},  {"SINCE", false, 0}, {"AGO", true, 0}, {"REASON", false, 0},
+};
+
+/* A node's fields that the nodes and health views share in JSON. */
+static json_t *script_jnode(const struct oc_snapshot *s, const struct oc_node *n)
+{
+	char st[32], lst[256];
+	json_t *r = json_object();
+	SET(r, "name", script_jstr(n->name));
+	SET(r, "state", json_string(oc_node_state_compact(n, st, sizeof(st))));
+	SET(r, "state_long", json_string(oc_node_state_long(n, lst, sizeof(lst))));
+	SET(r, "health", json_string(oc_health_name(oc_node_health(n))));
+	SET(r, "reason", script_jstr(n->reason));
+	SET(r, "reason_user", n->reason ? script_jstr(n->reason_user) : json_null());
+	SET(r, "reason_time", n->reason ? script_jtime(n->reason_time) : json_null());
+	SET(r, "reason_source",
+	    n->reason ? json_string(oc_reason_source_name(oc_reason_classify(n->reason, n->reason_user, s->slurm_user)))
+		      : json_null());
+	return r;
+}
+
+static int script_nodes_out(const struct oc_snapshot *s, const struct oc_script_opts *o, FILE *f, json_t *rows)
+{
+	size_t nn = s->nodes ? s->nodes->n : 0;
+	uint32_t *idx = malloc((nn ? nn : 1) * sizeof(*idx));
+	struct oc_node_places places = {0};
+	if (!idx || oc_node_places_fill(&places, s, o->show_hidden, s->taken) < 0) {
+		free(idx);
+		oc_node_places_free(&places);
+		return -1;
+	}
+	size_t n = oc_node_rows(s->nodes, NULL, OC_NODE_SORT_NAME, false, idx);
+	struct script_table t = {node_cols, sizeof(node_cols) / sizeof(node_cols[0]), NULL, 0, 0, false};
+	for (size_t i = 0; i < n; i++) {
+		const struct oc_node *nd = &s->nodes->v[idx[i]];
+		const char *resv = idx[i] < places.n ? places.resv[idx[i]] : NULL;
+		if (rows) {
+			json_t *r = script_jnode(s, nd);
+			SET(r, "cpus", json_integer(nd->cpus));
+			SET(r, "alloc_cpus", json_integer(nd->alloc_cpus));
+			SET(r, "gpus", json_integer(nd->gpus));
+			SET(r, "alloc_gpus", json_integer(nd->alloc_gpus));
+			SET(r, "mem_mb", json_integer((json_int_t)nd->mem_mb));
+			SET(r, "alloc_mem_mb", json_integer((json_int_t)nd->alloc_mem_mb));
+			SET(r, "partitions", script_jlist(idx[i] < places.n ? places.parts[idx[i]] : NULL));
+			SET(r, "reservation", script_jstr(resv));
+			json_array_append_new(rows, r);
+			continue;
+		}
+		char st[32], cpus[32], gpus[32], since[32], ago[16];
+		snprintf(cpus, sizeof(cpus), "%u/%u", nd->alloc_cpus, nd->cpus);
+		snprintf(gpus, sizeof(gpus), "%u/%u", nd->alloc_gpus, nd->gpus);
+		const char *cells[] = {nd->name,
+				       oc_node_state_compact(nd, st, sizeof(st)),
+				       cpus,
+				       gpus,
+				       resv,
+				       nd->reason ? (nd->reason_user ? nd->reason_user : "?") : "",
+				       oc_cells_reason_since(nd, since, sizeof(since)),
+				       oc_cells_reason_ago(nd, s->taken, ago, sizeof(ago)),
+				       nd->reason};
+		script_row(&t, cells);
+	}
+	free(idx);
+	oc_node_places_free(&places);
+	return rows ? 0 : script_table_print(f, &t);
+}
+
+/* ---- health ---------------------------------------------------------- */
+
+static const struct script_col health_cols[] = {
+	{"SOURCE", false, 0}, {"NODE", false, 0}, {"STATE", false, 0}, {"BY", false, 10},
+	{"SINCE", false, 0},  {"AGO", true, 0},   {"REASON", false, 0},
+};
+
+/* JSON keys of the health groups ("not_responding"), in enum order. */
+static const char *const health_keys[OC_HEALTH_COUNT] = {
+	"ok", "draining", "drained", "down", "not_responding", "power_saving",
+};
+
+static int script_health_out(const struct oc_snapshot *s, FILE *f, json_t *doc, long *findings)
+{
+	struct oc_health_row *hr = NULL;
+	uint32_t by[OC_HEALTH_COUNT];
+	size_t nodes;
+	long n = oc_health_rows(s, &hr, by, &nodes);
+	if (n < 0)
+		return -1;
+	*findings = (long)nodes;
+	json_t *rows = doc ? json_object_get(doc, "rows") : NULL;
+	if (doc) {
+		json_t *counts = json_object();
+		for (int g = 0; g < OC_HEALTH_COUNT; g++)
+			SET(counts, health_keys[g], json_integer(by[g]));
+		SET(doc, "counts", counts);
+		SET(doc, "nodes_total", json_integer((json_int_t)(s->nodes ? s->nodes->n : 0)));
+	} else {
+		char line[256] = "";
+		for (int g = 0; g < OC_HEALTH_COUNT; g++)
+			oc_appendf(line, sizeof(line), "%s%s %u", g ? "  " : "", oc_health_name((enum oc_health)g), by[g]);
+		fprintf(f, "%s\n", line);
+	}
+	struct script_table t = {health_cols, sizeof(health_cols) / sizeof(health_cols[0]), NULL, 0, 0, false};
+	for (long i = 0; i < n; i++) {
+		if (hr[i].group)
+			continue;
+		const struct oc_node *nd = &s->nodes->v[hr[i].node];
+		if (rows) {
+			json_t *r = script_jnode(s, nd);
+			SET(r, "source", json_string(oc_health_source_name(hr[i].source)));
+			json_array_append_new(rows, r);
+			continue;
+		}
+		char st[32], since[32], ago[16];
+		const char *cells[] = {oc_health_source_name(hr[i].source),
+				       nd->name,
+				       oc_node_state_compact(nd, st, sizeof(st)),
+				       nd->reason ? nd->reason_user : "",
+				       oc_cells_reason_since(nd, since, sizeof(since)),
+				       oc_cells_reason_ago(nd, s->taken, ago, sizeof(ago)),
+				       oc_health_reason_text(nd)};
+		script_row(&t, cells);
+	}
+	free(hr);
+	if (doc)
+		return 0;
+	if (!nodes) {
+		script_table_free(&t);
+		fprintf(f, "no node needs attention\n");
+		return 0;
+	}
+	return script_table_print(f, &t);
+}
+
+/* ---- quota ----------------------------------------------------------- */
+
+static const struct script_col quota_cols[] = {
+	{"ACCOUNT", false, 0}, {"GPUS", true, 0},	{"USE OF GrpTRES", false, 0},
+	{"RUN", true, 0},      {"PEND G/J", true, 0}, {"BLOCKED", false, 0},
+};
+
+/* The findings of a quota row, as JSON names. */
+static size_t script_quota_findings(const struct oc_quota_row *r, const char *out[3])
+{
+	size_t n = 0;
+	if (!r->has_gpu_limit)
+		out[n++] = "no_gpu_limit";
+	else if (r->gpu.used >= r->gpu.limit && oc_quota_pct(r->gpu.used, r->gpu.limit) == 100)
+		out[n++] = "at_gpu_limit";
+	if (r->limited_jobs)
+		out[n++] = "jobs_on_limit";
+	return n;
+}
+
+/* The job counts an account and a user row share. */
+static void script_jjobs(json_t *o, uint32_t run_gpus, uint32_t pend_gpus, uint32_t run_jobs, uint32_t pend_jobs,
+			 uint32_t limited_jobs)
+{
+	SET(o, "run_gpus", json_integer(run_gpus));
+	SET(o, "pend_gpus", json_integer(pend_gpus));
+	SET(o, "run_jobs", json_integer(run_jobs));
+	SET(o, "pend_jobs", json_integer(pend_jobs));
+	SET(o, "limited_jobs", json_integer(limited_jobs));
+}
+
+static json_t *script_jquota(const struct oc_quota_row *r, const char *const *fnd, size_t nf)
+{
+	json_t *o = json_object();
+	SET(o, "account", script_jstr(r->account));
+	SET(o, "parent", script_jstr(r->assoc ? r->assoc->parent : NULL));
+	SET(o, "has_association", json_boolean(r->assoc != NULL));
+	SET(o, "has_gpu_limit", json_boolean(r->has_gpu_limit));
+	SET(o, "gpu_limit", script_jlimit(r->gpu.limit));
+	SET(o, "gpu_used", json_integer((json_int_t)r->gpu.used));
+	SET(o, "gpu_pct", r->has_gpu_limit ? json_integer(oc_quota_pct(r->gpu.used, r->gpu.limit)) : json_null());
+	SET(o, "cpu", script_juse(&r->cpu));
+	SET(o, "mem_mb", script_juse(&r->mem));
+	SET(o, "nodes", script_juse(&r->node));
+	script_jjobs(o, r->run_gpus, r->pend_gpus, r->run_jobs, r->pend_jobs, r->limited_jobs);
+	json_t *f = json_array();
+	for (size_t i = 0; i < nf; i++)
+		json_array_append_new(f, json_string(fnd[i]));
+	SET(o, "findings", f);
+	json_t *users = json_array();
+	for (size_t i = 0; i < r->nusers; i++) {
+		const struct oc_quota_user *u = &r->users[i];
+		json_t *ju = json_object();
+		SET(ju, "user", script_jstr(u->user));
+		SET(ju, "has_association", json_boolean(u->assoc != NULL));
+		script_jjobs(ju, u->run_gpus, u->pend_gpus, u->run_jobs, u->pend_jobs, u->limited_jobs);
+		json_array_append_new(users, ju);
+	}
+	SET(o, "users", users);
+	json_t *qos = json_array();
+	for (size_t i = 0; i < r->nqos; i++) {
+		const struct oc_quota_qos *q = &r->qos[i];
+		json_t *jq = json_object();
+		SET(jq, "name", script_jstr(q->name));
+		SET(jq, "known", json_boolean(q->qos != NULL));
+		SET(jq, "max_jobs_pu", script_ju32(q->max_jobs_pu));
+		SET(jq, "max_submit_pu", script_ju32(q->max_submit_pu));
+		SET(jq, "top_user", script_jstr(q->top_user));
+		SET(jq, "top_running", json_integer(q->top_running));
+		SET(jq, "top_submitted", json_integer(q->top_submitted));
+		json_array_append_new(qos, jq);
+	}
+	SET(o, "qos", qos);
+	return o;
+}
+
+static int script_quota_out(const struct oc_snapshot *s, FILE *f, json_t *doc, long *findings, const char *warning)
+{
+	struct oc_quota_row *qr = NULL;
+	long n = oc_quota_rows(s, &qr);
+	if (n < 0)
+		return -1;
+	json_t *rows = doc ? json_object_get(doc, "rows") : NULL;
+	if (doc)
+		SET(doc, "accounting",
+		    json_pack("{s:b,s:o}", "enabled", s->accounting && s->accounting->enabled, "dbd_error",
+			      script_jstr(warning[0] ? s->accounting->dbd_error : NULL)));
+	struct script_table t = {quota_cols, sizeof(quota_cols) / sizeof(quota_cols[0]), NULL, 0, 0, false};
+	*findings = 0;
+	for (long i = 0; i < n; i++) {
+		const struct oc_quota_row *r = &qr[i];
+		const char *fnd[3];
+		size_t nf = script_quota_findings(r, fnd);
+		if (nf)
+			(*findings)++;
+		if (rows) {
+			json_array_append_new(rows, script_jquota(r, fnd, nf));
+			continue;
+		}
+		char gpus[48], bar[32] = "", run[16], pend[32], blocked[160];
+		snprintf(run, sizeof(run), "%u", r->run_jobs);
+		snprintf(pend, sizeof(pend), "%u/%u", r->pend_gpus, r->pend_jobs);
+		const char *cells[] = {r->account,
+				       oc_cells_quota_gpus(r, gpus, sizeof(gpus)),
+				       oc_cells_quota_bar(r, r->gpu.used, true, bar, sizeof(bar)),
+				       run,
+				       pend,
+				       oc_cells_quota_blocked(r->limited_jobs, r, blocked, sizeof(blocked))};
+		script_row(&t, cells);
+	}
+	oc_quota_rows_free(&qr, n);
+	return rows ? 0 : script_table_print(f, &t);
+}
+
+/* ---- reservations ---------------------------------------------------- */
+
+static const struct script_col resv_cols[] = {
+	{"NAME", false, 20}, {"STATE", false, 0}, {"NODES", false, 24}, {"START", false, 0},
+	{"END", false, 0},   {"USERS", false, 12}, {"FLAGS", false, 0},
+};
+
+static int script_resv_out(const struct oc_snapshot *s, FILE *f, json_t *rows)
+{
+	struct script_table t = {resv_cols, sizeof(resv_cols) / sizeof(resv_cols[0]), NULL, 0, 0, false};
+	size_t n = s->reservations ? s->reservations->n : 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct oc_reservation *r = &s->reservations->v[i];
+		bool endless = oc_cells_resv_endless(r);
+		if (rows) {
+			json_t *o = json_object();
+			SET(o, "name", script_jstr(r->name));
+			SET(o, "state", json_string(oc_cells_resv_state(r, s->taken)));
+			SET(o, "nodes", script_jstr(r->nodes));
+			SET(o, "node_count", json_integer(r->node_count));
+			SET(o, "start_time", script_jtime(r->start_time));
+			SET(o, "end_time", script_jtime(r->end_time));
+			SET(o, "endless", json_boolean(endless));
+			SET(o, "duration_s", endless ? json_null() : json_integer((json_int_t)(r->end_time - r->start_time)));
+			SET(o, "users", script_jlist(r->users));
+			SET(o, "accounts", script_jlist(r->accounts));
+			SET(o, "flags", script_jlist(r->flags));
+			json_array_append_new(rows, o);
+			continue;
+		}
+		char start[32], end[32];
+		const char *cells[] = {r->name,
+				       oc_cells_resv_state(r, s->taken),
+				       r->nodes,
+				       oc_cells_resv_time(r->start_time, start, sizeof(start)),
+				       oc_cells_resv_end(r, end, sizeof(end)),
+				       r->users,
+				       r->flags};
+		script_row(&t, cells);
+	}
+	return rows ? 0 : script_table_print(f, &t);
+}
+
+/* ---- the document ---------------------------------------------------- */
+
+char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts *o, long *findings, char *err,
+		       size_t errlen)
+{
+	char *text = NULL;
+	size_t textlen = 0;
+	*findings = 0;
+	FILE *f = open_memstream(&text, &textlen);
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	char warning[256];
+	oc_script_warning(s, o, warning, sizeof(warning));
+	json_t *doc = NULL, *rows = NULL;
+	if (o->json) {
+		doc = json_object();
+		rows = json_array();
+		SET(doc, "schema", json_string(OC_SCRIPT_SCHEMA));
+		SET(doc, "view", json_string(oc_script_view_name(o->view)));
+		SET(doc, "cluster", script_jstr(s->cluster));
+		SET(doc, "slurm_version", script_jstr(s->slurm_version[0] ? s->slurm_version : NULL));
+		SET(doc, "taken", script_jtime(s->taken));
+		SET(doc, "partition", script_jstr(o->partition));
+		SET(doc, "show_hidden", json_boolean(o->show_hidden));
+		json_t *w = json_array();
+		if (warning[0])
+			json_array_append_new(w, json_string(warning));
+		SET(doc, "warnings", w);
+		SET(doc, "rows", rows);
+	}
+	int rc;
+	switch (o->view) {
+	case OC_SCRIPT_PARTITIONS: rc = script_partitions_out(s, o, f, rows); break;
+	case OC_SCRIPT_QUEUE: rc = script_queue_out(s, o, f, rows); break;
+	case OC_SCRIPT_NODES: rc = script_nodes_out(s, o, f, rows); break;
+	case OC_SCRIPT_HEALTH: rc = script_health_out(s, f, doc, findings); break;
+	case OC_SCRIPT_QUOTA: rc = script_quota_out(s, f, doc, findings, warning); break;
+	case OC_SCRIPT_RESERVATIONS: rc = script_resv_out(s, f, rows); break;
+	default: rc = -1; break;
+	}
+	if (rc == 0 && doc) {
+		if (oc_script_view_has_findings(o->view))
+			SET(doc, "findings", json_integer(*findings));
+		char *dump = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		if (dump)
+			fprintf(f, "%s\n", dump);
+		else
+			rc = -1;
+		free(dump);
+	}
+	json_decref(doc);
+	if (fclose(f) != 0 || rc != 0) {
+		free(text);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	return text;
+}

@@ -1,0 +1,27 @@
+/* once_cli.h: script mode, `opsconsole --cluster NAME --once VIEW [--json]`. */
+#ifndef OC_ONCE_CLI_H
+#define OC_ONCE_CLI_H
+
+#include <stdbool.h>
+
+#include "core/profile.h"
+
+/* What the command line asked for. */
+struct oc_once_args {
+	const char *view;       /* --once VIEW */
+	const char *partition;  /* --partition P (queue only), NULL = all */
+	bool show_hidden;       /* --show-hidden or the profile's show_hidden */
+	bool json;              /* --json */
+};
+
+/* Whether a's options fit together (a known view, --partition only with
+ * queue). Returns 0, or 2 after printing why on stderr. */
+int oc_once_check_args(const struct oc_once_args *a);
+
+/* Print one view of the cluster of profile p on stdout, from one refresh
+ * without threads or terminal, and return the exit code: 0 fine (health,
+ * quota: no finding), 1 findings (health, quota), 2 error (a part the
+ * view needs did not come back, named on stderr; bad partition). */
+int oc_once_run(const struct oc_profile *p, const struct oc_once_args *a);
+
+#endif

@@ -1,0 +1,369 @@
+/* test_script.c: script mode's pure parts (core/script.c, core/health.c,
+ * core/cells.c) on snapshots built by hand: health rows and findings,
+ * quota findings, part failures named, unknown partitions, plain ASCII
+ * tables with hostile reasons, JSON that stays valid with bytes that are
+ * not UTF-8. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cells.h"
+#include "core/health.h"
+#include "core/script.h"
+
+#define MAXREC 16
+
+/* An empty snapshot with room for MAXREC nodes, jobs and associations,
+ * every part fetched. */
+static struct oc_snapshot *snap_new(void)
+{
+	struct oc_snapshot *s = oc_snapshot_new();
+	assert_non_null(s);
+	s->nodes->v = oc_arena_alloc(&s->nodes->h.arena, sizeof(*s->nodes->v) * MAXREC);
+	s->jobs->v = oc_arena_alloc(&s->jobs->h.arena, sizeof(*s->jobs->v) * MAXREC);
+	s->partitions->v = oc_arena_alloc(&s->partitions->h.arena, sizeof(*s->partitions->v) * MAXREC);
+	s->accounting->assocs = oc_arena_alloc(&s->accounting->h.arena, sizeof(*s->accounting->assocs) * MAXREC);
+	assert_non_null(s->nodes->v);
+	assert_non_null(s->jobs->v);
+	assert_non_null(s->partitions->v);
+	assert_non_null(s->accounting->assocs);
+	s->accounting->enabled = true;
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		s->status[p].fetched = 1000;
+	s->taken = 1000000;
+	snprintf(s->cluster, sizeof(s->cluster), "test");
+	snprintf(s->slurm_user, sizeof(s->slurm_user), "slurm");
+	return s;
+}
+
+static struct oc_node *add_node(struct oc_snapshot *s, const char *name, enum oc_node_base base, uint32_t flags,
+				const char *reason, const char *user)
+{
+	assert_true(s->nodes->n < MAXREC);
+	struct oc_node *n = &s->nodes->v[s->nodes->n++];
+	n->name = name;
+	n->base = base;
+	n->flags = flags;
+	n->reason = reason;
+	n->reason_user = user;
+	n->reason_time = reason ? 999000 : 0;
+	n->cpus = 192;
+	n->gpus = 8;
+	return n;
+}
+
+static struct oc_assoc *add_account(struct oc_snapshot *s, const char *account, uint64_t limit, uint64_t used)
+{
+	struct oc_accounting *a = s->accounting;
+	assert_true(a->nassocs < MAXREC);
+	struct oc_assoc *r = &a->assocs[a->nassocs++];
+	r->account = account;
+	r->parent = "root";
+	for (int k = 0; k < OC_TRES_KINDS; k++)
+		r->grp[k].limit = OC_NOLIMIT;
+	r->grp[OC_TRES_GPU].limit = limit;
+	r->grp[OC_TRES_GPU].used = used;
+	r->grp_jobs = r->grp_submit = r->max_jobs = r->max_submit = OC_NONE;
+	return r;
+}
+
+static struct oc_job *add_job(struct oc_snapshot *s, const char *account, enum oc_job_state st, uint32_t flags)
+{
+	assert_true(s->jobs->n < MAXREC);
+	struct oc_job *j = &s->jobs->v[s->jobs->n];
+	j->job_id = (uint32_t)(100 + s->jobs->n++);
+	j->array_task_id = OC_NONE;
+	j->account = account;
+	j->user = "alice";
+	j->qos = "normal";
+	j->partition = "debug";
+	j->state = st;
+	j->flags = flags;
+	j->gpus = 8;
+	j->num_nodes = 1;
+	return j;
+}
+
+/* The cluster's nodes for the health tests: one of each kind. */
+static struct oc_snapshot *health_snapshot(void)
+{
+	struct oc_snapshot *s = snap_new();
+	add_node(s, "n1", OC_NODE_IDLE, 0, NULL, NULL);
+	add_node(s, "n2", OC_NODE_IDLE, OC_NF_DRAIN, "prolog: gpu count 7", "root");
+	add_node(s, "n3", OC_NODE_DOWN, 0, NULL, NULL);
+	add_node(s, "n4", OC_NODE_IDLE, OC_NF_POWERED_DOWN | OC_NF_CLOUD, NULL, NULL);
+	add_node(s, "n5", OC_NODE_ALLOCATED, OC_NF_DRAIN, "bad fan", "alice");
+	add_node(s, "n10", OC_NODE_IDLE, OC_NF_DRAIN, "\x1b[31mred\x07 \xff", "alice");
+	add_node(s, "n11", OC_NODE_IDLE, OC_NF_NOT_RESPONDING, "Not responding", "slurm");
+	return s;
+}
+
+static char *render(const struct oc_snapshot *s, enum oc_script_view v, bool json, long *findings)
+{
+	struct oc_script_opts o = {.view = v, .json = json};
+	char err[256] = "";
+	char *text = oc_script_render(s, &o, findings, err, sizeof(err));
+	assert_non_null(text);
+	assert_string_equal(err, "");
+	return text;
+}
+
+static void test_health_rows(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = health_snapshot();
+	struct oc_health_row *rows = NULL;
+	uint32_t by[OC_HEALTH_COUNT];
+	size_t nodes;
+	long n = oc_health_rows(s, &rows, by, &nodes);
+	/* health check: n2; manual: n10, n5 (by reason); slurm: n11; no reason: n3. */
+	assert_int_equal(nodes, 5);
+	assert_int_equal(n, 5 + 4);
+	assert_true(rows[0].group);
+	assert_int_equal(rows[0].source, OC_RS_HEALTH);
+	assert_string_equal(s->nodes->v[rows[1].node].name, "n2");
+	assert_true(rows[2].group);
+	assert_int_equal(rows[2].source, OC_RS_MANUAL);
+	assert_int_equal(rows[2].count, 2);
+	assert_string_equal(s->nodes->v[rows[3].node].name, "n10");
+	assert_string_equal(s->nodes->v[rows[4].node].name, "n5");
+	assert_int_equal(rows[5].source, OC_RS_SLURM);
+	assert_int_equal(rows[7].source, OC_HEALTH_NO_REASON);
+	assert_string_equal(s->nodes->v[rows[8].node].name, "n3");
+	assert_string_equal(oc_health_source_name(rows[7].source), "no reason");
+	assert_string_equal(oc_health_reason_text(&s->nodes->v[2]), "down");
+	assert_int_equal(by[OC_HEALTH_OK], 1);
+	assert_int_equal(by[OC_HEALTH_DRAINED], 2);
+	assert_int_equal(by[OC_HEALTH_DRAINING], 1);
+	assert_int_equal(by[OC_HEALTH_DOWN], 1);
+	assert_int_equal(by[OC_HEALTH_POWER], 1);
+	assert_int_equal(by[OC_HEALTH_NOT_RESPONDING], 1);
+	free(rows);
+	oc_snapshot_unref(&s);
+}
+
+static void test_health_table_ascii(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = health_snapshot();
+	long findings = -1;
+	char *t = render(s, OC_SCRIPT_HEALTH, false, &findings);
+	assert_int_equal(findings, 5);
+	for (const char *p = t; *p; p++)
+		assert_true(*p == '\n' || (*p >= ' ' && *p <= '~'));
+	assert_non_null(strstr(t, "ok 1  draining 1  drained 2  down 1  not responding 1  power saving 1\n"));
+	assert_non_null(strstr(t, "\nSOURCE "));
+	assert_non_null(strstr(t, "?[31mred? ?"));
+	assert_non_null(strstr(t, "no reason    n3 "));
+	assert_null(strstr(t, "n4 "));
+	assert_null(strstr(t, " \n"));
+	free(t);
+	oc_snapshot_unref(&s);
+
+	s = snap_new();
+	add_node(s, "n1", OC_NODE_IDLE, 0, NULL, NULL);
+	add_node(s, "n2", OC_NODE_IDLE, OC_NF_POWERED_DOWN, NULL, NULL);
+	t = render(s, OC_SCRIPT_HEALTH, false, &findings);
+	assert_int_equal(findings, 0);
+	assert_string_equal(t, "ok 1  draining 0  drained 0  down 0  not responding 0  power saving 1\n"
+			       "no node needs attention\n");
+	free(t);
+	oc_snapshot_unref(&s);
+}
+
+static void test_health_json(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = health_snapshot();
+	long findings;
+	char *t = render(s, OC_SCRIPT_HEALTH, true, &findings);
+	json_error_t e;
+	json_t *doc = json_loads(t, 0, &e);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), OC_SCRIPT_SCHEMA);
+	assert_string_equal(json_string_value(json_object_get(doc, "view")), "health");
+	assert_string_equal(json_string_value(json_object_get(doc, "cluster")), "test");
+	assert_string_equal(json_string_value(json_object_get(doc, "taken")), "1970-01-12T13:46:40Z");
+	assert_int_equal(json_integer_value(json_object_get(doc, "findings")), 5);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "counts"), "power_saving")), 1);
+	json_t *rows = json_object_get(doc, "rows");
+	assert_int_equal(json_array_size(rows), 5);
+	json_t *n10 = json_array_get(rows, 1);
+	assert_string_equal(json_string_value(json_object_get(n10, "name")), "n10");
+	/* Not UTF-8: the bytes outside printable ASCII became '?'. */
+	assert_string_equal(json_string_value(json_object_get(n10, "reason")), "?[31mred? ?");
+	assert_string_equal(json_string_value(json_object_get(n10, "source")), "manual");
+	json_t *n3 = json_array_get(rows, 4);
+	assert_true(json_is_null(json_object_get(n3, "reason")));
+	assert_string_equal(json_string_value(json_object_get(n3, "source")), "no reason");
+	assert_string_equal(json_string_value(json_object_get(n3, "health")), "down");
+	json_decref(doc);
+	free(t);
+	oc_snapshot_unref(&s);
+
+	/* Valid UTF-8 and control characters survive as JSON escapes. */
+	s = snap_new();
+	add_node(s, "n1", OC_NODE_IDLE, OC_NF_DRAIN, "caf\xc3\xa9 \"q\" \x1b", "bob");
+	t = render(s, OC_SCRIPT_NODES, true, &findings);
+	assert_int_equal(findings, 0);
+	doc = json_loads(t, 0, &e);
+	assert_non_null(doc);
+	json_t *n1 = json_array_get(json_object_get(doc, "rows"), 0);
+	assert_string_equal(json_string_value(json_object_get(n1, "reason")), "caf\xc3\xa9 \"q\" \x1b");
+	assert_string_equal(json_string_value(json_object_get(n1, "reason_source")), "manual");
+	assert_int_equal(json_array_size(json_object_get(n1, "partitions")), 0);
+	json_decref(doc);
+	free(t);
+	oc_snapshot_unref(&s);
+}
+
+static void test_quota_findings(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = snap_new();
+	add_account(s, "at-limit", 64, 64);
+	add_account(s, "zero", 0, 0);       /* a CPU-only team: no GPUs, not a finding */
+	add_account(s, "unlimited", OC_NOLIMIT, 0);
+	add_account(s, "blocked", 64, 8);
+	add_account(s, "fine", 64, 8);
+	add_job(s, "blocked", OC_JOB_PENDING, OC_JF_LIMITED);
+	add_job(s, "fine", OC_JOB_PENDING, 0);
+	add_job(s, "fine", OC_JOB_RUNNING, 0);
+	long findings;
+	char *t = render(s, OC_SCRIPT_QUOTA, true, &findings);
+	assert_int_equal(findings, 3);
+	json_error_t e;
+	json_t *doc = json_loads(t, 0, &e);
+	assert_non_null(doc);
+	assert_int_equal(json_integer_value(json_object_get(doc, "findings")), 3);
+	json_t *rows = json_object_get(doc, "rows");
+	const char *want[][2] = {
+		{"at-limit", "at_gpu_limit"}, {"blocked", "jobs_on_limit"}, {"fine", NULL},
+		{"unlimited", "no_gpu_limit"}, {"zero", NULL},
+	};
+	assert_int_equal(json_array_size(rows), 5);
+	for (size_t i = 0; i < 5; i++) {
+		json_t *r = json_array_get(rows, i);
+		assert_string_equal(json_string_value(json_object_get(r, "account")), want[i][0]);
+		json_t *f = json_object_get(r, "findings");
+		if (want[i][1]) {
+			assert_int_equal(json_array_size(f), 1);
+			assert_string_equal(json_string_value(json_array_get(f, 0)), want[i][1]);
+		} else {
+			assert_int_equal(json_array_size(f), 0);
+		}
+	}
+	json_t *unl = json_array_get(rows, 3);
+	assert_true(json_is_null(json_object_get(unl, "gpu_limit")));
+	assert_true(json_is_null(json_object_get(unl, "gpu_pct")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(rows, 0), "gpu_pct")), 100);
+	json_decref(doc);
+	free(t);
+
+	t = render(s, OC_SCRIPT_QUOTA, false, &findings);
+	assert_int_equal(findings, 3);
+	assert_non_null(strstr(t, "at-limit   64/64 [##########]100%   0      0/0\n"));
+	assert_non_null(strstr(t, "unlimited 0/NONE no GPU limit!      0      0/0\n"));
+	assert_non_null(strstr(t, "8/1 1 job on limit\n"));
+	free(t);
+	oc_snapshot_unref(&s);
+}
+
+static void test_check(void **state)
+{
+	(void)state;
+	char err[256];
+	struct oc_snapshot *s = snap_new();
+	struct oc_partition *p = &s->partitions->v[s->partitions->n++];
+	p->name = "debug";
+	p = &s->partitions->v[s->partitions->n++];
+	p->name = "gpu";
+	p->flags = OC_PF_HIDDEN;
+	struct oc_script_opts o = {.view = OC_SCRIPT_QUEUE};
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), 0);
+	o.partition = "gpu"; /* named: hidden ones too, as :queue gpu */
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), 0);
+	o.partition = "nope";
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), -1);
+	assert_string_equal(err, "unknown partition 'nope' (partitions: debug)");
+
+	o = (struct oc_script_opts){.view = OC_SCRIPT_HEALTH};
+	snprintf(s->status[OC_PART_NODES].error, sizeof(s->status[0].error), "nodes: Socket timed out");
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), -1);
+	assert_string_equal(err, "slurmctld: nodes: Socket timed out");
+	o.view = OC_SCRIPT_QUOTA; /* needs no nodes */
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), 0);
+	s->status[OC_PART_ACCT].fetched = 0;
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "slurmctld: associations: not read"));
+	s->status[OC_PART_ACCT].fetched = 1000;
+	s->accounting->enabled = false;
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "accounting is not configured"));
+	s->accounting->enabled = true;
+	snprintf(s->accounting->dbd_error, sizeof(s->accounting->dbd_error), "slurmdbd unreachable since 10:00:00: x");
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), 0);
+	char w[256];
+	assert_string_equal(oc_script_warning(s, &o, w, sizeof(w)),
+			    "slurmdbd unreachable since 10:00:00: x; limits and use shown are slurmctld's cache");
+	o.view = OC_SCRIPT_NODES;
+	assert_string_equal(oc_script_warning(s, &o, w, sizeof(w)), "");
+	oc_snapshot_unref(&s);
+}
+
+static void test_views_and_cells(void **state)
+{
+	(void)state;
+	assert_int_equal(oc_script_view_parse("queue"), OC_SCRIPT_QUEUE);
+	assert_int_equal(oc_script_view_parse("reservations"), OC_SCRIPT_RESERVATIONS);
+	assert_int_equal(oc_script_view_parse("audit"), -1);
+	assert_int_equal(oc_script_view_parse(NULL), -1);
+	assert_true(oc_script_view_has_findings(OC_SCRIPT_HEALTH));
+	assert_false(oc_script_view_has_findings(OC_SCRIPT_NODES));
+	assert_true(oc_script_view_parts(OC_SCRIPT_QUOTA) & OC_MASK(OC_PART_ACCT));
+
+	char buf[64];
+	struct oc_job j = {.job_id = 7, .array_job_id = 5, .array_task_id = 2, .state = OC_JOB_PENDING};
+	assert_string_equal(oc_cells_job_id(&j, buf, sizeof(buf)), "5_2");
+	assert_string_equal(oc_cells_job_where(&j, buf, sizeof(buf)), "(None)");
+	j.reason = "AssocGrpGRES";
+	assert_string_equal(oc_cells_job_where(&j, buf, sizeof(buf)), "(AssocGrpGRES)");
+	j.state = OC_JOB_RUNNING;
+	j.nodes = "n[1-2]";
+	j.start_time = 100;
+	assert_string_equal(oc_cells_job_where(&j, buf, sizeof(buf)), "n[1-2]");
+	assert_int_equal(oc_cells_job_run_seconds(&j, 160), 60);
+	j.state = OC_JOB_COMPLETE;
+	j.end_time = 130;
+	assert_int_equal(oc_cells_job_run_seconds(&j, 160), 30);
+	assert_string_equal(oc_cells_part_avail(OC_PF_UP), "up");
+	assert_string_equal(oc_cells_part_avail(OC_PF_INACTIVE), "inact");
+	struct oc_reservation r = {.start_time = 100, .end_time = 200};
+	assert_string_equal(oc_cells_resv_state(&r, 50), "future");
+	assert_string_equal(oc_cells_resv_state(&r, 150), "ACTIVE");
+	assert_string_equal(oc_cells_resv_state(&r, 250), "ended");
+	assert_string_equal(oc_cells_resv_duration(&r, buf, sizeof(buf)), "1:40");
+	r.end_time = 100 + 366LL * 86400;
+	assert_string_equal(oc_cells_resv_duration(&r, buf, sizeof(buf)), "UNLIMITED");
+	assert_string_equal(oc_cells_resv_end(&r, buf, sizeof(buf)), "infinite");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_health_rows),
+		cmocka_unit_test(test_health_table_ascii),
+		cmocka_unit_test(test_health_json),
+		cmocka_unit_test(test_quota_findings),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_views_and_cells),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
