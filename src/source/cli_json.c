@@ -80,7 +80,8 @@ static const char *jcsv(struct oc_arena *a, const json_t *o, const char *key)
 	return r;
 }
 
-/* The "errors" array's first message, "" when none. */
+/* The "errors" array's first message, "" when none:
+ * "slurm_load_jobs: Failed while looking for jobs: Unspecified error". */
 static void json_errors(const json_t *root, char *out, size_t len)
 {
 	out[0] = '\0';
@@ -88,15 +89,21 @@ static void json_errors(const json_t *root, char *out, size_t len)
 	if (!json_is_array(errs) || json_array_size(errs) == 0)
 		return;
 	const json_t *e = json_array_get(errs, 0);
-	const char *d = jstr(e, "description");
-	const char *m = jstr(e, "error");
-	snprintf(out, len, "%s%s%s", d && *d ? d : "", d && *d && m && *m ? ": " : "", m ? m : "");
+	const char *parts[] = {jstr(e, "source"), jstr(e, "description"), jstr(e, "error")};
+	size_t off = 0;
+	for (size_t i = 0; i < 3; i++)
+		if (parts[i] && *parts[i] && off < len) {
+			int w = snprintf(out + off, len - off, "%s%s", off ? ": " : "", parts[i]);
+			if (w > 0)
+				off += (size_t)w;
+		}
 	if (!out[0])
 		snprintf(out, len, "error %llu", (unsigned long long)jnum(e, "error_number", 0, NULL));
 }
 
-/* Parse text and return its array key, or NULL with err. *root to
- * json_decref. */
+/* Parse text and return its array key, or NULL with err. The commands
+ * exit 0 when slurmctld does not answer, with an empty array and the
+ * failure in "errors": any error fails the parse. *root to json_decref. */
 static const json_t *load_array(const char *text, size_t len, const char *key, json_t **root, char *err,
 				size_t errlen)
 {
@@ -106,12 +113,13 @@ static const json_t *load_array(const char *text, size_t len, const char *key, j
 		snprintf(err, errlen, "bad JSON at line %d column %d: %s", je.line, je.column, je.text);
 		return NULL;
 	}
+	char jerr[200];
+	json_errors(*root, jerr, sizeof(jerr));
 	const json_t *arr = json_object_get(*root, key);
-	if (!json_is_array(arr)) {
-		char jerr[160];
-		json_errors(*root, jerr, sizeof(jerr));
-		snprintf(err, errlen, "%s%s", jerr[0] ? jerr : "no \"", jerr[0] ? "" : key);
-		if (!jerr[0])
+	if (jerr[0] || !json_is_array(arr)) {
+		if (jerr[0])
+			snprintf(err, errlen, "%s", jerr);
+		else
 			snprintf(err, errlen, "no \"%s\" array in the JSON", key);
 		json_decref(*root);
 		*root = NULL;

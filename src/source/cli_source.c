@@ -34,6 +34,7 @@ struct cli_backend {
 	bool accounting;
 	char *last[OC_PART_COUNT]; /* previous output of each part */
 	size_t last_len[OC_PART_COUNT];
+	const void *built[OC_PART_COUNT]; /* the table made from it (a reference) */
 	unsigned need_full;
 	/* slurmdbd's part of the accounting, refreshed every DBD_PERIOD_S. */
 	char *assoc_text, *qos_text;
@@ -115,28 +116,92 @@ static void load_conf(struct cli_backend *b, struct oc_snapshot *next)
 	oc_run_result_clear(&r);
 }
 
+/* The table of part in s. */
+static const void *part_table(const struct oc_snapshot *s, int part)
+{
+	switch (part) {
+	case OC_PART_NODES: return s->nodes;
+	case OC_PART_PARTITIONS: return s->partitions;
+	case OC_PART_JOBS: return s->jobs;
+	case OC_PART_RESV: return s->reservations;
+	default: return s->accounting;
+	}
+}
+
+/* Drop the backend's reference to the table made from part's output. */
+static void built_release(struct cli_backend *b, int part)
+{
+	void *t = (void *)b->built[part];
+	b->built[part] = NULL;
+	if (!t)
+		return;
+	switch (part) {
+	case OC_PART_NODES: {
+		struct oc_nodes *x = t;
+		oc_nodes_unref(&x);
+		break;
+	}
+	case OC_PART_PARTITIONS: {
+		struct oc_partitions *x = t;
+		oc_partitions_unref(&x);
+		break;
+	}
+	case OC_PART_JOBS: {
+		struct oc_jobs *x = t;
+		oc_jobs_unref(&x);
+		break;
+	}
+	case OC_PART_RESV: {
+		struct oc_reservations *x = t;
+		oc_reservations_unref(&x);
+		break;
+	}
+	default: {
+		struct oc_accounting *x = t;
+		oc_accounting_unref(&x);
+		break;
+	}
+	}
+}
+
+/* Hold a reference to t, the table made from part's output. */
+static void built_hold(struct cli_backend *b, int part, void *t)
+{
+	built_release(b, part);
+	switch (part) {
+	case OC_PART_NODES: b->built[part] = oc_nodes_ref(t); break;
+	case OC_PART_PARTITIONS: b->built[part] = oc_partitions_ref(t); break;
+	case OC_PART_JOBS: b->built[part] = oc_jobs_ref(t); break;
+	case OC_PART_RESV: b->built[part] = oc_reservations_ref(t); break;
+	default: b->built[part] = oc_accounting_ref(t); break;
+	}
+}
+
 /* Run a part's command. Returns 1 when the output equals the previous one
- * (and the part may keep its table), 0 with a new output in *r, -1 with
- * err. */
-static int run_part(struct cli_backend *b, int part, const char *const argv[], struct oc_run_result *r, char *err,
-		    size_t errlen)
+ * and next holds the table made from it (the part may keep it), 0 with a
+ * new output in *r, -1 with err. */
+static int run_part(struct cli_backend *b, int part, const char *const argv[], const struct oc_snapshot *next,
+		    struct oc_run_result *r, char *err, size_t errlen)
 {
 	int rc = oc_cli_run(b->t, b->bin, argv, OC_CLI_TIMEOUT_S, r, err, errlen);
 	if (rc != 0)
 		return -1;
-	if (b->last[part] && b->last_len[part] == r->out_len && memcmp(b->last[part], r->out, r->out_len) == 0)
+	if (b->last[part] && b->last_len[part] == r->out_len && memcmp(b->last[part], r->out, r->out_len) == 0 &&
+	    b->built[part] && b->built[part] == part_table(next, part))
 		return 1;
 	return 0;
 }
 
-/* Keep r's output as the part's previous one (after a successful parse). */
-static void keep_output(struct cli_backend *b, int part, struct oc_run_result *r)
+/* Keep r's output as the part's previous one, and t as the table made
+ * from it (after a successful parse). */
+static void keep_output(struct cli_backend *b, int part, struct oc_run_result *r, void *t)
 {
 	free(b->last[part]);
 	b->last[part] = r->out;
 	b->last_len[part] = r->out_len;
 	r->out = NULL;
 	r->out_len = 0;
+	built_hold(b, part, t);
 }
 
 static void forget_output(struct cli_backend *b, int part)
@@ -144,6 +209,7 @@ static void forget_output(struct cli_backend *b, int part)
 	free(b->last[part]);
 	b->last[part] = NULL;
 	b->last_len[part] = 0;
+	built_release(b, part);
 }
 
 /* sacctmgr's part, at most every DBD_PERIOD_S: sets dbd_error. */
@@ -223,8 +289,8 @@ static int refresh_acct(struct cli_backend *b, struct oc_snapshot *next)
 	const char *argv[] = {"scontrol", "show", "assoc_mgr", "flags=assoc,qos", NULL};
 	struct oc_run_result r;
 	char err[256];
-	int rc = run_part(b, OC_PART_ACCT, argv, &r, err, sizeof(err));
-	if (rc == 1 && !b->dbd_changed && old) {
+	int rc = run_part(b, OC_PART_ACCT, argv, next, &r, err, sizeof(err));
+	if (rc == 1 && !b->dbd_changed) {
 		oc_run_result_clear(&r);
 		status_ok(st);
 		return 0;
@@ -235,9 +301,7 @@ static int refresh_acct(struct cli_backend *b, struct oc_snapshot *next)
 		return -1;
 	}
 	struct oc_accounting *t = NULL;
-	const char *text = r.out ? r.out : b->last[OC_PART_ACCT];
-	size_t len = r.out ? r.out_len : b->last_len[OC_PART_ACCT];
-	if (oc_cli_parse_assoc_mgr(text, len, b->assoc_text, b->assoc_len, b->qos_text, b->qos_len, old, &t, err,
+	if (oc_cli_parse_assoc_mgr(r.out, r.out_len, b->assoc_text, b->assoc_len, b->qos_text, b->qos_len, old, &t, err,
 				   sizeof(err)) < 0) {
 		oc_run_result_clear(&r);
 		forget_output(b, OC_PART_ACCT);
@@ -246,8 +310,7 @@ static int refresh_acct(struct cli_backend *b, struct oc_snapshot *next)
 	}
 	snprintf(t->dbd_error, sizeof(t->dbd_error), "%s", b->dbd_error);
 	b->dbd_changed = false;
-	if (rc == 0)
-		keep_output(b, OC_PART_ACCT, &r);
+	keep_output(b, OC_PART_ACCT, &r, t);
 	oc_run_result_clear(&r);
 	oc_accounting_unref(&next->accounting);
 	next->accounting = t;
@@ -265,9 +328,8 @@ struct indexed_part {
 	 * new table *out. Returns 0, or -1 with err. */
 	int (*parse)(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
 		     void **out, char *err, size_t errlen);
-	/* Put t (NULL: nothing) into next's slot, dropping what was there;
-	 * returns whether the slot held a table before. */
-	bool (*swap)(struct oc_snapshot *next, void *t);
+	/* Put t into next's slot, dropping what was there. */
+	void (*swap)(struct oc_snapshot *next, void *t);
 };
 
 static int parse_partitions(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
@@ -297,34 +359,22 @@ static int parse_resv(const char *text, size_t len, struct oc_node_index *ix, co
 	return rc;
 }
 
-static bool swap_partitions(struct oc_snapshot *next, void *t)
+static void swap_partitions(struct oc_snapshot *next, void *t)
 {
-	bool had = next->partitions != NULL;
-	if (t) {
-		oc_partitions_unref(&next->partitions);
-		next->partitions = t;
-	}
-	return had;
+	oc_partitions_unref(&next->partitions);
+	next->partitions = t;
 }
 
-static bool swap_jobs(struct oc_snapshot *next, void *t)
+static void swap_jobs(struct oc_snapshot *next, void *t)
 {
-	bool had = next->jobs != NULL;
-	if (t) {
-		oc_jobs_unref(&next->jobs);
-		next->jobs = t;
-	}
-	return had;
+	oc_jobs_unref(&next->jobs);
+	next->jobs = t;
 }
 
-static bool swap_resv(struct oc_snapshot *next, void *t)
+static void swap_resv(struct oc_snapshot *next, void *t)
 {
-	bool had = next->reservations != NULL;
-	if (t) {
-		oc_reservations_unref(&next->reservations);
-		next->reservations = t;
-	}
-	return had;
+	oc_reservations_unref(&next->reservations);
+	next->reservations = t;
 }
 
 /* Refresh one indexed part: an output equal to the previous one keeps
@@ -336,15 +386,15 @@ static int refresh_indexed(struct cli_backend *b, const struct indexed_part *ip,
 	struct oc_part_status *st = &next->status[ip->part];
 	struct oc_run_result r;
 	char err[256];
-	int rc = run_part(b, ip->part, ip->argv, &r, err, sizeof(err));
+	int rc = run_part(b, ip->part, ip->argv, next, &r, err, sizeof(err));
 	bool full = b->need_full & OC_MASK(ip->part);
 	void *t = NULL;
 	int ret = 0;
-	if (rc == 1 && !full && ip->swap(next, NULL)) {
+	if (rc == 1 && !full) {
 		status_ok(st);
 	} else if (rc >= 0 && ip->parse(r.out, r.out_len, ix, prev, &t, err, sizeof(err)) == 0) {
 		ip->swap(next, t);
-		keep_output(b, ip->part, &r);
+		keep_output(b, ip->part, &r, t);
 		b->need_full &= ~OC_MASK(ip->part);
 		status_ok(st);
 	} else {
@@ -382,15 +432,15 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 		struct oc_part_status *st = &next->status[OC_PART_NODES];
 		const char *json22[] = {"sinfo", "--all", "--json", NULL};
 		const char *json23[] = {"scontrol", "show", "nodes", "--json", NULL};
-		int rc = run_part(b, OC_PART_NODES, b->version >= 2302 ? json23 : json22, &r, err, sizeof(err));
+		int rc = run_part(b, OC_PART_NODES, b->version >= 2302 ? json23 : json22, next, &r, err, sizeof(err));
 		struct oc_nodes *t = NULL;
-		if (rc == 1 && next->nodes) {
+		if (rc == 1) {
 			status_ok(st);
 		} else if (rc >= 0 && oc_cli_parse_nodes_json(r.out, r.out_len, prev ? prev->nodes : NULL, &t, err,
 							     sizeof(err)) == 0) {
 			oc_nodes_unref(&next->nodes);
 			next->nodes = t;
-			keep_output(b, OC_PART_NODES, &r);
+			keep_output(b, OC_PART_NODES, &r, t);
 			status_ok(st);
 		} else {
 			if (rc >= 0)
@@ -433,7 +483,7 @@ static void cli_close(struct oc_backend *base)
 {
 	struct cli_backend *b = (struct cli_backend *)base;
 	for (int p = 0; p < OC_PART_COUNT; p++)
-		free(b->last[p]);
+		forget_output(b, p);
 	free(b->assoc_text);
 	free(b->qos_text);
 	free(b);

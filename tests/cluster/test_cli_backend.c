@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -342,6 +343,50 @@ static void test_failure_keeps_tables(void **state)
 	oc_snapshot_unref(&b);
 }
 
+/* slurmctld not answering (SIGSTOP): sinfo and squeue exit 0 with an
+ * empty list and the failure in "errors". The parts must fail with it and
+ * keep their tables, not turn empty. */
+static void test_ctld_stopped(void **state)
+{
+	(void)state;
+	const char *dir = getenv("OC_CLUSTER_DIR");
+	assert_non_null(dir);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/run/slurmctld.pid", dir);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	int pid = 0;
+	assert_int_equal(fscanf(f, "%d", &pid), 1);
+	fclose(f);
+	struct oc_snapshot *a = oc_collector_refresh_once(cli, OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS), NULL);
+	assert_non_null(a);
+	assert_true(a->nodes->n > 0 && a->jobs->n > 0);
+	assert_int_equal(kill(pid, SIGSTOP), 0);
+	struct oc_snapshot *b = oc_collector_refresh_once(cli, OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS), a);
+	kill(pid, SIGCONT);
+	assert_non_null(b);
+	if (!strstr(b->status[OC_PART_JOBS].error, "slurm_load_jobs"))
+		fail_msg("jobs error: \"%s\"", b->status[OC_PART_JOBS].error);
+	assert_true(b->status[OC_PART_NODES].error[0]);
+	assert_ptr_equal(a->nodes, b->nodes);
+	assert_ptr_equal(a->jobs, b->jobs);
+	/* Back: the data comes back by itself. */
+	struct oc_snapshot *c = NULL;
+	for (int i = 0; i < 30; i++) {
+		oc_snapshot_unref(&c);
+		c = oc_collector_refresh_once(cli, OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS), b);
+		if (c && !c->status[OC_PART_NODES].error[0] && !c->status[OC_PART_JOBS].error[0])
+			break;
+		sleep(1);
+	}
+	assert_non_null(c);
+	assert_string_equal(c->status[OC_PART_JOBS].error, "");
+	assert_int_equal(c->jobs->n, a->jobs->n);
+	oc_snapshot_unref(&a);
+	oc_snapshot_unref(&b);
+	oc_snapshot_unref(&c);
+}
+
 /* ---- the CLI writer ---------------------------------------------------- */
 
 static struct oc_writer writer;
@@ -498,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_unchanged),
 		cmocka_unit_test(test_failure_keeps_tables),
+		cmocka_unit_test(test_ctld_stopped),
 		cmocka_unit_test_setup_teardown(test_drain_resume_hostile, writer_setup, writer_teardown),
 		cmocka_unit_test_setup_teardown(test_reservation, writer_setup, writer_teardown),
 		cmocka_unit_test_setup_teardown(test_whoami_config, writer_setup, writer_teardown),

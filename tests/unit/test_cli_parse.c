@@ -126,6 +126,11 @@ static void test_bad_json(void **state)
 			   "\"Connection refused\"}]}";
 	check_bad(oc_cli_parse_nodes_json(errs, strlen(errs), NULL, &n, err, sizeof(err)), err,
 		  "Unable to contact slurm controller: Connection refused");
+	/* What 22.05 prints, exit status 0, while slurmctld does not answer. */
+	const char *down = "{\"errors\": [{\"description\": \"Failed while looking for jobs\", \"error_number\": -1,"
+			   " \"error\": \"Unspecified error\", \"source\": \"slurm_load_jobs\"}], \"jobs\": []}";
+	check_bad(oc_cli_parse_jobs_json(down, strlen(down), NULL, NULL, &j, err, sizeof(err)), err,
+		  "slurm_load_jobs: Failed while looking for jobs: Unspecified error");
 	const char *noname = "{\"nodes\": [{\"cpus\": 4}]}";
 	check_bad(oc_cli_parse_nodes_json(noname, strlen(noname), NULL, &n, err, sizeof(err)), err, "no name");
 	const char *noid = "{\"jobs\": [{\"name\": \"x\"}]}";
