@@ -1,4 +1,4 @@
-/* cli_json.c: `sinfo --json`, `scontrol show nodes --json` and `squeue
+/* cli_json.c: `sinfo --json`, `scontrol --json show nodes` and `squeue
  * --json` into model tables (cli_parse.h). jansson objects stay in this
  * file. Field names are those of Slurm's openapi data_parser, which kept
  * them from v0.0.38 (22.05) to v0.0.44 (25.11); what changed is the shape:

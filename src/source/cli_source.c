@@ -1,7 +1,7 @@
 /* cli_source.c: the CLI backend (cli_source.h). Each part is one command
  * (two or three for accounting) run over the transport and parsed by the
  * parsers of cli_parse.h:
- *   nodes         sinfo --all --json (22.05) | scontrol show nodes --json (23.02+)
+ *   nodes         sinfo --all --json (22.05) | scontrol --json show nodes (23.02+)
  *   partitions    scontrol --all --oneliner show partition
  *   jobs          squeue --all --json
  *   reservations  scontrol --oneliner show reservation
@@ -431,7 +431,7 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	if (mask & OC_MASK(OC_PART_NODES)) {
 		struct oc_part_status *st = &next->status[OC_PART_NODES];
 		const char *json22[] = {"sinfo", "--all", "--json", NULL};
-		const char *json23[] = {"scontrol", "show", "nodes", "--json", NULL};
+		const char *json23[] = {"scontrol", "--json", "show", "nodes", NULL};
 		int rc = run_part(b, OC_PART_NODES, b->version >= 2302 ? json23 : json22, next, &r, err, sizeof(err));
 		struct oc_nodes *t = NULL;
 		if (rc == 1) {

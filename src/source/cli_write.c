@@ -277,7 +277,7 @@ static int cw_read_nodes(void *ctx, struct oc_nodes **out, char *err, size_t err
 	if (v < 0)
 		return -1;
 	const char *json22[] = {"sinfo", "--all", "--json", NULL};
-	const char *json23[] = {"scontrol", "show", "nodes", "--json", NULL};
+	const char *json23[] = {"scontrol", "--json", "show", "nodes", NULL};
 	struct oc_run_result r;
 	int rc = run(w, v >= 2302 ? json23 : json22, OC_CLI_TIMEOUT_S, &r, err, errlen);
 	if (rc == 0)
