@@ -28,8 +28,13 @@ if [ -n "${E2E_BACKEND:-}" ]; then
 	e2e_xdg=$(mktemp -d /tmp/oc-e2e-xdg.XXXXXX)
 	e2e_on_exit rm -rf "$e2e_xdg"
 	mkdir -p "$e2e_xdg/opsconsole/clusters" "$e2e_xdg/bin"
+	# Tests that run the console as another user (opsview) need the
+	# wrappers and their log; the profiles stay private.
+	chmod 0755 "$e2e_xdg" "$e2e_xdg/bin"
 	chmod 0700 "$e2e_xdg/opsconsole" "$e2e_xdg/opsconsole/clusters"
 	E2E_BIN_LOG="$e2e_xdg/bin.log"
+	: >"$E2E_BIN_LOG"
+	chmod 0666 "$E2E_BIN_LOG"
 	for c in sinfo squeue scontrol sacctmgr sbatch scancel sacct; do
 		real=$(command -v "$c") || fail "$c not found"
 		printf '#!/bin/sh\necho "%s $*" >>%s\nexec %s "$@"\n' "$c" "$E2E_BIN_LOG" "$real" >"$e2e_xdg/bin/$c"
