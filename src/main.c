@@ -13,13 +13,13 @@
 
 #include "actions/audit.h"
 #include "actions/worker.h"
+#include "connect.h"
 #include "core/profile.h"
 #include "onboard_cli.h"
 #include "once_cli.h"
 #include "rehearse_cli.h"
 #include "source/collector.h"
 #include "source/probe_ssh.h"
-#include "source/slurm_write.h"
 #include "source/source.h"
 #include "ui/ui.h"
 
@@ -301,7 +301,12 @@ int main(int argc, char **argv)
 		case OPT_JSON: once.json = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V':
+#ifdef OC_WITH_LIBSLURM
 			printf("opsconsole %s (built against Slurm %s)\n", OC_VERSION, oc_slurm_build_version());
+#else
+			printf("opsconsole %s (built without libslurm: reads the cluster with the Slurm commands)\n",
+			       OC_VERSION);
+#endif
 			return 0;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -335,7 +340,10 @@ int main(int argc, char **argv)
 		return rc;
 
 	char err[512];
-	struct oc_backend *backend = oc_slurm_backend_open(profile.slurm_conf, err, sizeof(err));
+	/* The backend (libslurm, or the Slurm commands over a transport) comes
+	 * from the profile: connect.c, where the transport is chosen. */
+	struct oc_connection conn;
+	struct oc_backend *backend = oc_connect_backend(&profile, &conn, err, sizeof(err));
 	if (!backend) {
 		fprintf(stderr, "opsconsole: %s: %s\n", profile.name, err);
 		return 1;
@@ -343,6 +351,7 @@ int main(int argc, char **argv)
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "opsconsole: the console needs a terminal (opsconsole onboard and rehearse work without one)\n");
 		oc_backend_close(&backend);
+		oc_connect_close(&conn);
 		return 1;
 	}
 	/* libslurm prints its errors on stderr ("error: Sending PersistInit
@@ -363,6 +372,7 @@ int main(int argc, char **argv)
 	if (!hctx.c) {
 		restore_stderr(saved_stderr);
 		fprintf(stderr, "opsconsole: %s\n", err);
+		oc_connect_close(&conn);
 		return 1;
 	}
 	struct oc_ui_hooks hooks = {
@@ -374,7 +384,7 @@ int main(int argc, char **argv)
 		.ack = h_ack,
 		.inflight_since = h_inflight,
 	};
-	/* Writes: a worker thread applies them through the libslurm writer;
+	/* Writes: a worker thread applies them through the writer of the backend;
 	 * --readonly starts none. */
 	char audit_log[PATH_MAX];
 	if (profile.audit_log[0])
@@ -385,7 +395,7 @@ int main(int argc, char **argv)
 	struct oc_worker *worker = NULL;
 	bool ro = readonly || profile.readonly;
 	if (!ro) {
-		if (oc_slurm_writer_init(&writer, err, sizeof(err)) == 0)
+		if (oc_connect_writer(&conn, &writer, err, sizeof(err)) == 0)
 			worker = oc_worker_start(&writer, profile.name, audit_log, err, sizeof(err));
 		if (!worker)
 			fprintf(stderr, "opsconsole: actions disabled: %s\n", err);
@@ -422,9 +432,12 @@ int main(int argc, char **argv)
 	};
 	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
 	oc_probe_runner_free(&probe_runner);
-	if (oc_worker_stop(&worker))
-		oc_slurm_writer_fini(&writer); /* else the stuck worker still uses it */
+	bool writer_free = oc_worker_stop(&worker);
+	if (writer_free)
+		oc_connect_writer_fini(&conn, &writer); /* else the stuck worker still uses it */
 	oc_collector_stop(&hctx.c);
+	if (writer_free)
+		oc_connect_close(&conn); /* the transport outlives backend and writer */
 	restore_stderr(saved_stderr);
 	if (rc) {
 		fprintf(stderr, "opsconsole: %s\n", err);

@@ -15,7 +15,7 @@
 #include "actions/onboard.h"
 #include "actions/worker.h"
 #include "core/strbuf.h"
-#include "source/slurm_write.h"
+#include "connect.h"
 #include "source/source.h"
 
 static void onboard_usage(FILE *out)
@@ -95,15 +95,17 @@ int oc_onboard_cli(int argc, char **argv, const struct oc_profile *profile_in,
 		fprintf(stderr, "opsconsole onboard: %s: nothing applied:\n%s\n", file, err);
 		return 2;
 	}
-	struct oc_backend *backend = oc_slurm_backend_open(profile.slurm_conf, err, sizeof(err));
+	struct oc_connection conn;
+	struct oc_backend *backend = oc_connect_backend(&profile, &conn, err, sizeof(err));
 	if (!backend) {
 		fprintf(stderr, "opsconsole onboard: %s: %s\n", profile.name, err);
 		return 1;
 	}
 	struct oc_writer writer = {0};
-	if (oc_slurm_writer_init(&writer, err, sizeof(err)) < 0) {
+	if (oc_connect_writer(&conn, &writer, err, sizeof(err)) < 0) {
 		fprintf(stderr, "opsconsole onboard: %s\n", err);
 		oc_backend_close(&backend);
+		oc_connect_close(&conn);
 		return 1;
 	}
 	int exit_code = 1;
@@ -174,7 +176,8 @@ int oc_onboard_cli(int argc, char **argv, const struct oc_profile *profile_in,
 out:
 	oc_onb_plan_free(&plan);
 	free(st);
-	oc_slurm_writer_fini(&writer);
+	oc_connect_writer_fini(&conn, &writer);
 	oc_backend_close(&backend);
+	oc_connect_close(&conn);
 	return exit_code;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "connect.h"
 #include "core/script.h"
 #include "source/collector.h"
 #include "source/source.h"
@@ -37,7 +38,8 @@ int oc_once_run(const struct oc_profile *p, const struct oc_once_args *a)
 		.json = a->json,
 	};
 	char err[512];
-	struct oc_backend *b = oc_slurm_backend_open(p->slurm_conf, err, sizeof(err));
+	struct oc_connection conn;
+	struct oc_backend *b = oc_connect_backend(p, &conn, err, sizeof(err));
 	if (!b) {
 		fprintf(stderr, "opsconsole: %s: %s\n", p->name, err);
 		return 2;
@@ -48,6 +50,7 @@ int oc_once_run(const struct oc_profile *p, const struct oc_once_args *a)
 		mask |= OC_MASK(OC_PART_NODES);
 	struct oc_snapshot *s = oc_collector_refresh_once(b, mask, NULL);
 	oc_backend_close(&b);
+	oc_connect_close(&conn);
 	if (!s) {
 		fprintf(stderr, "opsconsole: %s: out of memory\n", p->name);
 		return 2;

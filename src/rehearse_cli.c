@@ -30,7 +30,7 @@
 #include "rehearsal/runner.h"
 #include "rehearsal/session.h"
 #include "source/collector.h"
-#include "source/slurm_write.h"
+#include "connect.h"
 #include "source/source.h"
 
 #define REH_MAX_VARS 64
@@ -481,12 +481,13 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 	struct reh h = {.tty = tty && !run_auto};
 	struct oc_writer writer = {0};
 	int exit_code = 1;
-	h.backend = oc_slurm_backend_open(profile.slurm_conf, err, sizeof(err));
+	struct oc_connection conn = {0};
+	h.backend = oc_connect_backend(&profile, &conn, err, sizeof(err));
 	if (!h.backend) {
 		fprintf(stderr, "opsconsole rehearse: %s: %s\n", profile.name, err);
 		goto out;
 	}
-	if (oc_slurm_writer_init(&writer, err, sizeof(err)) < 0) {
+	if (oc_connect_writer(&conn, &writer, err, sizeof(err)) < 0) {
 		fprintf(stderr, "opsconsole rehearse: %s\n", err);
 		goto out;
 	}
@@ -590,9 +591,9 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 out:
 	fflush(stdout);
 	oc_snapshot_unref(&h.snap);
-	if (writer.ops)
-		oc_slurm_writer_fini(&writer);
+	oc_connect_writer_fini(&conn, &writer);
 	oc_backend_close(&h.backend);
+	oc_connect_close(&conn);
 	oc_session_free(&s);
 	oc_checklist_free(&cl);
 	return exit_code;

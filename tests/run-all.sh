@@ -2,7 +2,9 @@
 # Installs what is needed, builds (warnings are errors), and runs every
 # test: unit tests, then the real local cluster (started and stopped by
 # ctest's "cluster" fixture) with the cluster, end-to-end and benchmark
-# tests; then the unit and end-to-end tests again under AddressSanitizer+UBSan.
+# tests; then the build without libslurm (the CLI backend only) with the
+# unit tests and two end-to-end tests; then the unit and end-to-end tests
+# again under AddressSanitizer+UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -13,6 +15,13 @@ cmake -S . -B build -DOC_WERROR=ON
 cmake --build build -j"$jobs"
 # A console or cluster left over from a demo must not interfere.
 ctest --test-dir build --output-on-failure --timeout 600
+
+# Without libslurm (OC_WITH_LIBSLURM=OFF): the console reads the cluster
+# with the Slurm commands. Same cluster folder; its fixture starts it again.
+cmake -S . -B build-cli -DOC_WERROR=ON -DOC_WITH_LIBSLURM=OFF -DOC_CLUSTER_DIR="$top/build/cluster"
+cmake --build build-cli -j"$jobs"
+ctest --test-dir build-cli --output-on-failure -L unit
+ctest --test-dir build-cli --output-on-failure --timeout 600 -R '^(cluster\.(start|stop)|e2e\.(views|actions))$'
 
 cmake -S . -B build-asan -DOC_WERROR=ON -DOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 cmake --build build-asan -j"$jobs"

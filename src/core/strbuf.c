@@ -16,3 +16,13 @@ void oc_appendf(char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(buf + off, len - off, fmt, ap);
 	va_end(ap);
 }
+
+void oc_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}

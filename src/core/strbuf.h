@@ -9,4 +9,9 @@
  * when buf is already full. Returns nothing; nothing to free. */
 void oc_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* An error message: printf-style text into err (errlen bytes, cut to
+ * fit, NUL-terminated); nothing when err is NULL or errlen 0. Returns
+ * nothing; nothing to free. */
+void oc_seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

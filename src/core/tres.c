@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One "name=value" entry of a TRES string, pointing into the string. */
@@ -282,4 +283,26 @@ uint64_t oc_tres_per_node_gpus(const char *tres_per_node)
 			p++;
 	}
 	return sum;
+}
+
+uint64_t oc_tres_gres_used_gpus(const char *s)
+{
+	uint64_t total = 0;
+	while (s && *s) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		/* Commas inside "(IDX:0,2)" are skipped by only starting at "gpu:". */
+		if (len >= 4 && strncmp(s, "gpu:", 4) == 0) {
+			const char *paren = memchr(s, '(', len);
+			const char *stop = paren ? paren : s + len;
+			const char *colon = NULL;
+			for (const char *p = s; p < stop; p++)
+				if (*p == ':')
+					colon = p;
+			if (colon)
+				total += strtoull(colon + 1, NULL, 10);
+		}
+		s = end ? end + 1 : NULL;
+	}
+	return total;
 }

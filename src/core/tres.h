@@ -20,4 +20,9 @@ uint64_t oc_tres_gpus(const char *tres);
  * "gpu" (means 1); several entries may be comma separated. 0 when none. */
 uint64_t oc_tres_per_node_gpus(const char *tres_per_node);
 
+/* GPUs in use from a node's gres_used as Slurm prints it ("gpu:8",
+ * "gpu:8(IDX:0-7)", "gpu:b300:3(IDX:0-2),gpu:b200:1(IDX:4)",
+ * "gpu:0(IDX:N/A)"); 0 for NULL or no GPU. */
+uint64_t oc_tres_gres_used_gpus(const char *gres_used);
+
 #endif

@@ -8,6 +8,7 @@
  * and _exit (all async-signal-safe; close_range is a plain system call).
  * Signals are blocked in the parent around fork so that none of the
  * caller's handlers can run in the child before it resets them. */
+#include "core/strbuf.h"
 #include "source/exec.h"
 
 #include <errno.h>
@@ -40,15 +41,8 @@ extern char **environ;
 /* Most fds the fallback loop closes in the child (without close_range). */
 #define CLOSE_MAX_FD (1 << 20)
 
-__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+/* Error messages (core/strbuf.h). */
+#define seterr oc_seterr
 
 static int64_t now_ms(void)
 {
@@ -139,7 +133,8 @@ static int fd_above2(int fd)
 struct child_args {
 	const char *path;
 	char *const *argv;
-	int devnull, outw, errw; /* all > 2, close-on-exec */
+	int devnull, outw, errw, expw; /* all > 2, close-on-exec: stdout,
+					 * stderr (may be outw), exec error */
 	int maxfd;               /* fallback bound for closing fds */
 	struct sigaction dfl;    /* SIG_DFL, empty mask */
 	sigset_t empty;
@@ -153,11 +148,11 @@ static _Noreturn void child_run(const struct child_args *a)
 		if (s != SIGKILL && s != SIGSTOP)
 			sigaction(s, &a->dfl, NULL); /* EINVAL for libc-reserved ones: fine */
 	setpgid(0, 0);
-	if (dup2(a->devnull, 0) < 0 || dup2(a->outw, 1) < 0 || dup2(a->outw, 2) < 0)
+	if (dup2(a->devnull, 0) < 0 || dup2(a->outw, 1) < 0 || dup2(a->errw, 2) < 0)
 		goto fail;
 	/* The exec-error pipe goes to fd 3 (close-on-exec), all above it closes. */
-	if (a->errw != 3) {
-		if (dup2(a->errw, 3) < 0)
+	if (a->expw != 3) {
+		if (dup2(a->expw, 3) < 0)
 			goto fail_noreport;
 		if (fcntl(3, F_SETFD, FD_CLOEXEC) < 0)
 			goto fail;
@@ -202,10 +197,41 @@ static int reap(pid_t pid)
 	}
 }
 
-/* Reads what is there on fd: into out[*used..outlen-2] while there is
- * room, the rest into a scratch buffer that is dropped. Returns 1 while
- * open, 0 at EOF (or on an error: treated as EOF). */
-static int drain(int fd, char *out, size_t outlen, size_t *used)
+/* Where one pipe's bytes go: a fixed buffer (cut at len - 1, the rest
+ * read and dropped) or, with grow, a malloc'd buffer of any size. Always
+ * NUL-terminated once it holds anything. */
+struct sink {
+	char *buf;
+	size_t len;  /* fixed: size of buf; grow: allocated size */
+	size_t used;
+	bool grow;
+	bool oom;    /* grow failed: the rest was dropped */
+};
+
+/* Room for at least one more read in a growing sink; false when full. */
+static bool sink_room(struct sink *s)
+{
+	if (!s->grow)
+		return s->buf && s->len > 0 && s->used < s->len - 1;
+	if (s->oom)
+		return false;
+	if (s->len - s->used >= 4096)
+		return true;
+	size_t ncap = s->len ? s->len * 2 : 16384;
+	char *nb = realloc(s->buf, ncap);
+	if (!nb) {
+		s->oom = true;
+		return false;
+	}
+	s->buf = nb;
+	s->len = ncap;
+	return true;
+}
+
+/* Reads what is there on fd into the sink (what does not fit into a
+ * scratch buffer that is dropped). Returns 1 while open, 0 at EOF (or on
+ * an error: treated as EOF). */
+static int drain(int fd, struct sink *s)
 {
 	char scratch[16384];
 	/* Bounded, so that a command writing without pause still lets the
@@ -213,15 +239,15 @@ static int drain(int fd, char *out, size_t outlen, size_t *used)
 	for (int i = 0; i < 64; i++) {
 		char *dst = scratch;
 		size_t room = sizeof(scratch);
-		if (out && outlen > 0 && *used < outlen - 1) {
-			dst = out + *used;
-			room = outlen - 1 - *used;
+		if (sink_room(s)) {
+			dst = s->buf + s->used;
+			room = s->len - 1 - s->used;
 		}
 		ssize_t n = read(fd, dst, room);
 		if (n > 0) {
 			if (dst != scratch) {
-				*used += (size_t)n;
-				out[*used] = '\0';
+				s->used += (size_t)n;
+				s->buf[s->used] = '\0';
 			}
 			continue;
 		}
@@ -255,18 +281,14 @@ static int read_exec_error(int fd, int *exec_errno)
 	}
 }
 
-/* Runs argv and captures its output (exec.h). */
-int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, int *exit_status, char *err,
-	    size_t errlen)
+/* Runs argv with its stdout into out and its stderr into errs (NULL:
+ * into out too, in the order written). The contract of oc_exec. */
+static int exec_core(const char *const argv[], int timeout_s, struct sink *out, struct sink *errs,
+		     int *exit_status, char *err, size_t errlen)
 {
-	int status_dummy;
-	if (!exit_status)
-		exit_status = &status_dummy;
 	*exit_status = -1;
 	if (err && errlen)
 		err[0] = '\0';
-	if (out && outlen)
-		out[0] = '\0';
 	if (!argv || !argv[0]) {
 		seterr(err, errlen, "no command to run");
 		return -1;
@@ -275,7 +297,7 @@ int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, i
 	if (oc_exec_find(argv[0], path, sizeof(path), err, errlen) < 0)
 		return -1;
 
-	int devnull = -1, outp[2] = {-1, -1}, errp[2] = {-1, -1};
+	int devnull = -1, outp[2] = {-1, -1}, sep[2] = {-1, -1}, errp[2] = {-1, -1};
 	const char *what = "/dev/null";
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (devnull < 0 || (devnull = fd_above2(devnull)) < 0)
@@ -285,6 +307,14 @@ int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, i
 		goto sys_fail;
 	if ((outp[0] = fd_above2(outp[0])) < 0 || (outp[1] = fd_above2(outp[1])) < 0)
 		goto sys_fail;
+	if (errs) {
+		if (pipe2(sep, O_CLOEXEC) < 0)
+			goto sys_fail;
+		if ((sep[0] = fd_above2(sep[0])) < 0 || (sep[1] = fd_above2(sep[1])) < 0)
+			goto sys_fail;
+		if (fcntl(sep[0], F_SETFL, O_NONBLOCK) < 0)
+			goto sys_fail;
+	}
 	if (pipe2(errp, O_CLOEXEC) < 0)
 		goto sys_fail;
 	if ((errp[0] = fd_above2(errp[0])) < 0 || (errp[1] = fd_above2(errp[1])) < 0)
@@ -297,7 +327,8 @@ int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, i
 		.argv = (char *const *)argv,
 		.devnull = devnull,
 		.outw = outp[1],
-		.errw = errp[1],
+		.errw = errs ? sep[1] : outp[1],
+		.expw = errp[1],
 		.maxfd = CLOSE_MAX_FD,
 	};
 	struct rlimit rl;
@@ -318,6 +349,7 @@ int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, i
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close_fd(&devnull);
 	close_fd(&outp[1]);
+	close_fd(&sep[1]);
 	close_fd(&errp[1]);
 	if (pid < 0) {
 		errno = fork_errno;
@@ -326,12 +358,11 @@ int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, i
 	}
 	setpgid(pid, pid); /* also done by the child: whichever runs first */
 
-	size_t used = 0;
 	int exec_errno = 0;
 	bool timed_out = false, killed = false, exited = false;
 	int64_t deadline = timeout_s > 0 ? now_ms() + (int64_t)timeout_s * 1000 : -1;
 	int64_t exited_at = 0;
-	while (outp[0] >= 0 || errp[0] >= 0) {
+	while (outp[0] >= 0 || sep[0] >= 0 || errp[0] >= 0) {
 		int64_t now = now_ms();
 		int wait_ms = POLL_TICK_MS;
 		if (deadline >= 0) {
@@ -351,10 +382,12 @@ int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, i
 		}
 		if (exited && now - exited_at >= AFTER_EXIT_MS)
 			break; /* a grandchild keeps the pipe open: stop reading */
-		struct pollfd fds[2];
+		struct pollfd fds[3];
 		nfds_t nfds = 0;
 		if (outp[0] >= 0)
 			fds[nfds++] = (struct pollfd){.fd = outp[0], .events = POLLIN};
+		if (sep[0] >= 0)
+			fds[nfds++] = (struct pollfd){.fd = sep[0], .events = POLLIN};
 		if (errp[0] >= 0)
 			fds[nfds++] = (struct pollfd){.fd = errp[0], .events = POLLIN};
 		int r = poll(fds, nfds, wait_ms);
@@ -376,14 +409,18 @@ int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, i
 			if (!fds[i].revents)
 				continue;
 			if (fds[i].fd == outp[0]) {
-				if (!drain(outp[0], out, outlen, &used))
+				if (!drain(outp[0], out))
 					close_fd(&outp[0]);
+			} else if (fds[i].fd == sep[0]) {
+				if (!drain(sep[0], errs))
+					close_fd(&sep[0]);
 			} else if (!read_exec_error(errp[0], &exec_errno)) {
 				close_fd(&errp[0]);
 			}
 		}
 	}
 	close_fd(&outp[0]);
+	close_fd(&sep[0]);
 	close_fd(&errp[0]);
 	/* After a timeout, what is left of the group goes too (the child is
 	 * not reaped yet, so its process group id cannot have been reused). */
@@ -417,8 +454,53 @@ sys_fail:;
 	close_fd(&devnull);
 	close_fd(&outp[0]);
 	close_fd(&outp[1]);
+	close_fd(&sep[0]);
+	close_fd(&sep[1]);
 	close_fd(&errp[0]);
 	close_fd(&errp[1]);
 	seterr(err, errlen, "%s: %s", what, strerror(e));
 	return -1;
+}
+
+/* Runs argv and captures its output (exec.h). */
+int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, int *exit_status, char *err,
+	    size_t errlen)
+{
+	int status_dummy;
+	if (!exit_status)
+		exit_status = &status_dummy;
+	if (out && outlen)
+		out[0] = '\0';
+	struct sink s = {.buf = out, .len = out ? outlen : 0};
+	return exec_core(argv, timeout_s, &s, NULL, exit_status, err, errlen);
+}
+
+/* A growing sink's buffer as a NUL-terminated malloc'd string ("" when
+ * nothing came). NULL on ENOMEM. */
+static char *sink_take(struct sink *s, size_t *len)
+{
+	if (!s->buf) {
+		*len = 0;
+		return calloc(1, 1);
+	}
+	*len = s->used;
+	s->buf[s->used] = '\0';
+	char *b = s->buf;
+	s->buf = NULL;
+	return b;
+}
+
+int oc_exec_run(const char *const argv[], int timeout_s, struct oc_run_result *r, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	struct sink so = {.grow = true}, se = {.grow = true};
+	int rc = exec_core(argv, timeout_s, &so, &se, &r->exit_status, err, errlen);
+	bool oom = so.oom || se.oom;
+	r->out = sink_take(&so, &r->out_len);
+	r->errout = sink_take(&se, &r->err_len);
+	if (!r->out || !r->errout || oom) {
+		seterr(err, errlen, "%s: out of memory for its output", argv && argv[0] ? argv[0] : "command");
+		return -1;
+	}
+	return rc;
 }

@@ -19,6 +19,8 @@
 
 #include <stddef.h>
 
+#include "source/transport.h"
+
 /* *exit_status when the command did not exit on its own. */
 #define OC_EXEC_SIGNALED (-1)  /* killed by a signal (err names it) */
 #define OC_EXEC_TIMED_OUT (-2) /* killed by oc_exec after timeout_s (err says so) */
@@ -42,6 +44,15 @@
  * -1. Nothing to free. */
 int oc_exec(const char *const argv[], int timeout_s, char *out, size_t outlen, int *exit_status, char *err,
 	    size_t errlen);
+
+/* Run argv like oc_exec, with stdout and stderr kept apart, each captured
+ * whole into a malloc'd buffer of any size (r->out, r->errout, always
+ * NUL-terminated; r is zeroed first). Returns 0 when the command ran
+ * (r->exit_status as oc_exec's *exit_status, err says why a command did
+ * not exit by itself), -1 when it could not run or its output did not fit
+ * in memory (err). The caller frees r with oc_run_result_clear, after -1
+ * too. */
+int oc_exec_run(const char *const argv[], int timeout_s, struct oc_run_result *r, char *err, size_t errlen);
 
 /* The program to execve for name: name itself when it holds a '/', else
  * the first executable <dir>/<name> of $PATH (absolute entries only; no

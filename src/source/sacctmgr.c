@@ -2,6 +2,7 @@
  * accounting state of an account read from `sacctmgr -P -n show ...`,
  * plan steps run and their outcome told apart (done / already there /
  * failed) from sacctmgr's exit code and its own words. */
+#include "core/strbuf.h"
 #include "source/sacctmgr.h"
 
 #include <limits.h>
@@ -24,15 +25,8 @@
 /* Most arguments of one read command. */
 #define READ_MAX_ARGS 12
 
-__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+/* Error messages (core/strbuf.h). */
+#define seterr oc_seterr
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -239,11 +233,33 @@ static void join_lines(char *dst, size_t len, const char *text)
 	each_line(text, join_cb, &ja);
 }
 
+/* Runs argv locally (t NULL: oc_exec, stdout and stderr together) or over
+ * t (stdout, then stderr, into out). The contract of oc_exec. */
+static int sacctmgr_exec(struct oc_transport *t, const char *const argv[], int timeout_s, char *out, size_t outlen,
+			 int *status, char *xerr, size_t xerrlen)
+{
+	if (!t)
+		return oc_exec(argv, timeout_s, out, outlen, status, xerr, xerrlen);
+	struct oc_run_result r;
+	xerr[0] = '\0';
+	*status = -1;
+	out[0] = '\0';
+	if (t->ops->run(t, argv, timeout_s, &r, xerr, xerrlen) < 0) {
+		oc_run_result_clear(&r);
+		return -1;
+	}
+	*status = r.exit_status;
+	snprintf(out, outlen, "%s%s%s", r.out ? r.out : "", r.out_len && r.err_len && r.out[r.out_len - 1] != '\n' ? "\n" : "",
+		 r.errout ? r.errout : "");
+	oc_run_result_clear(&r);
+	return 0;
+}
+
 /* ---- reading ----------------------------------------------------------- */
 
 /* Runs sacctmgr args... for a read (-P -n show ...). Returns 0 with its
  * output in out (exit 0, not cut), or -1 with a message in err. */
-static int run_read(const char *bindir, const char *const *args, char *out, size_t outlen, char *err,
+static int run_read(struct oc_transport *t, const char *bindir, const char *const *args, char *out, size_t outlen, char *err,
 		    size_t errlen)
 {
 	char bin[PATH_MAX];
@@ -263,7 +279,7 @@ static int run_read(const char *bindir, const char *const *args, char *out, size
 
 	int status;
 	char xerr[512];
-	if (oc_exec(argv, OC_SACCTMGR_READ_TIMEOUT_S, out, outlen, &status, xerr, sizeof(xerr)) < 0) {
+	if (sacctmgr_exec(t, argv, OC_SACCTMGR_READ_TIMEOUT_S, out, outlen, &status, xerr, sizeof(xerr)) < 0) {
 		seterr(err, errlen, "%s", xerr);
 		return -1;
 	}
@@ -550,14 +566,14 @@ static bool qos_cb(const char *line, size_t len, void *arg)
 }
 
 /* The local cluster's name into st->cluster. Returns 0, -1 with err. */
-static int read_cluster(const char *bindir, char *out, struct parse_ctx *pc)
+static int read_cluster(struct oc_transport *t, const char *bindir, char *out, struct parse_ctx *pc)
 {
 	char names[16][OC_ONB_NAME_MAX];
 	pc->names = names;
 	pc->nnames = 0;
 	pc->maxnames = 16;
 	const char *show_cluster[] = {"-P", "-n", "show", "cluster", "format=cluster", NULL};
-	if (run_read(bindir, show_cluster, out, READ_OUT_MAX, pc->err, pc->errlen) < 0)
+	if (run_read(t, bindir, show_cluster, out, READ_OUT_MAX, pc->err, pc->errlen) < 0)
 		return -1;
 	each_line(out, cluster_cb, pc);
 	if (pc->rc < 0)
@@ -578,7 +594,7 @@ static int read_cluster(const char *bindir, char *out, struct parse_ctx *pc)
 	for (size_t i = 0; i < nall; i++)
 		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", i ? ", " : "", names[i]);
 	const char *show_event[] = {"-P", "-n", "show", "event", "event=cluster", "format=cluster", NULL};
-	if (run_read(bindir, show_event, out, READ_OUT_MAX, pc->err, pc->errlen) < 0)
+	if (run_read(t, bindir, show_event, out, READ_OUT_MAX, pc->err, pc->errlen) < 0)
 		return -1;
 	char local[1][OC_ONB_NAME_MAX];
 	pc->names = local;
@@ -598,7 +614,7 @@ static int read_cluster(const char *bindir, char *out, struct parse_ctx *pc)
 }
 
 /* Reads the accounting state of account (sacctmgr.h). */
-int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_onb_state *st, char *err,
+int oc_sacctmgr_read_state_on(struct oc_transport *t, const char *bindir, const char *account, struct oc_onb_state *st, char *err,
 			   size_t errlen)
 {
 	memset(st, 0, sizeof(*st));
@@ -614,7 +630,7 @@ int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_on
 	}
 	struct parse_ctx pc = {.st = st, .account = account, .err = err, .errlen = errlen};
 	int rc = -1;
-	if (read_cluster(bindir, out, &pc) < 0)
+	if (read_cluster(t, bindir, out, &pc) < 0)
 		goto out;
 	if (!plain_name(st->cluster)) {
 		seterr(err, errlen, "unexpected cluster name from sacctmgr: \"%s\"", st->cluster);
@@ -628,7 +644,7 @@ int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_on
 
 	/* Description last: it is the one field that may hold a '|'. */
 	const char *show_account[] = {"-P", "-n", "show", "account", "where", where_name, "format=account,descr", NULL};
-	if (run_read(bindir, show_account, out, READ_OUT_MAX, err, errlen) < 0)
+	if (run_read(t, bindir, show_account, out, READ_OUT_MAX, err, errlen) < 0)
 		goto out;
 	each_line(out, account_cb, &pc);
 	if (pc.rc < 0)
@@ -636,14 +652,14 @@ int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_on
 
 	const char *show_assoc[] = {"-P", "-n", "show", "assoc", "where", where_acct, where_cluster,
 				    "format=account,user,partition,parentname,grptres,fairshare,qos,defaultqos", NULL};
-	if (run_read(bindir, show_assoc, out, READ_OUT_MAX, err, errlen) < 0)
+	if (run_read(t, bindir, show_assoc, out, READ_OUT_MAX, err, errlen) < 0)
 		goto out;
 	each_line(out, assoc_cb, &pc);
 	if (pc.rc < 0)
 		goto out;
 
 	const char *show_qos[] = {"-P", "-n", "show", "qos", "format=name,maxjobspu,maxsubmitpu,priority", NULL};
-	if (run_read(bindir, show_qos, out, READ_OUT_MAX, err, errlen) < 0)
+	if (run_read(t, bindir, show_qos, out, READ_OUT_MAX, err, errlen) < 0)
 		goto out;
 	each_line(out, qos_cb, &pc);
 	if (pc.rc < 0)
@@ -664,7 +680,7 @@ out:
 /* ---- steps ------------------------------------------------------------- */
 
 /* Runs one plan step (sacctmgr.h). */
-int oc_sacctmgr_run_step(const char *bindir, const struct oc_onb_step *step, char *out, size_t outlen,
+int oc_sacctmgr_run_step_on(struct oc_transport *t, const char *bindir, const struct oc_onb_step *step, char *out, size_t outlen,
 			 int timeout_s)
 {
 	if (out && outlen)
@@ -697,7 +713,7 @@ int oc_sacctmgr_run_step(const char *bindir, const struct oc_onb_step *step, cha
 	int rc = -1;
 	size_t len;
 	const char *line;
-	if (oc_exec(argv, timeout_s, buf, STEP_OUT_MAX, &status, xerr, sizeof(xerr)) < 0) {
+	if (sacctmgr_exec(t, argv, timeout_s, buf, STEP_OUT_MAX, &status, xerr, sizeof(xerr)) < 0) {
 		copy_text(out, outlen, "", xerr);
 	} else if ((line = find_line(buf, dbd_line, &len))) {
 		char msg[600];
@@ -730,4 +746,16 @@ int oc_sacctmgr_run_step(const char *bindir, const struct oc_onb_step *step, cha
 	}
 	free(buf);
 	return rc;
+}
+
+int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_onb_state *st, char *err,
+			   size_t errlen)
+{
+	return oc_sacctmgr_read_state_on(NULL, bindir, account, st, err, errlen);
+}
+
+int oc_sacctmgr_run_step(const char *bindir, const struct oc_onb_step *step, char *out, size_t outlen,
+			 int timeout_s)
+{
+	return oc_sacctmgr_run_step_on(NULL, bindir, step, out, outlen, timeout_s);
 }

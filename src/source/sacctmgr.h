@@ -48,6 +48,7 @@
 #include <stddef.h>
 
 #include "actions/onboard.h"
+#include "source/transport.h"
 
 /* Seconds one read command (show ...) may take before it is killed and
  * slurmdbd reported as not answering. */
@@ -98,5 +99,14 @@ int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_on
  * and 1. Nothing to free. */
 int oc_sacctmgr_run_step(const char *bindir, const struct oc_onb_step *step, char *out, size_t outlen,
 			 int timeout_s);
+
+/* The same two, with sacctmgr run over a transport (the CLI writer: on
+ * this machine or on a head node over SSH); t NULL runs it locally with
+ * oc_exec, as the two above do. bindir is then a folder on t's host.
+ * Same returns. */
+int oc_sacctmgr_read_state_on(struct oc_transport *t, const char *bindir, const char *account,
+			      struct oc_onb_state *st, char *err, size_t errlen);
+int oc_sacctmgr_run_step_on(struct oc_transport *t, const char *bindir, const struct oc_onb_step *step, char *out,
+			    size_t outlen, int timeout_s);
 
 #endif

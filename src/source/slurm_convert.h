@@ -14,6 +14,7 @@
 #include <slurm/slurm.h>
 
 #include "core/model.h"
+#include "core/nodeindex.h"
 #include "core/strmap.h"
 
 /* A small cache of uid -> user name, so that 10k jobs cost a few
@@ -32,15 +33,7 @@ struct oc_slurm_uid_cache {
  * that evicts that slot. */
 const char *oc_slurm_uid_name(struct oc_slurm_uid_cache *c, uint32_t uid);
 
-/* Name -> index of the node table hostlists are resolved against, built
- * on first use. Initialise with {.nodes = table}; free with
- * oc_slurm_node_index_free (nodes itself is borrowed). */
-struct oc_slurm_node_index {
-	const struct oc_nodes *nodes;
-	struct oc_strmap map;
-	bool built;
-};
-void oc_slurm_node_index_free(struct oc_slurm_node_index *ix);
+/* Node lists are resolved with struct oc_node_index (core/nodeindex.h). */
 
 /* Convert a node message into a new table (one reference, the caller
  * unrefs); its generation is prev's + 1 (1 when prev is NULL). uids
@@ -52,7 +45,7 @@ struct oc_nodes *oc_slurm_convert_nodes(struct oc_slurm_uid_cache *uids, const n
  * caller unrefs). ix: the node table to resolve node_idx against, or NULL
  * to leave node_idx empty (node_generation 0). NULL on ENOMEM. */
 struct oc_reservations *oc_slurm_convert_resv(const reserve_info_msg_t *msg,
-					      struct oc_slurm_node_index *ix,
+					      struct oc_node_index *ix,
 					      const struct oc_reservations *prev);
 
 /* Convert the controller's configuration into a new table (one reference,

@@ -128,30 +128,6 @@ static enum oc_node_base node_base_from_slurm(uint32_t s)
 	}
 }
 
-/* GPUs in use from a node's gres_used: "gpu:8(IDX:0-7)",
- * "gpu:b300:3(IDX:0-2),gpu:b200:1(IDX:4)", "gpu:0(IDX:N/A)". */
-static uint32_t gres_used_gpus(const char *s)
-{
-	uint64_t total = 0;
-	while (s && *s) {
-		const char *end = strchr(s, ',');
-		size_t len = end ? (size_t)(end - s) : strlen(s);
-		/* Skip commas inside "(IDX:0,2)" by only starting at "gpu:". */
-		if (len >= 4 && strncmp(s, "gpu:", 4) == 0) {
-			const char *paren = memchr(s, '(', len);
-			const char *stop = paren ? paren : s + len;
-			const char *colon = NULL;
-			for (const char *p = s; p < stop; p++)
-				if (*p == ':')
-					colon = p;
-			if (colon)
-				total += strtoull(colon + 1, NULL, 10);
-		}
-		s = end ? end + 1 : NULL;
-	}
-	return (uint32_t)total;
-}
-
 static void node_fill_alloc(struct oc_arena *a, const node_info_t *ni, struct oc_node *n)
 {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
@@ -175,7 +151,7 @@ static void node_fill_alloc(struct oc_arena *a, const node_info_t *ni, struct oc
 	 * TRES are rebuilt from the counts instead. */
 	n->alloc_tres = NULL;
 #endif
-	n->alloc_gpus = gres_used_gpus(ni->gres_used);
+	n->alloc_gpus = (uint32_t)oc_tres_gres_used_gpus(ni->gres_used);
 	if (!n->alloc_tres && (n->alloc_cpus || n->alloc_mem_mb || n->alloc_gpus)) {
 		char buf[128];
 		if (n->alloc_gpus)
@@ -237,38 +213,17 @@ struct oc_nodes *oc_slurm_convert_nodes(struct oc_slurm_uid_cache *uids, const n
 
 /* ---- partitions -------------------------------------------------------- */
 
-/* The node index of a refresh (struct oc_slurm_node_index) is built once
- * per refresh, on first use. */
-static int node_index_build(struct oc_slurm_node_index *ix)
-{
-	if (ix->built)
-		return 0;
-	if (oc_strmap_init(&ix->map, ix->nodes ? ix->nodes->n : 0) < 0)
-		return -1;
-	for (size_t i = 0; ix->nodes && i < ix->nodes->n; i++)
-		if (oc_strmap_put(&ix->map, ix->nodes->v[i].name, (uint32_t)i) < 0)
-			return -1;
-	ix->built = true;
-	return 0;
-}
-
-void oc_slurm_node_index_free(struct oc_slurm_node_index *ix)
-{
-	oc_strmap_free(&ix->map);
-	ix->built = false;
-}
-
 /* Resolve a hostlist expression against the node table through libslurm's
  * hostlist functions: *idx (in the arena) and *count. Unknown names are
  * skipped. Returns 0, -1 on ENOMEM. */
-static int resolve_nodes(struct oc_arena *a, const char *nodes, struct oc_slurm_node_index *ix,
+static int resolve_nodes(struct oc_arena *a, const char *nodes, struct oc_node_index *ix,
 			 uint32_t **idx, uint32_t *count)
 {
 	*idx = NULL;
 	*count = 0;
 	if (!nodes || !*nodes)
 		return 0;
-	if (node_index_build(ix) < 0)
+	if (oc_node_index_build(ix) < 0)
 		return -1;
 	oc_hostlist hl = slurm_hostlist_create(nodes);
 	if (!hl)
@@ -283,7 +238,7 @@ static int resolve_nodes(struct oc_arena *a, const char *nodes, struct oc_slurm_
 	}
 	char *host;
 	while ((host = slurm_hostlist_shift(hl))) {
-		uint32_t i = oc_strmap_get(&ix->map, host);
+		uint32_t i = oc_node_index_get(ix, host);
 		if (i != UINT32_MAX && *count < (uint32_t)n)
 			(*idx)[(*count)++] = i;
 		free(host);
@@ -293,7 +248,7 @@ static int resolve_nodes(struct oc_arena *a, const char *nodes, struct oc_slurm_
 }
 
 static struct oc_partitions *parts_convert(const partition_info_msg_t *msg,
-					   struct oc_slurm_node_index *ix,
+					   struct oc_node_index *ix,
 					   const struct oc_partitions *prev)
 {
 	struct oc_partitions *t = oc_partitions_new();
@@ -383,7 +338,7 @@ static uint32_t job_gpus(const slurm_job_info_t *ji, enum oc_job_state st)
 }
 
 static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_t *msg,
-				    struct oc_slurm_node_index *ix, const struct oc_jobs *prev)
+				    struct oc_node_index *ix, const struct oc_jobs *prev)
 {
 	struct oc_jobs *t = oc_jobs_new();
 	if (!t)
@@ -542,7 +497,7 @@ int oc_slurm_resv_flag_bit(const char *name, size_t len, uint64_t *bit)
 }
 
 struct oc_reservations *oc_slurm_convert_resv(const reserve_info_msg_t *msg,
-					      struct oc_slurm_node_index *ix,
+					      struct oc_node_index *ix,
 					      const struct oc_reservations *prev)
 {
 	struct oc_reservations *t = oc_reservations_new();
@@ -580,18 +535,6 @@ struct oc_reservations *oc_slurm_convert_resv(const reserve_info_msg_t *msg,
 }
 
 /* ---- refresh ----------------------------------------------------------- */
-
-/* Whether two node tables list the same names in the same order, i.e.
- * whether partition node indexes built against one hold for the other. */
-static int nodes_same_layout(const struct oc_nodes *x, const struct oc_nodes *y)
-{
-	if (!x || !y || x->n != y->n)
-		return 0;
-	for (size_t i = 0; i < x->n; i++)
-		if (strcmp(x->v[i].name, y->v[i].name) != 0)
-			return 0;
-	return 1;
-}
 
 /* Once per (re)connection: the cluster's name, version, SlurmUser and
  * whether it has accounting, and the configuration table of next (a new
@@ -668,17 +611,10 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	/* Partitions, jobs and reservations hold indexes into the node table:
 	 * when its layout (names, order) changed, they are all asked for again
 	 * in full and resolved against the new table. */
-	if (!nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
+	if (!oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
 		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
-	/* A part not asked for that never came back holds no indexes to go
-	 * stale: it stays marked (fetched in full when asked), but is not
-	 * fetched now (script mode asks for one view's parts only). */
-	unsigned stale = b->need_full;
-	for (int p = 0; p < OC_PART_COUNT; p++)
-		if ((stale & OC_MASK(p)) && !(mask & OC_MASK(p)) && !(prev && prev->status[p].fetched))
-			stale &= ~OC_MASK(p);
-	mask |= stale;
-	struct oc_slurm_node_index ix = {.nodes = next->nodes};
+	mask |= oc_backend_refetch(b->need_full, mask, prev);
+	struct oc_node_index ix = {.nodes = next->nodes};
 
 	if (mask & OC_MASK(OC_PART_PARTITIONS)) {
 		struct oc_part_status *st = &next->status[OC_PART_PARTITIONS];
@@ -757,7 +693,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			failed++;
 		}
 	}
-	oc_slurm_node_index_free(&ix);
+	oc_node_index_free(&ix);
 	if ((mask & OC_MASK(OC_PART_ACCT)) && b->conf_loaded &&
 	    oc_slurm_acct_refresh(b->acct, b->accounting, prev, next) < 0)
 		failed++;
@@ -803,12 +739,4 @@ struct oc_backend *oc_slurm_backend_open(const char *slurm_conf, char *err, size
 	slurm_init((slurm_conf && *slurm_conf) ? slurm_conf : NULL);
 	b->base.ops = &slurm_backend_ops;
 	return &b->base;
-}
-
-void oc_backend_close(struct oc_backend **bp)
-{
-	if (!bp || !*bp)
-		return;
-	(*bp)->ops->close(*bp);
-	*bp = NULL;
 }

@@ -40,6 +40,12 @@ struct oc_backend *oc_slurm_backend_open(const char *slurm_conf, char *err, size
 /* The Slurm version the program was built against, e.g. "22.05.8". Static. */
 const char *oc_slurm_build_version(void);
 
+/* Of the parts marked for a full fetch (need_full: their node indexes may
+ * be stale), those to fetch now besides mask: all, except a part neither
+ * asked for nor ever fetched (it has no indexes to go stale). Shared by
+ * the backends. */
+unsigned oc_backend_refetch(unsigned need_full, unsigned mask, const struct oc_snapshot *prev);
+
 /* Close a backend of any kind and clear *b. */
 void oc_backend_close(struct oc_backend **b);
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/views.h"
+#include "source/cli_source.h"
 #include "source/collector.h"
 #include "source/source.h"
 
@@ -23,6 +24,15 @@ static double cpu_self(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU time of this process and of its waited-for children. */
+static double cpu_with_children(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return cpu_self() + (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 static double wall(void)
@@ -177,6 +187,39 @@ int main(int argc, char **argv)
 		printf("ratio unchanged tick, %-10s / (sinfo + squeue): %.4f  (target <= 0.05)\n",
 		       per_view[v].name, view_cpu[v] / cli);
 	printf("ratio full refresh / (sinfo + squeue):                 %.4f\n", m_full / cli);
+
+	/* The CLI backend over the local transport: the commands' CPU counts
+	 * (children), and an unchanged refresh keeps its tables. */
+	struct oc_transport *t = oc_local_transport_open(err, sizeof(err));
+	struct oc_backend *cb = t ? oc_cli_backend_open(t, "", err, sizeof(err)) : NULL;
+	if (!cb) {
+		fprintf(stderr, "bench_refresh: cli backend: %s\n", err);
+		return 1;
+	}
+	struct oc_snapshot *cprev = oc_collector_refresh_once(cb, OC_MASK_ALL, NULL);
+	double *cli_same = calloc((size_t)runs, sizeof(double));
+	double *cli_wall = calloc((size_t)runs, sizeof(double));
+	unsigned cli_kept = 0;
+	for (int i = 0; cprev && cli_same && cli_wall && i < runs; i++) {
+		double c0 = cpu_with_children(), w0 = wall();
+		struct oc_snapshot *s2 = oc_collector_refresh_once(cb, OC_MASK_ALL, cprev);
+		cli_same[i] = cpu_with_children() - c0;
+		cli_wall[i] = wall() - w0;
+		cli_kept += (s2->nodes == cprev->nodes) + (s2->partitions == cprev->partitions) +
+			    (s2->jobs == cprev->jobs) + (s2->reservations == cprev->reservations);
+		oc_snapshot_unref(&cprev);
+		cprev = s2;
+	}
+	if (cprev && cli_same && cli_wall) {
+		printf("\n%-38s %10.3f %10.3f\n", "cli backend unchanged refresh (all)", median(cli_same, runs) * 1e3,
+		       median(cli_wall, runs) * 1e3);
+		printf("cli parts kept in unchanged refreshes: %u of %u\n", cli_kept, 4u * (unsigned)runs);
+	}
+	oc_snapshot_unref(&cprev);
+	oc_backend_close(&cb);
+	oc_transport_close(&t);
+	free(cli_same);
+	free(cli_wall);
 	oc_snapshot_unref(&prev);
 	oc_backend_close(&b);
 	free(full);

@@ -8,6 +8,7 @@ set -euo pipefail
 export SLURM_CONF="$OC_CLUSTER_DIR/etc/slurm.conf"
 E2E_SESSION="oc-e2e-$$"
 E2E_CLEANUPS=()
+E2E_BIN_LOG=""
 
 # e2e_on_exit CMD...: run CMD when the test ends, however it ends.
 e2e_on_exit() { E2E_CLEANUPS+=("$(printf '%q ' "$@")"); }
@@ -18,6 +19,44 @@ e2e_exit() {
 	for ((i = 0; i <= E2E_STARTS; i++)); do tmux -L "oc-e2e-$$-$i" kill-server 2>/dev/null || true; done
 }
 trap e2e_exit EXIT
+
+# E2E_BACKEND=cli: the same test with the CLI backend. The profiles are
+# copied into a private XDG_CONFIG_HOME with "backend": "cli" and a
+# "slurm_bin" folder of wrappers that log each Slurm command the console
+# runs into $E2E_BIN_LOG before running the real one (e2e_check_cli_ran).
+if [ -n "${E2E_BACKEND:-}" ]; then
+	e2e_xdg=$(mktemp -d /tmp/oc-e2e-xdg.XXXXXX)
+	e2e_on_exit rm -rf "$e2e_xdg"
+	mkdir -p "$e2e_xdg/opsconsole/clusters" "$e2e_xdg/bin"
+	# Tests that run the console as another user (opsview) need the
+	# wrappers and their log; the profiles stay private.
+	chmod 0755 "$e2e_xdg" "$e2e_xdg/bin"
+	chmod 0700 "$e2e_xdg/opsconsole" "$e2e_xdg/opsconsole/clusters"
+	E2E_BIN_LOG="$e2e_xdg/bin.log"
+	: >"$E2E_BIN_LOG"
+	chmod 0666 "$E2E_BIN_LOG"
+	for c in sinfo squeue scontrol sacctmgr sbatch scancel sacct; do
+		real=$(command -v "$c") || fail "$c not found"
+		printf '#!/bin/sh\necho "%s $*" >>%s\nexec %s "$@"\n' "$c" "$E2E_BIN_LOG" "$real" >"$e2e_xdg/bin/$c"
+		chmod 0755 "$e2e_xdg/bin/$c"
+	done
+	for f in "${XDG_CONFIG_HOME:?}"/opsconsole/clusters/*.json; do
+		jq --arg b "$E2E_BACKEND" --arg d "$e2e_xdg/bin" '. + {backend: $b, slurm_bin: $d}' "$f" \
+			>"$e2e_xdg/opsconsole/clusters/${f##*/}"
+		chmod 0600 "$e2e_xdg/opsconsole/clusters/${f##*/}"
+	done
+	export XDG_CONFIG_HOME=$e2e_xdg
+fi
+
+# e2e_check_cli_ran: with E2E_BACKEND=cli, fail unless the console read the
+# cluster with the Slurm commands (sinfo or scontrol nodes, squeue).
+e2e_check_cli_ran() {
+	[ -n "$E2E_BIN_LOG" ] || return 0
+	grep -Eq '^squeue .*--json' "$E2E_BIN_LOG" || fail "the console ran no squeue --json ($E2E_BIN_LOG)"
+	grep -Eq '^(sinfo .*--json|scontrol --json show nodes)' "$E2E_BIN_LOG" || fail "the console read no nodes"
+	grep -Eq '^scontrol .*show partition' "$E2E_BIN_LOG" || fail "the console read no partitions"
+	ok "the console read the cluster with the Slurm commands (backend $E2E_BACKEND)"
+}
 E2E_SOCKET="oc-e2e-$$-0"
 E2E_STARTS=0
 E2E_LAST=""

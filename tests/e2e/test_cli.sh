@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Command line: --version names the Slurm it was built against; an unknown
+# Command line: --version names the Slurm it was built against (or that it
+# has no libslurm); an unknown
 # cluster lists the known ones and exits 2; bad options exit 2.
 set -uo pipefail
 : "${OC_BIN:?}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 out=$("$OC_BIN" --version) || fail "--version failed"
-echo "$out" | grep -Eq '^opsconsole [0-9.]+ \(built against Slurm [0-9]+\.[0-9]+' || fail "--version: $out"
+# A build without libslurm (OC_WITH_LIBSLURM=OFF) says so instead.
+echo "$out" | grep -Eq '^opsconsole [0-9.]+ \((built against Slurm [0-9]+\.[0-9]+|built without libslurm: reads the cluster with the Slurm commands\))' ||
+	fail "--version: $out"
 echo "ok: --version: $out"
 
 out=$("$OC_BIN" --help) || fail "--help failed"

@@ -2,6 +2,7 @@
 # The three first views against the real cluster: partitions (hidden gpu
 # only on request), nodes with the drain reasons scontrol reports, Enter on
 # a partition opening its queue, Tab and number keys switching views.
+# e2e.views_cli runs it again with E2E_BACKEND=cli (lib.sh): the CLI backend.
 . "$(dirname "$0")/lib.sh"
 
 e2e_start 80x24 --cluster llm-poc
@@ -50,3 +51,4 @@ ok "Enter on a partition opens its queue"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 ok "q quits with status 0"
+e2e_check_cli_ran

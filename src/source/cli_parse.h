@@ -1,0 +1,82 @@
+/* cli_parse.h: parsers of what the Slurm commands print, for the CLI
+ * backend (cli_source.c) and the CLI writer (cli_write.c). Each parser
+ * takes the text (len bytes, need not be NUL-terminated) and builds a new
+ * model table (one reference, the caller unrefs) whose generation is
+ * prev's + 1; bad input gives -1 with a message and no table, never a
+ * crash (they are fuzzed). No Slurm header is needed: these build without
+ * libslurm.
+ *
+ * JSON (jansson, cli_json.c): the openapi shapes of 22.05 (v0.0.38: plain
+ * numbers, "state" a word plus "state_flags") and of 23.02 and later
+ * (v0.0.39 to v0.0.44: numbers as {"set","infinite","number"}, states as
+ * arrays of words) are both read; the field names did not change.
+ * Text (cli_text.c): `scontrol show partition|reservation --oneliner`,
+ * `scontrol show config`, `scontrol show assoc_mgr flags=assoc,qos`,
+ * `sacctmgr -P -n show assoc format=account,user,partition,qos,defaultqos,
+ * fairshare`. */
+#ifndef OC_SOURCE_CLI_PARSE_H
+#define OC_SOURCE_CLI_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/model.h"
+#include "core/nodeindex.h"
+
+/* Node lists are resolved against a struct oc_node_index
+ * (core/nodeindex.h): {.nodes = table}, freed with oc_node_index_free. */
+
+/* Resolve a hostlist expression (core/hostlist.c) against ix into *idx
+ * (in arena a) and *count; unknown names are skipped, as is a malformed
+ * expression (count 0). ix NULL: nothing resolved. Returns 0, -1 on
+ * ENOMEM. */
+int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_node_index *ix, uint32_t **idx,
+			 uint32_t *count);
+
+/* Whether a pending reason as squeue prints it is an association or QoS
+ * limit ("AssocGrpGRES", "QOSMaxJobsPerUserLimit", "MaxGRESPerAccount"),
+ * the names the libslurm backend flags from slurm.h's enum. */
+bool oc_cli_reason_is_limit(const char *reason);
+
+/* `sinfo --json` (22.05) or `scontrol --json show nodes` (23.02 on):
+ * the "nodes" array. Returns 0 and *out, or -1 with err. */
+int oc_cli_parse_nodes_json(const char *text, size_t len, const struct oc_nodes *prev, struct oc_nodes **out,
+			    char *err, size_t errlen);
+
+/* `squeue --json`: the "jobs" array; running jobs' nodes resolved against
+ * ix (may be NULL). Returns 0 and *out, or -1 with err. */
+int oc_cli_parse_jobs_json(const char *text, size_t len, struct oc_node_index *ix, const struct oc_jobs *prev,
+			   struct oc_jobs **out, char *err, size_t errlen);
+
+/* `scontrol show partition --oneliner`. Returns 0 and *out, or -1. */
+int oc_cli_parse_partitions(const char *text, size_t len, struct oc_node_index *ix,
+			    const struct oc_partitions *prev, struct oc_partitions **out, char *err, size_t errlen);
+
+/* `scontrol show reservation --oneliner` ("No reservations in the system"
+ * is an empty table). ix NULL leaves node_idx empty. Returns 0 and *out,
+ * or -1. */
+int oc_cli_parse_reservations(const char *text, size_t len, struct oc_node_index *ix,
+			      const struct oc_reservations *prev, struct oc_reservations **out, char *err,
+			      size_t errlen);
+
+/* `scontrol show config`: every "Key = value" line in order (a key seen
+ * again in a later section is left out; "(null)" is NULL). Returns 0 and
+ * *out, or -1. */
+int oc_cli_parse_config(const char *text, size_t len, const struct oc_config *prev, struct oc_config **out,
+			char *err, size_t errlen);
+
+/* `scontrol show assoc_mgr flags=assoc,qos` (the live limits and use),
+ * completed by what only slurmdbd prints (either may be NULL: those
+ * fields stay empty):
+ * - assoc_text: `sacctmgr -P -n show assoc format=account,user,partition,
+ *   qos,defaultqos` (the QoS lists and default QoS);
+ * - qos_text: `sacctmgr -P -n show qos format=name,maxjobspu,maxsubmitpu,
+ *   priority,maxtrespu,preempt` (per-user limits, which the association
+ *   manager prints only for users with a usage record).
+ * Returns 0 and *out (enabled true, dbd_error ""), or -1. */
+int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text, size_t assoc_len,
+			   const char *qos_text, size_t qos_len, const struct oc_accounting *prev,
+			   struct oc_accounting **out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,517 @@
+/* cli_source.c: the CLI backend (cli_source.h). Each part is one command
+ * (two or three for accounting) run over the transport and parsed by the
+ * parsers of cli_parse.h:
+ *   nodes         sinfo --all --json (22.05) | scontrol --json show nodes (23.02+)
+ *   partitions    scontrol --all --oneliner show partition
+ *   jobs          squeue --all --json
+ *   reservations  scontrol --oneliner show reservation
+ *   accounting    scontrol show assoc_mgr flags=assoc,qos, and at most every
+ *                 30 s sacctmgr -P -n show assoc / show qos (slurmdbd's part)
+ *   config        scontrol show config (once per (re)connection)
+ * The CLI has no last_update: a part whose output is byte for byte the
+ * previous one keeps its table (no parse, no new generation), so an
+ * unchanged refresh costs the commands only. Parts not asked for run no
+ * command. A failed command keeps the old table and sets the part's error
+ * to the command's own words. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "source/cli_parse.h"
+#include "source/cli_source.h"
+
+#define DBD_PERIOD_S 30
+#define DBD_TIMEOUT_S 8
+
+struct cli_backend {
+	struct oc_backend base;
+	struct oc_transport *t;
+	char bin[4096];
+	int version;        /* major * 100 + minor (2205), 0 = not known yet */
+	bool conf_loaded;
+	char cluster[64], slurm_version[32], slurm_user[64];
+	bool accounting;
+	char *last[OC_PART_COUNT]; /* previous output of each part */
+	size_t last_len[OC_PART_COUNT];
+	const void *built[OC_PART_COUNT]; /* the table made from it (a reference) */
+	unsigned need_full;
+	/* slurmdbd's part of the accounting, refreshed every DBD_PERIOD_S. */
+	char *assoc_text, *qos_text;
+	size_t assoc_len, qos_len;
+	time_t dbd_checked, dbd_down_since;
+	char dbd_error[160];
+	bool dbd_changed;
+};
+
+static void status_ok(struct oc_part_status *st)
+{
+	st->fetched = time(NULL);
+	st->error_since = 0;
+	st->error[0] = '\0';
+}
+
+static void status_fail(struct oc_part_status *st, const char *what, const char *why)
+{
+	if (!st->error_since)
+		st->error_since = time(NULL);
+	int w = snprintf(st->error, sizeof(st->error), "%s: ", what);
+	if (w > 0 && (size_t)w < sizeof(st->error))
+		snprintf(st->error + w, sizeof(st->error) - (size_t)w, "%.*s", (int)(sizeof(st->error) - (size_t)w - 1),
+			 why);
+}
+
+/* "slurm 22.05.8", "slurm-wlm 22.05.8" -> 2205; 0 when unreadable. */
+static int parse_version(const char *s)
+{
+	const char *p = strchr(s, ' ');
+	if (!p)
+		return 0;
+	unsigned maj = 0, min = 0;
+	if (sscanf(p + 1, "%u.%u", &maj, &min) != 2 || maj > 99 || min > 99)
+		return 0;
+	return (int)(maj * 100 + min);
+}
+
+static int detect_version(struct cli_backend *b, char *err, size_t errlen)
+{
+	const char *argv[] = {"sinfo", "--version", NULL};
+	struct oc_run_result r;
+	int rc = oc_cli_run(b->t, b->bin, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
+	if (rc == 0) {
+		b->version = parse_version(r.out);
+		if (!b->version) {
+			snprintf(err, errlen, "sinfo --version: unexpected \"%.40s\"", r.out);
+			rc = -1;
+		}
+	}
+	oc_run_result_clear(&r);
+	return rc == 0 ? 0 : -1;
+}
+
+static void load_conf(struct cli_backend *b, struct oc_snapshot *next)
+{
+	const char *argv[] = {"scontrol", "show", "config", NULL};
+	struct oc_run_result r;
+	char err[256];
+	if (oc_cli_run(b->t, b->bin, argv, OC_CLI_TIMEOUT_S, &r, err, sizeof(err)) == 0) {
+		struct oc_config *cfg = NULL;
+		if (oc_cli_parse_config(r.out, r.out_len, next->config, &cfg, err, sizeof(err)) == 0) {
+			oc_config_unref(&next->config);
+			next->config = cfg;
+			const char *v = oc_config_get(cfg, "ClusterName");
+			snprintf(b->cluster, sizeof(b->cluster), "%s", v ? v : "");
+			v = oc_config_get(cfg, "SLURM_VERSION");
+			snprintf(b->slurm_version, sizeof(b->slurm_version), "%s", v ? v : "");
+			v = oc_config_get(cfg, "SlurmUser");
+			snprintf(b->slurm_user, sizeof(b->slurm_user), "%s", v ? v : "");
+			char *paren = strchr(b->slurm_user, '(');
+			if (paren)
+				*paren = '\0';
+			v = oc_config_get(cfg, "AccountingStorageType");
+			b->accounting = v && !strstr(v, "/none");
+			b->conf_loaded = true;
+		}
+	}
+	oc_run_result_clear(&r);
+}
+
+/* The table of part in s. */
+static const void *part_table(const struct oc_snapshot *s, int part)
+{
+	switch (part) {
+	case OC_PART_NODES: return s->nodes;
+	case OC_PART_PARTITIONS: return s->partitions;
+	case OC_PART_JOBS: return s->jobs;
+	case OC_PART_RESV: return s->reservations;
+	default: return s->accounting;
+	}
+}
+
+/* Drop the backend's reference to the table made from part's output. */
+static void built_release(struct cli_backend *b, int part)
+{
+	void *t = (void *)b->built[part];
+	b->built[part] = NULL;
+	if (!t)
+		return;
+	switch (part) {
+	case OC_PART_NODES: {
+		struct oc_nodes *x = t;
+		oc_nodes_unref(&x);
+		break;
+	}
+	case OC_PART_PARTITIONS: {
+		struct oc_partitions *x = t;
+		oc_partitions_unref(&x);
+		break;
+	}
+	case OC_PART_JOBS: {
+		struct oc_jobs *x = t;
+		oc_jobs_unref(&x);
+		break;
+	}
+	case OC_PART_RESV: {
+		struct oc_reservations *x = t;
+		oc_reservations_unref(&x);
+		break;
+	}
+	default: {
+		struct oc_accounting *x = t;
+		oc_accounting_unref(&x);
+		break;
+	}
+	}
+}
+
+/* Hold a reference to t, the table made from part's output. */
+static void built_hold(struct cli_backend *b, int part, void *t)
+{
+	built_release(b, part);
+	switch (part) {
+	case OC_PART_NODES: b->built[part] = oc_nodes_ref(t); break;
+	case OC_PART_PARTITIONS: b->built[part] = oc_partitions_ref(t); break;
+	case OC_PART_JOBS: b->built[part] = oc_jobs_ref(t); break;
+	case OC_PART_RESV: b->built[part] = oc_reservations_ref(t); break;
+	default: b->built[part] = oc_accounting_ref(t); break;
+	}
+}
+
+/* Run a part's command. Returns 1 when the output equals the previous one
+ * and next holds the table made from it (the part may keep it), 0 with a
+ * new output in *r, -1 with err. */
+static int run_part(struct cli_backend *b, int part, const char *const argv[], const struct oc_snapshot *next,
+		    struct oc_run_result *r, char *err, size_t errlen)
+{
+	int rc = oc_cli_run(b->t, b->bin, argv, OC_CLI_TIMEOUT_S, r, err, errlen);
+	if (rc != 0)
+		return -1;
+	if (b->last[part] && b->last_len[part] == r->out_len && memcmp(b->last[part], r->out, r->out_len) == 0 &&
+	    b->built[part] && b->built[part] == part_table(next, part))
+		return 1;
+	return 0;
+}
+
+/* Keep r's output as the part's previous one, and t as the table made
+ * from it (after a successful parse). */
+static void keep_output(struct cli_backend *b, int part, struct oc_run_result *r, void *t)
+{
+	free(b->last[part]);
+	b->last[part] = r->out;
+	b->last_len[part] = r->out_len;
+	r->out = NULL;
+	r->out_len = 0;
+	built_hold(b, part, t);
+}
+
+static void forget_output(struct cli_backend *b, int part)
+{
+	free(b->last[part]);
+	b->last[part] = NULL;
+	b->last_len[part] = 0;
+	built_release(b, part);
+}
+
+/* sacctmgr's part, at most every DBD_PERIOD_S: sets dbd_error. */
+static void dbd_refresh(struct cli_backend *b)
+{
+	time_t now = time(NULL);
+	if (b->dbd_checked && now - b->dbd_checked < DBD_PERIOD_S && now >= b->dbd_checked)
+		return;
+	b->dbd_checked = now;
+	char cl[80] = "";
+	if (b->cluster[0])
+		snprintf(cl, sizeof(cl), "cluster=%s", b->cluster);
+	const char *aargv[] = {"sacctmgr", "-P", "-n", "show", "assoc", "format=account,user,partition,qos,defaultqos",
+			       cl[0] ? cl : NULL, NULL};
+	const char *qargv[] = {"sacctmgr", "-P", "-n", "show", "qos", "format=name,maxjobspu,maxsubmitpu,priority,maxtrespu",
+			       NULL};
+	struct oc_run_result ra, rq;
+	char err[256];
+	int rc = oc_cli_run(b->t, b->bin, aargv, DBD_TIMEOUT_S, &ra, err, sizeof(err));
+	if (rc == 0)
+		rc = oc_cli_run(b->t, b->bin, qargv, DBD_TIMEOUT_S, &rq, err, sizeof(err));
+	else
+		memset(&rq, 0, sizeof(rq));
+	if (rc == 0) {
+		bool same = b->assoc_text && b->qos_text && ra.out_len == b->assoc_len && rq.out_len == b->qos_len &&
+			    memcmp(ra.out, b->assoc_text, ra.out_len) == 0 && memcmp(rq.out, b->qos_text, rq.out_len) == 0;
+		if (!same) {
+			free(b->assoc_text);
+			free(b->qos_text);
+			b->assoc_text = ra.out;
+			b->assoc_len = ra.out_len;
+			b->qos_text = rq.out;
+			b->qos_len = rq.out_len;
+			ra.out = rq.out = NULL;
+			b->dbd_changed = true;
+		}
+		if (b->dbd_error[0])
+			b->dbd_changed = true;
+		b->dbd_error[0] = '\0';
+		b->dbd_down_since = 0;
+	} else {
+		if (!b->dbd_down_since)
+			b->dbd_down_since = now;
+		struct tm tm;
+		char since[16] = "?";
+		if (localtime_r(&b->dbd_down_since, &tm))
+			strftime(since, sizeof(since), "%H:%M:%S", &tm);
+		char e[sizeof(b->dbd_error)];
+		snprintf(e, sizeof(e), "slurmdbd unreachable since %.15s: %.100s", since, err);
+		if (strcmp(e, b->dbd_error) != 0)
+			b->dbd_changed = true;
+		snprintf(b->dbd_error, sizeof(b->dbd_error), "%s", e);
+	}
+	oc_run_result_clear(&ra);
+	oc_run_result_clear(&rq);
+}
+
+static int refresh_acct(struct cli_backend *b, struct oc_snapshot *next)
+{
+	struct oc_part_status *st = &next->status[OC_PART_ACCT];
+	const struct oc_accounting *old = next->accounting;
+	if (!b->accounting) {
+		if (!old || old->enabled || old->nassocs || old->nqos) {
+			struct oc_accounting *t = oc_accounting_new();
+			if (!t) {
+				status_fail(st, "accounting", "out of memory");
+				return -1;
+			}
+			t->h.generation = (old ? old->h.generation : 0) + 1;
+			oc_accounting_unref(&next->accounting);
+			next->accounting = t;
+		}
+		status_ok(st);
+		return 0;
+	}
+	dbd_refresh(b);
+	const char *argv[] = {"scontrol", "show", "assoc_mgr", "flags=assoc,qos", NULL};
+	struct oc_run_result r;
+	char err[256];
+	int rc = run_part(b, OC_PART_ACCT, argv, next, &r, err, sizeof(err));
+	if (rc == 1 && !b->dbd_changed) {
+		oc_run_result_clear(&r);
+		status_ok(st);
+		return 0;
+	}
+	if (rc < 0) {
+		oc_run_result_clear(&r);
+		status_fail(st, "associations", err);
+		return -1;
+	}
+	struct oc_accounting *t = NULL;
+	if (oc_cli_parse_assoc_mgr(r.out, r.out_len, b->assoc_text, b->assoc_len, b->qos_text, b->qos_len, old, &t, err,
+				   sizeof(err)) < 0) {
+		oc_run_result_clear(&r);
+		forget_output(b, OC_PART_ACCT);
+		status_fail(st, "associations", err);
+		return -1;
+	}
+	snprintf(t->dbd_error, sizeof(t->dbd_error), "%s", b->dbd_error);
+	b->dbd_changed = false;
+	keep_output(b, OC_PART_ACCT, &r, t);
+	oc_run_result_clear(&r);
+	oc_accounting_unref(&next->accounting);
+	next->accounting = t;
+	status_ok(st);
+	return 0;
+}
+
+/* A part whose rows hold node indexes (partitions, jobs, reservations):
+ * its command, and its parser and table slot behind one shape. */
+struct indexed_part {
+	int part;
+	const char *what;
+	const char *const *argv;
+	/* Parse text against ix with prev's table (prev may be NULL) into a
+	 * new table *out. Returns 0, or -1 with err. */
+	int (*parse)(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
+		     void **out, char *err, size_t errlen);
+	/* Put t into next's slot, dropping what was there. */
+	void (*swap)(struct oc_snapshot *next, void *t);
+};
+
+static int parse_partitions(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
+			    void **out, char *err, size_t errlen)
+{
+	struct oc_partitions *t = NULL;
+	int rc = oc_cli_parse_partitions(text, len, ix, prev ? prev->partitions : NULL, &t, err, errlen);
+	*out = t;
+	return rc;
+}
+
+static int parse_jobs(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
+		      void **out, char *err, size_t errlen)
+{
+	struct oc_jobs *t = NULL;
+	int rc = oc_cli_parse_jobs_json(text, len, ix, prev ? prev->jobs : NULL, &t, err, errlen);
+	*out = t;
+	return rc;
+}
+
+static int parse_resv(const char *text, size_t len, struct oc_node_index *ix, const struct oc_snapshot *prev,
+		      void **out, char *err, size_t errlen)
+{
+	struct oc_reservations *t = NULL;
+	int rc = oc_cli_parse_reservations(text, len, ix, prev ? prev->reservations : NULL, &t, err, errlen);
+	*out = t;
+	return rc;
+}
+
+static void swap_partitions(struct oc_snapshot *next, void *t)
+{
+	oc_partitions_unref(&next->partitions);
+	next->partitions = t;
+}
+
+static void swap_jobs(struct oc_snapshot *next, void *t)
+{
+	oc_jobs_unref(&next->jobs);
+	next->jobs = t;
+}
+
+static void swap_resv(struct oc_snapshot *next, void *t)
+{
+	oc_reservations_unref(&next->reservations);
+	next->reservations = t;
+}
+
+/* Refresh one indexed part: an output equal to the previous one keeps
+ * the table, unless the node layout changed (need_full: parsed again
+ * against the new node table). Returns 0, or -1 (status set). */
+static int refresh_indexed(struct cli_backend *b, const struct indexed_part *ip, struct oc_node_index *ix,
+			   const struct oc_snapshot *prev, struct oc_snapshot *next)
+{
+	struct oc_part_status *st = &next->status[ip->part];
+	struct oc_run_result r;
+	char err[256];
+	int rc = run_part(b, ip->part, ip->argv, next, &r, err, sizeof(err));
+	bool full = b->need_full & OC_MASK(ip->part);
+	void *t = NULL;
+	int ret = 0;
+	if (rc == 1 && !full) {
+		status_ok(st);
+	} else if (rc >= 0 && ip->parse(r.out, r.out_len, ix, prev, &t, err, sizeof(err)) == 0) {
+		ip->swap(next, t);
+		keep_output(b, ip->part, &r, t);
+		b->need_full &= ~OC_MASK(ip->part);
+		status_ok(st);
+	} else {
+		if (rc >= 0)
+			forget_output(b, ip->part);
+		status_fail(st, ip->what, err);
+		ret = -1;
+	}
+	oc_run_result_clear(&r);
+	return ret;
+}
+
+static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_snapshot *prev, struct oc_snapshot *next)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	int failed = 0;
+	char err[256];
+
+	if (!b->version && detect_version(b, err, sizeof(err)) < 0) {
+		for (int p = 0; p < OC_PART_COUNT; p++)
+			if (mask & OC_MASK(p)) {
+				status_fail(&next->status[p], "sinfo --version", err);
+				failed++;
+			}
+		return failed;
+	}
+	if (!b->conf_loaded)
+		load_conf(b, next);
+	snprintf(next->cluster, sizeof(next->cluster), "%s", b->cluster);
+	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->slurm_version);
+	snprintf(next->slurm_user, sizeof(next->slurm_user), "%s", b->slurm_user);
+
+	struct oc_run_result r;
+	if (mask & OC_MASK(OC_PART_NODES)) {
+		struct oc_part_status *st = &next->status[OC_PART_NODES];
+		const char *json22[] = {"sinfo", "--all", "--json", NULL};
+		const char *json23[] = {"scontrol", "--json", "show", "nodes", NULL};
+		int rc = run_part(b, OC_PART_NODES, b->version >= 2302 ? json23 : json22, next, &r, err, sizeof(err));
+		struct oc_nodes *t = NULL;
+		if (rc == 1) {
+			status_ok(st);
+		} else if (rc >= 0 && oc_cli_parse_nodes_json(r.out, r.out_len, prev ? prev->nodes : NULL, &t, err,
+							     sizeof(err)) == 0) {
+			oc_nodes_unref(&next->nodes);
+			next->nodes = t;
+			keep_output(b, OC_PART_NODES, &r, t);
+			status_ok(st);
+		} else {
+			if (rc >= 0)
+				forget_output(b, OC_PART_NODES);
+			status_fail(st, "nodes", err);
+			failed++;
+		}
+		oc_run_result_clear(&r);
+	}
+	if (!oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
+		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
+	mask |= oc_backend_refetch(b->need_full, mask, prev);
+	struct oc_node_index ix = {.nodes = next->nodes};
+
+	static const char *const parts_argv[] = {"scontrol", "--all", "--oneliner", "show", "partition", NULL};
+	static const char *const jobs_argv[] = {"squeue", "--all", "--json", NULL};
+	static const char *const resv_argv[] = {"scontrol", "--oneliner", "show", "reservation", NULL};
+	static const struct indexed_part indexed[] = {
+		{OC_PART_PARTITIONS, "partitions", parts_argv, parse_partitions, swap_partitions},
+		{OC_PART_JOBS, "jobs", jobs_argv, parse_jobs, swap_jobs},
+		{OC_PART_RESV, "reservations", resv_argv, parse_resv, swap_resv},
+	};
+	for (size_t k = 0; k < sizeof(indexed) / sizeof(indexed[0]); k++)
+		if ((mask & OC_MASK(indexed[k].part)) && refresh_indexed(b, &indexed[k], &ix, prev, next) < 0)
+			failed++;
+	oc_node_index_free(&ix);
+
+	if ((mask & OC_MASK(OC_PART_ACCT)) && b->conf_loaded && refresh_acct(b, next) < 0)
+		failed++;
+	if (failed) {
+		/* The controller (or the head node) may come back as another
+		 * version: detect it again. */
+		b->version = 0;
+		b->conf_loaded = false;
+	}
+	return failed;
+}
+
+static void cli_close(struct oc_backend *base)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		forget_output(b, p);
+	free(b->assoc_text);
+	free(b->qos_text);
+	free(b);
+}
+
+static const struct oc_backend_ops cli_backend_ops = {
+	.name = "cli",
+	.refresh = cli_refresh,
+	.close = cli_close,
+};
+
+struct oc_backend *oc_cli_backend_open(struct oc_transport *t, const char *slurm_bin, char *err, size_t errlen)
+{
+	if (!t) {
+		snprintf(err, errlen, "no transport");
+		return NULL;
+	}
+	struct cli_backend *b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (slurm_bin && (size_t)snprintf(b->bin, sizeof(b->bin), "%s", slurm_bin) >= sizeof(b->bin)) {
+		free(b);
+		snprintf(err, errlen, "slurm_bin too long");
+		return NULL;
+	}
+	b->t = t;
+	b->base.ops = &cli_backend_ops;
+	return &b->base;
+}

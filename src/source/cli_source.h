@@ -1,0 +1,44 @@
+/* cli_source.h: the CLI backend and the CLI writer: the console's data
+ * and its writes through the Slurm commands (sinfo, squeue, scontrol,
+ * sacctmgr, sbatch, scancel, sacct), run over a transport (transport.h):
+ * locally with execve, or on a head node over SSH. Neither needs libslurm:
+ * they are what a build without libslurm uses (OC_WITH_LIBSLURM=OFF).
+ *
+ * slurm_bin: the folder of the Slurm commands on the transport's host
+ * ("/opt/aws/pcs/scheduler/slurm-25.11/bin"), or "" (or NULL) for the
+ * bare names, looked up in PATH. */
+#ifndef OC_SOURCE_CLI_SOURCE_H
+#define OC_SOURCE_CLI_SOURCE_H
+
+#include <stddef.h>
+
+#include "actions/writer.h"
+#include "source/source.h"
+#include "source/transport.h"
+
+/* Seconds one command may take before it is killed and its part marked
+ * failed (slurmctld's MessageTimeout is 10 s by default). */
+#define OC_CLI_TIMEOUT_S 20
+
+/* Open the CLI backend over t (borrowed: it must outlive the backend).
+ * Nothing is run yet: the first refresh detects the version (`sinfo
+ * --version`, again after any failure) and reads `scontrol show config`.
+ * Returns NULL with err on ENOMEM or a slurm_bin too long. Free with
+ * oc_backend_close(). */
+struct oc_backend *oc_cli_backend_open(struct oc_transport *t, const char *slurm_bin, char *err, size_t errlen);
+
+/* Fill w with the CLI writer over t (borrowed). Returns 0, or -1 with err
+ * (ENOMEM). Release with oc_cli_writer_fini, which frees w->ctx and
+ * clears w. */
+int oc_cli_writer_init(struct oc_writer *w, struct oc_transport *t, const char *slurm_bin, char *err, size_t errlen);
+void oc_cli_writer_fini(struct oc_writer *w);
+
+/* Run one Slurm command over t: argv[0] is a bare name ("scontrol"),
+ * prefixed with slurm_bin when set. Returns 0 when it exited 0 (*r
+ * filled), 1 when it ran and failed (err: its stderr, else its stdout,
+ * trimmed to the first lines, or why it was killed), -1 when it could not
+ * run (err). The caller clears r in every case. */
+int oc_cli_run(struct oc_transport *t, const char *slurm_bin, const char *const argv[], int timeout_s,
+	       struct oc_run_result *r, char *err, size_t errlen);
+
+#endif

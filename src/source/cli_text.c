@@ -1,0 +1,752 @@
+/* cli_text.c: the text forms of the Slurm commands into model tables
+ * (cli_parse.h), and the node-list resolution the CLI parsers share.
+ *
+ * `--oneliner` records are "Key=value" words separated by spaces. A value
+ * may hold '=' ("TRES=cpu=384,mem=800000M") and, rarely, spaces
+ * (a reservation's Comment): a space ends a value only when what follows
+ * looks like a key ("[A-Za-z][A-Za-z0-9_/:]*="). */
+#include "source/cli_parse.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "core/hostlist.h"
+
+#define MAX_PAIRS 96
+
+/* ---- node lists -------------------------------------------------------- */
+
+struct resolve_ctx {
+	const struct oc_node_index *ix;
+	uint32_t *idx;
+	uint32_t n, cap;
+};
+
+static int resolve_one(void *ctx, const char *name)
+{
+	struct resolve_ctx *c = ctx;
+	uint32_t i = oc_node_index_get(c->ix, name);
+	if (i != UINT32_MAX && c->n < c->cap)
+		c->idx[c->n++] = i;
+	return 0;
+}
+
+int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_node_index *ix, uint32_t **idx,
+			 uint32_t *count)
+{
+	*idx = NULL;
+	*count = 0;
+	if (!ix || !expr || !*expr)
+		return 0;
+	char err[160];
+	long n = oc_hostlist_count(expr, err, sizeof(err));
+	if (n <= 0)
+		return 0; /* malformed: nothing resolved */
+	if (oc_node_index_build(ix) < 0)
+		return -1;
+	struct resolve_ctx c = {.ix = ix, .cap = (uint32_t)n};
+	c.idx = oc_arena_alloc(a, sizeof(uint32_t) * (size_t)n);
+	if (!c.idx)
+		return -1;
+	oc_hostlist_foreach(expr, (size_t)n, resolve_one, &c, err, sizeof(err));
+	*idx = c.idx;
+	*count = c.n;
+	return 0;
+}
+
+bool oc_cli_reason_is_limit(const char *r)
+{
+	if (!r)
+		return false;
+	if (strncmp(r, "Assoc", 5) == 0)
+		return true;
+	if (strncmp(r, "QOS", 3) == 0)
+		return strcmp(r, "QOSNotAllowed") != 0;
+	return strncmp(r, "Max", 3) == 0 && strstr(r, "PerAccount") != NULL;
+}
+
+/* ---- key=value records ------------------------------------------------- */
+
+struct pair {
+	const char *k, *v;
+	size_t klen, vlen;
+};
+
+struct record {
+	struct pair p[MAX_PAIRS];
+	size_t n;
+};
+
+/* Whether s (up to end) starts "Key=". */
+static bool key_start(const char *s, const char *end)
+{
+	if (s >= end || !isalpha((unsigned char)*s))
+		return false;
+	for (; s < end; s++) {
+		if (*s == '=')
+			return true;
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '/' && *s != ':')
+			return false;
+	}
+	return false;
+}
+
+/* Split one line [s, end) into pairs. */
+static void record_split(const char *s, const char *end, struct record *r)
+{
+	r->n = 0;
+	while (s < end && *s == ' ')
+		s++;
+	while (s < end && r->n < MAX_PAIRS) {
+		const char *eq = memchr(s, '=', (size_t)(end - s));
+		if (!eq)
+			break;
+		struct pair *p = &r->p[r->n++];
+		p->k = s;
+		p->klen = (size_t)(eq - s);
+		const char *v = eq + 1, *q = v;
+		for (;;) {
+			const char *sp = memchr(q, ' ', (size_t)(end - q));
+			if (!sp) {
+				q = end;
+				break;
+			}
+			const char *nx = sp;
+			while (nx < end && *nx == ' ')
+				nx++;
+			if (nx >= end || key_start(nx, end)) {
+				q = sp;
+				s = nx;
+				break;
+			}
+			q = sp + 1;
+		}
+		p->v = v;
+		p->vlen = (size_t)(q - v);
+		if (q == end)
+			s = end;
+	}
+}
+
+/* The value of key as a NUL-terminated copy in buf (len bytes); NULL when
+ * absent. */
+static const char *rget(const struct record *r, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->p[i].klen == kl && strncasecmp(r->p[i].k, key, kl) == 0) {
+			size_t n = r->p[i].vlen < len - 1 ? r->p[i].vlen : len - 1;
+			memcpy(buf, r->p[i].v, n);
+			buf[n] = '\0';
+			return buf;
+		}
+	return NULL;
+}
+
+/* An arena copy of key's value; NULL when absent, empty, "(null)", or one
+ * of the words meaning "none" given in nulls ("ALL", "N/A"...). */
+static const char *rdup(struct oc_arena *a, const struct record *r, const char *key, const char *const *nulls)
+{
+	char buf[8192];
+	const char *v = rget(r, key, buf, sizeof(buf));
+	if (!v || !*v || strcmp(v, "(null)") == 0)
+		return NULL;
+	for (size_t i = 0; nulls && nulls[i]; i++)
+		if (strcmp(v, nulls[i]) == 0)
+			return NULL;
+	return oc_arena_strdup(a, v);
+}
+
+static uint32_t rnum(const struct record *r, const char *key, uint32_t def)
+{
+	char buf[64];
+	const char *v = rget(r, key, buf, sizeof(buf));
+	if (!v || !isdigit((unsigned char)*v))
+		return def;
+	return (uint32_t)strtoul(v, NULL, 10);
+}
+
+static bool ryes(const struct record *r, const char *key)
+{
+	char buf[16];
+	const char *v = rget(r, key, buf, sizeof(buf));
+	return v && strcasecmp(v, "YES") == 0;
+}
+
+/* "[days-]hh:mm:ss", "mm:ss", "UNLIMITED" into minutes; OC_NONE when
+ * unlimited or unreadable. */
+static uint32_t time_minutes(const char *v)
+{
+	if (!v || !isdigit((unsigned char)*v))
+		return OC_NONE;
+	unsigned long d = 0, x[3] = {0, 0, 0};
+	const char *s = v;
+	const char *dash = strchr(v, '-');
+	if (dash) {
+		d = strtoul(v, NULL, 10);
+		s = dash + 1;
+	}
+	int n = 0;
+	while (n < 3) {
+		char *e;
+		x[n++] = strtoul(s, &e, 10);
+		if (*e != ':')
+			break;
+		s = e + 1;
+	}
+	unsigned long h = 0, m = 0;
+	if (n == 3) {
+		h = x[0];
+		m = x[1];
+	} else if (n == 2) {
+		m = x[0];
+	} else {
+		m = x[0];
+	}
+	return (uint32_t)(d * 1440 + h * 60 + m);
+}
+
+/* "2026-12-01T08:50:42" (local time) into a time_t; 0 when unreadable. */
+static time_t iso_time(const char *v)
+{
+	struct tm tm;
+	memset(&tm, 0, sizeof(tm));
+	if (!v || !strptime(v, "%Y-%m-%dT%H:%M:%S", &tm))
+		return 0;
+	tm.tm_isdst = -1;
+	return mktime(&tm);
+}
+
+/* A loop over the lines of text: [ls, le) is each line without its '\n'. */
+#define FOR_LINES(text, len, ls, le)                                                         \
+	for (const char *ls = (text), *end_##ls = (text) + (len), *le = line_end(ls, end_##ls); \
+	     ls < end_##ls; ls = le < end_##ls ? le + 1 : end_##ls, le = line_end(ls, end_##ls))
+
+static const char *line_end(const char *s, const char *end)
+{
+	const char *nl = s < end ? memchr(s, '\n', (size_t)(end - s)) : NULL;
+	return nl ? nl : end;
+}
+
+static size_t count_lines(const char *text, size_t len)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
+/* ---- partitions -------------------------------------------------------- */
+
+int oc_cli_parse_partitions(const char *text, size_t len, struct oc_node_index *ix,
+			    const struct oc_partitions *prev, struct oc_partitions **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	struct oc_partitions *t = oc_partitions_new();
+	struct record *r = malloc(sizeof(*r));
+	if (!t || !r)
+		goto oom;
+	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->node_generation = (ix && ix->nodes) ? ix->nodes->h.generation : 0;
+	struct oc_arena *a = &t->h.arena;
+	t->v = oc_arena_alloc(a, sizeof(*t->v) * count_lines(text, len));
+	if (!t->v)
+		goto oom;
+	static const char *const all[] = {"ALL", NULL};
+	static const char *const na[] = {"N/A", NULL};
+	FOR_LINES(text, len, ls, le) {
+		if (le == ls)
+			continue;
+		record_split(ls, le, r);
+		char buf[256];
+		if (r->n == 0 || r->p[0].klen != 13 || strncmp(r->p[0].k, "PartitionName", 13) != 0) {
+			if (strncmp(ls, "No partitions", 13) == 0)
+				continue;
+			snprintf(err, errlen, "not a partition record: \"%.60s\"", ls);
+			goto fail;
+		}
+		struct oc_partition *p = &t->v[t->n];
+		memset(p, 0, sizeof(*p));
+		p->name = rdup(a, r, "PartitionName", NULL);
+		if (!p->name) {
+			snprintf(err, errlen, "partition without a name: \"%.60s\"", ls);
+			goto fail;
+		}
+		p->nodes = rdup(a, r, "Nodes", NULL);
+		if (ryes(r, "Default"))
+			p->flags |= OC_PF_DEFAULT;
+		if (ryes(r, "Hidden"))
+			p->flags |= OC_PF_HIDDEN;
+		if (ryes(r, "RootOnly"))
+			p->flags |= OC_PF_ROOT_ONLY;
+		if (ryes(r, "ExclusiveUser"))
+			p->flags |= OC_PF_EXCLUSIVE_USER;
+		const char *st = rget(r, "State", buf, sizeof(buf));
+		if (st && strcmp(st, "UP") == 0)
+			p->flags |= OC_PF_UP;
+		else if (st && strcmp(st, "DRAIN") == 0)
+			p->flags |= OC_PF_DRAIN;
+		else if (st && strcmp(st, "INACTIVE") == 0)
+			p->flags |= OC_PF_INACTIVE;
+		p->allow_groups = rdup(a, r, "AllowGroups", all);
+		p->allow_accounts = rdup(a, r, "AllowAccounts", all);
+		p->allow_qos = rdup(a, r, "AllowQos", all);
+		p->qos = rdup(a, r, "QoS", na);
+		p->priority_tier = rnum(r, "PriorityTier", 0);
+		p->max_time_min = time_minutes(rget(r, "MaxTime", buf, sizeof(buf)));
+		p->grace_time_s = rnum(r, "GraceTime", 0);
+		p->total_nodes = rnum(r, "TotalNodes", 0);
+		p->total_cpus = rnum(r, "TotalCPUs", 0);
+		if (oc_cli_resolve_nodes(a, p->nodes, ix, &p->node_idx, &p->node_count) < 0)
+			goto oom;
+		t->n++;
+	}
+	free(r);
+	*out = t;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+fail:
+	free(r);
+	oc_partitions_unref(&t);
+	return -1;
+}
+
+/* ---- reservations ------------------------------------------------------ */
+
+int oc_cli_parse_reservations(const char *text, size_t len, struct oc_node_index *ix,
+			      const struct oc_reservations *prev, struct oc_reservations **out, char *err,
+			      size_t errlen)
+{
+	*out = NULL;
+	struct oc_reservations *t = oc_reservations_new();
+	struct record *r = malloc(sizeof(*r));
+	if (!t || !r)
+		goto oom;
+	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->node_generation = (ix && ix->nodes) ? ix->nodes->h.generation : 0;
+	struct oc_arena *a = &t->h.arena;
+	t->v = oc_arena_alloc(a, sizeof(*t->v) * count_lines(text, len));
+	if (!t->v)
+		goto oom;
+	FOR_LINES(text, len, ls, le) {
+		if (le == ls || strncmp(ls, "No reservations", 15) == 0)
+			continue;
+		record_split(ls, le, r);
+		if (r->n == 0 || r->p[0].klen != 15 || strncmp(r->p[0].k, "ReservationName", 15) != 0) {
+			snprintf(err, errlen, "not a reservation record: \"%.60s\"", ls);
+			goto fail;
+		}
+		struct oc_reservation *v = &t->v[t->n];
+		memset(v, 0, sizeof(*v));
+		char buf[64];
+		v->name = rdup(a, r, "ReservationName", NULL);
+		if (!v->name) {
+			snprintf(err, errlen, "reservation without a name: \"%.60s\"", ls);
+			goto fail;
+		}
+		v->nodes = rdup(a, r, "Nodes", NULL);
+		v->users = rdup(a, r, "Users", NULL);
+		v->accounts = rdup(a, r, "Accounts", NULL);
+		v->flags = rdup(a, r, "Flags", NULL);
+		v->start_time = iso_time(rget(r, "StartTime", buf, sizeof(buf)));
+		v->end_time = iso_time(rget(r, "EndTime", buf, sizeof(buf)));
+		v->node_count = rnum(r, "NodeCnt", 0);
+		if (oc_cli_resolve_nodes(a, v->nodes, ix, &v->node_idx, &v->node_idx_count) < 0)
+			goto oom;
+		t->n++;
+	}
+	free(r);
+	*out = t;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+fail:
+	free(r);
+	oc_reservations_unref(&t);
+	return -1;
+}
+
+/* ---- configuration ----------------------------------------------------- */
+
+int oc_cli_parse_config(const char *text, size_t len, const struct oc_config *prev, struct oc_config **out,
+			char *err, size_t errlen)
+{
+	*out = NULL;
+	struct oc_config *t = oc_config_new();
+	if (!t)
+		goto oom;
+	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	size_t cap = count_lines(text, len);
+	t->keys = oc_arena_alloc(&t->h.arena, sizeof(*t->keys) * cap);
+	t->values = oc_arena_alloc(&t->h.arena, sizeof(*t->values) * cap);
+	if (!t->keys || !t->values)
+		goto oom;
+	FOR_LINES(text, len, ls, le) {
+		/* "Key<spaces>= value": the key is one word at column 0. */
+		const char *k = ls, *ke = ls;
+		while (ke < le && *ke != ' ' && *ke != '=')
+			ke++;
+		const char *eq = ke;
+		while (eq < le && *eq == ' ')
+			eq++;
+		if (ke == k || eq >= le || *eq != '=' || !isalpha((unsigned char)*k))
+			continue;
+		const char *v = eq + 1;
+		if (v < le && *v == ' ')
+			v++;
+		size_t kl = (size_t)(ke - k), vl = (size_t)(le - v);
+		while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\r'))
+			vl--;
+		bool dup = false;
+		for (size_t i = 0; i < t->n && !dup; i++)
+			dup = strlen(t->keys[i]) == kl && strncasecmp(t->keys[i], k, kl) == 0;
+		if (dup)
+			continue;
+		char *kb = oc_arena_alloc(&t->h.arena, kl + 1);
+		if (!kb)
+			goto oom;
+		memcpy(kb, k, kl);
+		kb[kl] = '\0';
+		const char *vb = NULL;
+		if (!(vl == 6 && strncmp(v, "(null)", 6) == 0)) {
+			char *x = oc_arena_alloc(&t->h.arena, vl + 1);
+			if (!x)
+				goto oom;
+			memcpy(x, v, vl);
+			x[vl] = '\0';
+			vb = x;
+		}
+		t->keys[t->n] = kb;
+		t->values[t->n] = vb;
+		t->n++;
+	}
+	if (t->n == 0) {
+		snprintf(err, errlen, "no \"Key = value\" line in the configuration");
+		oc_config_unref(&t);
+		return -1;
+	}
+	*out = t;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	oc_config_unref(&t);
+	return -1;
+}
+
+/* ---- accounting -------------------------------------------------------- */
+
+static const char *const kind_names[OC_TRES_KINDS] = {
+	[OC_TRES_GPU] = "gres/gpu",
+	[OC_TRES_CPU] = "cpu",
+	[OC_TRES_MEM] = "mem",
+	[OC_TRES_NODE] = "node",
+};
+
+/* "N(3)" / "64(24)" / "" into a limit (OC_NONE / OC_NOLIMIT when N or
+ * empty) and a use. */
+static void lim_use(const char *v, size_t len, uint64_t *limit, uint64_t *used)
+{
+	*limit = OC_NOLIMIT;
+	if (used)
+		*used = 0;
+	if (!len)
+		return;
+	char buf[64];
+	size_t n = len < sizeof(buf) - 1 ? len : sizeof(buf) - 1;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	if (isdigit((unsigned char)buf[0]))
+		*limit = strtoull(buf, NULL, 10);
+	const char *p = strchr(buf, '(');
+	if (used && p)
+		*used = strtoull(p + 1, NULL, 10);
+}
+
+static uint32_t lim32(uint64_t v)
+{
+	return v == OC_NOLIMIT || v > UINT32_MAX ? OC_NONE : (uint32_t)v;
+}
+
+/* "cpu=N(576),mem=N(1152000),gres/gpu=64(24)" into grp[] and the limits
+ * that are set as text ("gres/gpu=64"), in the arena (NULL when none). */
+static const char *tres_fill(struct oc_arena *a, const char *v, size_t len, struct oc_tres_use *grp)
+{
+	for (int k = 0; k < OC_TRES_KINDS; k++) {
+		grp[k].limit = OC_NOLIMIT;
+		grp[k].used = 0;
+	}
+	char text[512];
+	size_t off = 0;
+	text[0] = '\0';
+	const char *end = v + len;
+	while (v < end) {
+		const char *c = memchr(v, ',', (size_t)(end - v));
+		if (!c)
+			c = end;
+		const char *eq = memchr(v, '=', (size_t)(c - v));
+		if (eq) {
+			size_t nl = (size_t)(eq - v);
+			uint64_t lim, use;
+			lim_use(eq + 1, (size_t)(c - eq - 1), &lim, &use);
+			for (int k = 0; k < OC_TRES_KINDS; k++)
+				if (strlen(kind_names[k]) == nl && strncmp(v, kind_names[k], nl) == 0) {
+					grp[k].limit = lim;
+					grp[k].used = use;
+				}
+			if (lim != OC_NOLIMIT) {
+				int w = snprintf(text + off, sizeof(text) - off, "%s%.*s=%llu", off ? "," : "", (int)nl,
+						 v, (unsigned long long)lim);
+				if (w > 0 && (size_t)w < sizeof(text) - off)
+					off += (size_t)w;
+			}
+		}
+		v = c + 1;
+	}
+	return oc_arena_strdup_nonempty(a, text);
+}
+
+/* The value of "Key=" in line [s, end) as a pointer and length. */
+static bool line_val(const char *s, const char *end, const char *key, const char **v, size_t *vl)
+{
+	size_t kl = strlen(key);
+	for (const char *p = s; p + kl < end; p++) {
+		if ((p == s || p[-1] == ' ') && strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			*v = p + kl + 1;
+			const char *e = *v;
+			while (e < end && *e != ' ')
+				e++;
+			*vl = (size_t)(e - *v);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* An arena copy of [v, v+vl) without a trailing "(id)"; NULL when empty. */
+static const char *strip_id(struct oc_arena *a, const char *v, size_t vl)
+{
+	const char *p = memchr(v, '(', vl);
+	if (p)
+		vl = (size_t)(p - v);
+	if (!vl)
+		return NULL;
+	char *d = oc_arena_alloc(a, vl + 1);
+	if (!d)
+		return NULL;
+	memcpy(d, v, vl);
+	d[vl] = '\0';
+	return d;
+}
+
+static bool field_eq(const char *f, size_t fl, const char *s)
+{
+	return s ? (strlen(s) == fl && strncmp(f, s, fl) == 0) : fl == 0;
+}
+
+/* Split a sacctmgr -P line into at most n fields. Returns the count. */
+static size_t psplit(const char *s, const char *end, const char **f, size_t *fl, size_t n)
+{
+	size_t k = 0;
+	while (k < n) {
+		const char *bar = memchr(s, '|', (size_t)(end - s));
+		const char *e = bar ? bar : end;
+		f[k] = s;
+		fl[k] = (size_t)(e - s);
+		k++;
+		if (!bar)
+			break;
+		s = bar + 1;
+	}
+	return k;
+}
+
+static const char *pdup(struct oc_arena *a, const char *f, size_t fl)
+{
+	if (!fl)
+		return NULL;
+	char *d = oc_arena_alloc(a, fl + 1);
+	if (d) {
+		memcpy(d, f, fl);
+		d[fl] = '\0';
+	}
+	return d;
+}
+
+int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text, size_t assoc_len,
+			   const char *qos_text, size_t qos_len, const struct oc_accounting *prev,
+			   struct oc_accounting **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	struct oc_accounting *t = oc_accounting_new();
+	if (!t)
+		goto oom;
+	struct oc_arena *a = &t->h.arena;
+	t->h.slurm_update = time(NULL);
+	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->enabled = true;
+	size_t cap = 1;
+	FOR_LINES(text, len, ls, le)
+		cap += (le - ls > 12 && (strncmp(ls, "ClusterName=", 12) == 0 || strncmp(ls, "QOS=", 4) == 0));
+	t->assocs = oc_arena_alloc(a, sizeof(*t->assocs) * cap);
+	t->qos = oc_arena_alloc(a, sizeof(*t->qos) * cap);
+	if (!t->assocs || !t->qos)
+		goto oom;
+	struct oc_assoc *as = NULL;
+	struct oc_qos *q = NULL;
+	bool seen_header = false, in_limits = false;
+	FOR_LINES(text, len, ls, le) {
+		const char *v;
+		size_t vl;
+		if (strncmp(ls, "Current Association Manager state", 33) == 0) {
+			seen_header = true;
+			continue;
+		}
+		if (le - ls >= 12 && strncmp(ls, "ClusterName=", 12) == 0) {
+			as = &t->assocs[t->nassocs++];
+			q = NULL;
+			memset(as, 0, sizeof(*as));
+			for (int k = 0; k < OC_TRES_KINDS; k++)
+				as->grp[k].limit = OC_NOLIMIT;
+			as->grp_jobs = as->grp_submit = as->max_jobs = as->max_submit = OC_NONE;
+			as->shares = OC_NONE;
+			if (!line_val(ls, le, "Account", &v, &vl) || !vl) {
+				snprintf(err, errlen, "association without an account: \"%.60s\"", ls);
+				goto fail;
+			}
+			as->account = pdup(a, v, vl);
+			if (line_val(ls, le, "UserName", &v, &vl))
+				as->user = strip_id(a, v, vl);
+			if (line_val(ls, le, "Partition", &v, &vl))
+				as->partition = pdup(a, v, vl);
+			if (!as->account)
+				goto oom;
+			as->parent = as->user ? as->account : NULL;
+			continue;
+		}
+		if (le - ls > 4 && strncmp(ls, "QOS=", 4) == 0) {
+			q = &t->qos[t->nqos++];
+			as = NULL;
+			in_limits = false;
+			memset(q, 0, sizeof(*q));
+			for (int k = 0; k < OC_TRES_KINDS; k++)
+				q->grp[k].limit = OC_NOLIMIT;
+			q->max_jobs_pu = q->max_submit_pu = q->grp_jobs = q->grp_submit = OC_NONE;
+			line_val(ls, le, "QOS", &v, &vl);
+			q->name = strip_id(a, v, vl);
+			if (!q->name) {
+				snprintf(err, errlen, "QOS record without a name: \"%.60s\"", ls);
+				goto fail;
+			}
+			continue;
+		}
+		if (!as && !q)
+			continue;
+		uint64_t lim;
+		const char *s = ls;
+		while (s < le && *s == ' ')
+			s++;
+		if (as) {
+			if (line_val(s, le, "ParentAccount", &v, &vl) && !as->user)
+				as->parent = strip_id(a, v, vl);
+			if (line_val(s, le, "GrpJobs", &v, &vl)) {
+				lim_use(v, vl, &lim, NULL);
+				as->grp_jobs = lim32(lim);
+			}
+			if (line_val(s, le, "GrpSubmitJobs", &v, &vl)) {
+				lim_use(v, vl, &lim, NULL);
+				as->grp_submit = lim32(lim);
+			}
+			if (line_val(s, le, "MaxJobs", &v, &vl)) {
+				lim_use(v, vl, &lim, NULL);
+				as->max_jobs = lim32(lim);
+			}
+			if (line_val(s, le, "MaxSubmitJobs", &v, &vl)) {
+				lim_use(v, vl, &lim, NULL);
+				as->max_submit = lim32(lim);
+			}
+			if (line_val(s, le, "GrpTRES", &v, &vl))
+				as->grp_tres = tres_fill(a, v, vl, as->grp);
+			if (line_val(s, le, "SharesRaw/Norm/Level/Factor", &v, &vl) && vl && isdigit((unsigned char)*v))
+				as->shares = (uint32_t)strtoul(v, NULL, 10);
+		} else if (strncmp(s, "Account Limits", 14) == 0 || strncmp(s, "User Limits", 11) == 0) {
+			in_limits = true;
+		} else if (!in_limits) {
+			if (line_val(s, le, "GrpJobs", &v, &vl)) {
+				lim_use(v, vl, &lim, NULL);
+				q->grp_jobs = lim32(lim);
+			}
+			if (line_val(s, le, "GrpSubmitJobs", &v, &vl)) {
+				lim_use(v, vl, &lim, NULL);
+				q->grp_submit = lim32(lim);
+			}
+			if (line_val(s, le, "GrpTRES", &v, &vl))
+				tres_fill(a, v, vl, q->grp);
+			if (line_val(s, le, "Priority", &v, &vl) && vl)
+				q->priority = (uint32_t)strtoul(v, NULL, 10);
+			if (line_val(s, le, "PreemptMode", &v, &vl) && vl)
+				q->preempt_mode = pdup(a, v, vl);
+		} else {
+			/* Per-user lines: "MaxJobsPU=4(1) ... MaxSubmitJobsPU=8(1)". */
+			if (line_val(s, le, "MaxJobsPU", &v, &vl)) {
+				lim_use(v, vl, &lim, NULL);
+				q->max_jobs_pu = lim32(lim);
+			}
+			if (line_val(s, le, "MaxSubmitJobsPU", &v, &vl)) {
+				lim_use(v, vl, &lim, NULL);
+				q->max_submit_pu = lim32(lim);
+			}
+		}
+	}
+	if (!seen_header && t->nassocs == 0 && t->nqos == 0) {
+		snprintf(err, errlen, "not the association manager's output: \"%.60s\"", text ? text : "");
+		goto fail;
+	}
+	/* sacctmgr: QoS lists and default QoS of each association. */
+	FOR_LINES(assoc_text ? assoc_text : "", assoc_text ? assoc_len : 0, ls, le) {
+		const char *f[5];
+		size_t fl[5];
+		if (psplit(ls, le, f, fl, 5) < 5)
+			continue;
+		for (size_t i = 0; i < t->nassocs; i++) {
+			struct oc_assoc *x = &t->assocs[i];
+			if (field_eq(f[0], fl[0], x->account) && field_eq(f[1], fl[1], x->user) &&
+			    field_eq(f[2], fl[2], x->partition)) {
+				x->qos = pdup(a, f[3], fl[3]);
+				x->def_qos = pdup(a, f[4], fl[4]);
+				break;
+			}
+		}
+	}
+	/* sacctmgr: per-user QoS limits, priority, MaxTRESPerUser. */
+	FOR_LINES(qos_text ? qos_text : "", qos_text ? qos_len : 0, ls, le) {
+		const char *f[6];
+		size_t fl[6];
+		size_t nf = psplit(ls, le, f, fl, 6);
+		if (nf < 4)
+			continue;
+		for (size_t i = 0; i < t->nqos; i++) {
+			struct oc_qos *x = &t->qos[i];
+			if (!field_eq(f[0], fl[0], x->name))
+				continue;
+			x->max_jobs_pu = fl[1] ? (uint32_t)strtoul(f[1], NULL, 10) : OC_NONE;
+			x->max_submit_pu = fl[2] ? (uint32_t)strtoul(f[2], NULL, 10) : OC_NONE;
+			if (fl[3])
+				x->priority = (uint32_t)strtoul(f[3], NULL, 10);
+			if (nf > 4)
+				x->max_tres_pu = pdup(a, f[4], fl[4]);
+			break;
+		}
+	}
+	*out = t;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+fail:
+	oc_accounting_unref(&t);
+	return -1;
+}

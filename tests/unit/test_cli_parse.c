@@ -1,0 +1,430 @@
+/* test_cli_parse.c: the CLI backend's parsers (source/cli_parse.h) on
+ * outputs recorded from the local 22.05 cluster (tests/unit/data/cli-22.05:
+ * the demo workload, a maintenance reservation), on the shapes of the
+ * newer openapi versions, and on broken input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hostlist.h"
+#include "source/cli_parse.h"
+#include "test_util.h"
+
+#define DATA OC_SOURCE_DIR "/tests/unit/data/cli-22.05/"
+
+static char *slurp(const char *name, size_t *len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), DATA "%s", name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	b[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+static struct oc_nodes *load_nodes(void)
+{
+	size_t len;
+	char *t = slurp("sinfo.json", &len);
+	struct oc_nodes *n = NULL;
+	char err[256];
+	if (oc_cli_parse_nodes_json(t, len, NULL, &n, err, sizeof(err)) < 0)
+		fail_msg("sinfo.json: %s", err);
+	free(t);
+	return n;
+}
+
+static void test_nodes(void **state)
+{
+	(void)state;
+	struct oc_nodes *n = load_nodes();
+	assert_int_equal(n->n, 16);
+	assert_int_equal(n->h.generation, 1);
+	long i7 = oc_nodes_find(n, "gpu-st-b300-7"), i1 = oc_nodes_find(n, "gpu-st-b300-1");
+	assert_true(i7 >= 0 && i1 >= 0);
+	const struct oc_node *d = &n->v[i7], *a = &n->v[i1];
+	assert_int_equal(d->base, OC_NODE_IDLE);
+	assert_int_equal(d->flags, OC_NF_DRAIN);
+	assert_string_equal(d->reason, "prolog: gpu count 7");
+	assert_string_equal(d->reason_user, "root");
+	assert_true(d->reason_time > 1700000000);
+	assert_string_equal(d->addr, "127.0.0.1");
+	assert_int_equal(d->cpus, 192);
+	assert_int_equal(d->mem_mb, 400000);
+	assert_int_equal(d->gpus, 8);
+	assert_int_equal(d->alloc_gpus, 0);
+	assert_string_equal(d->partitions, "gpu,normal,large,exclusive");
+	assert_string_equal(d->version, "22.05.8");
+	assert_true(d->boot_time > 0 && d->slurmd_start_time >= d->boot_time);
+	assert_int_equal(a->base, OC_NODE_ALLOCATED);
+	assert_int_equal(a->alloc_gpus, 8);
+	assert_int_equal(a->alloc_cpus, 192);
+	assert_null(a->reason);
+	oc_nodes_unref(&n);
+}
+
+/* The v0.0.40+ shapes: numbers as objects, states as arrays. */
+static void test_nodes_newer_shape(void **state)
+{
+	(void)state;
+	const char *t = "{\"nodes\": [{\"name\": \"gpu-st-b300-9\", \"address\": \"10.0.0.9\","
+			" \"state\": [\"IDLE\", \"DRAIN\", \"POWERED_DOWN\"], \"cpus\": 192, \"alloc_cpus\": 0,"
+			" \"real_memory\": 400000, \"alloc_memory\": 0,"
+			" \"reason\": \"periodic: ecc\", \"reason_set_by_user\": \"alice\","
+			" \"reason_changed_at\": {\"set\": true, \"infinite\": false, \"number\": 1796115031},"
+			" \"boot_time\": {\"set\": false, \"infinite\": false, \"number\": 0},"
+			" \"partitions\": [\"gpu\", \"large\"], \"tres\": \"cpu=192,gres/gpu=8\","
+			" \"gres_used\": \"gpu:b300:3(IDX:0-2),gpu:b200:1(IDX:4)\"}], \"errors\": []}";
+	struct oc_nodes *n = NULL;
+	char err[256];
+	assert_int_equal(oc_cli_parse_nodes_json(t, strlen(t), NULL, &n, err, sizeof(err)), 0);
+	assert_int_equal(n->n, 1);
+	assert_int_equal(n->v[0].base, OC_NODE_IDLE);
+	assert_int_equal(n->v[0].flags, OC_NF_DRAIN | OC_NF_POWERED_DOWN);
+	assert_int_equal(n->v[0].reason_time, 1796115031);
+	assert_int_equal(n->v[0].boot_time, 0);
+	assert_string_equal(n->v[0].partitions, "gpu,large");
+	assert_int_equal(n->v[0].alloc_gpus, 4);
+	assert_int_equal(n->v[0].gpus, 8);
+	oc_nodes_unref(&n);
+}
+
+static void check_bad(int rc, const char *err, const char *words)
+{
+	assert_int_equal(rc, -1);
+	if (!strstr(err, words))
+		fail_msg("error \"%s\" lacks \"%s\"", err, words);
+}
+
+static void test_bad_json(void **state)
+{
+	(void)state;
+	struct oc_nodes *n = NULL;
+	struct oc_jobs *j = NULL;
+	char err[256];
+	const char *cut = "{\"nodes\": [{\"name\": \"a\"";
+	check_bad(oc_cli_parse_nodes_json(cut, strlen(cut), NULL, &n, err, sizeof(err)), err, "bad JSON");
+	assert_null(n);
+	const char *noarr = "{\"nodes\": 3}";
+	check_bad(oc_cli_parse_nodes_json(noarr, strlen(noarr), NULL, &n, err, sizeof(err)), err, "no \"nodes\"");
+	const char *errs = "{\"errors\": [{\"description\": \"Unable to contact slurm controller\", \"error\": "
+			   "\"Connection refused\"}]}";
+	check_bad(oc_cli_parse_nodes_json(errs, strlen(errs), NULL, &n, err, sizeof(err)), err,
+		  "Unable to contact slurm controller: Connection refused");
+	/* What 22.05 prints, exit status 0, while slurmctld does not answer. */
+	const char *down = "{\"errors\": [{\"description\": \"Failed while looking for jobs\", \"error_number\": -1,"
+			   " \"error\": \"Unspecified error\", \"source\": \"slurm_load_jobs\"}], \"jobs\": []}";
+	check_bad(oc_cli_parse_jobs_json(down, strlen(down), NULL, NULL, &j, err, sizeof(err)), err,
+		  "slurm_load_jobs: Failed while looking for jobs: Unspecified error");
+	const char *noname = "{\"nodes\": [{\"cpus\": 4}]}";
+	check_bad(oc_cli_parse_nodes_json(noname, strlen(noname), NULL, &n, err, sizeof(err)), err, "no name");
+	const char *noid = "{\"jobs\": [{\"name\": \"x\"}]}";
+	check_bad(oc_cli_parse_jobs_json(noid, strlen(noid), NULL, NULL, &j, err, sizeof(err)), err, "no job_id");
+	assert_null(j);
+	check_bad(oc_cli_parse_jobs_json("", 0, NULL, NULL, &j, err, sizeof(err)), err, "bad JSON");
+}
+
+static void test_jobs(void **state)
+{
+	(void)state;
+	struct oc_nodes *n = load_nodes();
+	struct oc_node_index ix = {.nodes = n};
+	size_t len;
+	char *t = slurp("squeue.json", &len);
+	struct oc_jobs *j = NULL;
+	char err[256];
+	if (oc_cli_parse_jobs_json(t, len, &ix, NULL, &j, err, sizeof(err)) < 0)
+		fail_msg("squeue.json: %s", err);
+	free(t);
+	int running = 0, limited = 0;
+	for (size_t i = 0; i < j->n; i++) {
+		const struct oc_job *x = &j->v[i];
+		if (x->state == OC_JOB_RUNNING) {
+			running++;
+			assert_int_equal(x->gpus, 8 * x->num_nodes);
+			assert_int_equal(x->node_count, x->num_nodes);
+			assert_null(x->reason);
+		}
+		if (x->name && strcmp(x->name, "demo-carol-large") == 0 && x->state == OC_JOB_RUNNING) {
+			assert_string_equal(x->nodes, "gpu-st-b300-[4-6,8]");
+			assert_string_equal(n->v[x->node_idx[3]].name, "gpu-st-b300-8");
+			assert_string_equal(x->user, "carol");
+			assert_string_equal(x->account, "team-b");
+			assert_string_equal(x->partition, "large");
+		}
+		if (x->name && strcmp(x->name, "demo-alice-over-quota") == 0 && x->state == OC_JOB_PENDING) {
+			assert_string_equal(x->reason, "AssocGrpGRES");
+			assert_true(x->flags & OC_JF_LIMITED);
+			assert_int_equal(x->gpus, 48);
+			limited++;
+		}
+		if (x->name && strcmp(x->name, "demo-dave-normal") == 0 && x->state == OC_JOB_PENDING) {
+			assert_string_equal(x->reason, "Resources");
+			assert_false(x->flags & OC_JF_LIMITED);
+			assert_int_equal(x->time_limit_min, 1440);
+		}
+	}
+	assert_int_equal(running, 3);
+	assert_int_equal(limited, 1);
+	oc_jobs_unref(&j);
+	oc_node_index_free(&ix);
+	oc_nodes_unref(&n);
+}
+
+static void test_jobs_newer_shape(void **state)
+{
+	(void)state;
+	const char *t = "{\"jobs\": [{\"job_id\": 42, \"name\": \"n\", \"user_name\": \"bob\","
+			" \"job_state\": [\"RUNNING\", \"COMPLETING\"], \"state_reason\": \"None\","
+			" \"priority\": {\"set\": true, \"infinite\": false, \"number\": 100},"
+			" \"time_limit\": {\"set\": true, \"infinite\": true, \"number\": 0},"
+			" \"array_job_id\": {\"set\": true, \"number\": 40}, \"array_task_id\": {\"set\": true, \"number\": 2},"
+			" \"node_count\": {\"set\": true, \"number\": 2}, \"tres_per_node\": \"gres/gpu:4\"},"
+			" {\"job_id\": 43, \"job_state\": [\"PENDING\"], \"state_reason\": \"QOSMaxJobsPerUserLimit\","
+			" \"priority\": {\"set\": true, \"number\": 0}, \"user_id\": 1004}]}";
+	struct oc_jobs *j = NULL;
+	char err[256];
+	assert_int_equal(oc_cli_parse_jobs_json(t, strlen(t), NULL, NULL, &j, err, sizeof(err)), 0);
+	assert_int_equal(j->n, 2);
+	assert_int_equal(j->v[0].state, OC_JOB_RUNNING);
+	assert_int_equal(j->v[0].flags, OC_JF_COMPLETING);
+	assert_int_equal(j->v[0].priority, 100);
+	assert_int_equal(j->v[0].time_limit_min, OC_NONE);
+	assert_int_equal(j->v[0].array_task_id, 2);
+	assert_int_equal(j->v[0].gpus, 8);
+	assert_int_equal(j->v[1].state, OC_JOB_PENDING);
+	assert_int_equal(j->v[1].flags, OC_JF_HELD | OC_JF_LIMITED);
+	assert_string_equal(j->v[1].user, "1004");
+	oc_jobs_unref(&j);
+}
+
+static void test_partitions(void **state)
+{
+	(void)state;
+	struct oc_nodes *n = load_nodes();
+	struct oc_node_index ix = {.nodes = n};
+	size_t len;
+	char *t = slurp("partitions.txt", &len);
+	struct oc_partitions *p = NULL;
+	char err[256];
+	if (oc_cli_parse_partitions(t, len, &ix, NULL, &p, err, sizeof(err)) < 0)
+		fail_msg("partitions.txt: %s", err);
+	free(t);
+	assert_int_equal(p->n, 5);
+	assert_string_equal(p->v[0].name, "gpu");
+	assert_int_equal(p->v[0].flags, OC_PF_HIDDEN | OC_PF_UP);
+	assert_string_equal(p->v[0].allow_groups, "root");
+	assert_int_equal(p->v[0].node_count, 16);
+	assert_int_equal(p->v[0].max_time_min, OC_NONE);
+	assert_string_equal(p->v[1].name, "debug");
+	assert_int_equal(p->v[1].max_time_min, 30);
+	assert_int_equal(p->v[1].grace_time_s, 120);
+	assert_string_equal(p->v[1].allow_qos, "debug_qos");
+	assert_null(p->v[1].allow_groups);
+	assert_null(p->v[1].qos);
+	assert_string_equal(p->v[2].name, "normal");
+	assert_int_equal(p->v[2].flags, OC_PF_DEFAULT | OC_PF_UP);
+	assert_int_equal(p->v[2].max_time_min, 1440);
+	assert_int_equal(p->v[2].node_count, 8);
+	assert_int_equal(p->v[2].total_cpus, 1536);
+	assert_int_equal(p->v[2].priority_tier, 200);
+	assert_int_equal(p->v[4].max_time_min, 14 * 1440);
+	oc_partitions_unref(&p);
+	/* Something else than partitions. */
+	const char *bad = "slurm_load_partitions error: Unable to contact slurm controller\n";
+	check_bad(oc_cli_parse_partitions(bad, strlen(bad), &ix, NULL, &p, err, sizeof(err)), err, "not a partition");
+	oc_node_index_free(&ix);
+	oc_nodes_unref(&n);
+}
+
+static void test_reservations(void **state)
+{
+	(void)state;
+	size_t len;
+	char *t = slurp("reservations.txt", &len);
+	struct oc_reservations *r = NULL;
+	char err[256];
+	struct oc_nodes *n = load_nodes();
+	struct oc_node_index ix = {.nodes = n};
+	assert_int_equal(oc_cli_parse_reservations(t, len, &ix, NULL, &r, err, sizeof(err)), 0);
+	free(t);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->v[0].name, "cli_maint");
+	assert_string_equal(r->v[0].flags, "MAINT,IGNORE_JOBS,SPEC_NODES");
+	assert_string_equal(r->v[0].users, "root");
+	assert_null(r->v[0].accounts);
+	assert_int_equal(r->v[0].node_count, 2);
+	assert_int_equal(r->v[0].node_idx_count, 2);
+	assert_int_equal(r->v[0].end_time - r->v[0].start_time, 3600);
+	oc_reservations_unref(&r);
+	const char *none = "No reservations in the system\n";
+	assert_int_equal(oc_cli_parse_reservations(none, strlen(none), NULL, NULL, &r, err, sizeof(err)), 0);
+	assert_int_equal(r->n, 0);
+	oc_reservations_unref(&r);
+	/* A value with spaces (a Comment) stays whole. */
+	const char *c = "ReservationName=x StartTime=2026-12-01T08:50:42 Comment=two words here Nodes=n[1-2] NodeCnt=2";
+	assert_int_equal(oc_cli_parse_reservations(c, strlen(c), NULL, NULL, &r, err, sizeof(err)), 0);
+	assert_string_equal(r->v[0].nodes, "n[1-2]");
+	oc_reservations_unref(&r);
+	oc_node_index_free(&ix);
+	oc_nodes_unref(&n);
+}
+
+static void test_config(void **state)
+{
+	(void)state;
+	size_t len;
+	char *t = slurp("config.txt", &len);
+	struct oc_config *c = NULL;
+	char err[256];
+	assert_int_equal(oc_cli_parse_config(t, len, NULL, &c, err, sizeof(err)), 0);
+	free(t);
+	assert_true(c->n > 150);
+	assert_string_equal(oc_config_get(c, "ClusterName"), "llm-poc");
+	assert_string_equal(oc_config_get(c, "AccountingStorageEnforce"), "associations,limits,qos");
+	assert_string_equal(oc_config_get(c, "KillWait"), "300 sec");
+	assert_null(oc_config_get(c, "AccountingStorageBackupHost")); /* (null) */
+	assert_string_equal(oc_config_get(c, "SLURM_VERSION"), "22.05.8");
+	oc_config_unref(&c);
+	check_bad(oc_cli_parse_config("garbage\n", 8, NULL, &c, err, sizeof(err)), err, "no \"Key = value\"");
+}
+
+static void test_assoc_mgr(void **state)
+{
+	(void)state;
+	size_t len, alen, qlen;
+	char *t = slurp("assoc_mgr.txt", &len);
+	char *a = slurp("sacctmgr_assoc.txt", &alen);
+	char *q = slurp("sacctmgr_qos.txt", &qlen);
+	struct oc_accounting *acct = NULL;
+	char err[256];
+	assert_int_equal(oc_cli_parse_assoc_mgr(t, len, a, alen, q, qlen, NULL, &acct, err, sizeof(err)), 0);
+	int seen = 0;
+	for (size_t i = 0; i < acct->nassocs; i++) {
+		const struct oc_assoc *x = &acct->assocs[i];
+		if (!strcmp(x->account, "team-a") && !x->user) {
+			assert_int_equal(x->grp[OC_TRES_GPU].limit, 64);
+			assert_int_equal(x->grp[OC_TRES_GPU].used, 24);
+			assert_int_equal(x->grp[OC_TRES_CPU].limit, OC_NOLIMIT);
+			assert_string_equal(x->grp_tres, "gres/gpu=64");
+			assert_string_equal(x->parent, "root");
+			assert_string_equal(x->def_qos, "normal_qos");
+			assert_string_equal(x->qos, "debug_qos,large_qos,normal,normal_qos");
+			seen |= 1;
+		}
+		if (!strcmp(x->account, "team-a") && x->user && !strcmp(x->user, "alice")) {
+			assert_string_equal(x->parent, "team-a");
+			assert_int_equal(x->grp[OC_TRES_GPU].used, 16);
+			seen |= 2;
+		}
+	}
+	assert_int_equal(seen, 3);
+	seen = 0;
+	for (size_t i = 0; i < acct->nqos; i++) {
+		const struct oc_qos *x = &acct->qos[i];
+		if (!strcmp(x->name, "normal_qos")) {
+			assert_int_equal(x->priority, 2000);
+			assert_int_equal(x->max_jobs_pu, 4);
+			assert_int_equal(x->max_submit_pu, 8);
+			seen |= 1;
+		}
+		if (!strcmp(x->name, "large_qos")) {
+			assert_int_equal(x->max_jobs_pu, OC_NONE);
+			assert_int_equal(x->priority, 3000);
+			seen |= 2;
+		}
+	}
+	assert_int_equal(seen, 3);
+	oc_accounting_unref(&acct);
+	/* Without slurmdbd's part: the live numbers only. */
+	assert_int_equal(oc_cli_parse_assoc_mgr(t, len, NULL, 0, NULL, 0, NULL, &acct, err, sizeof(err)), 0);
+	assert_true(acct->nassocs > 5);
+	oc_accounting_unref(&acct);
+	check_bad(oc_cli_parse_assoc_mgr("error: x\n", 9, NULL, 0, NULL, 0, NULL, &acct, err, sizeof(err)), err,
+		  "not the association manager");
+	free(t);
+	free(a);
+	free(q);
+}
+
+/* Every parser on every prefix of the recorded outputs and on bytes of
+ * all values: no crash, and a table or an error every time. */
+static void test_prefixes_and_noise(void **state)
+{
+	(void)state;
+	static const char *const files[] = {"sinfo.json", "squeue.json", "partitions.txt", "reservations.txt",
+					    "config.txt", "assoc_mgr.txt"};
+	char err[256];
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		size_t len;
+		char *t = slurp(files[f], &len);
+		size_t step = len / 97 + 1;
+		for (size_t cut = 0; cut <= len; cut += step) {
+			struct oc_nodes *n = NULL;
+			struct oc_jobs *j = NULL;
+			struct oc_partitions *p = NULL;
+			struct oc_reservations *r = NULL;
+			struct oc_config *c = NULL;
+			struct oc_accounting *a = NULL;
+			if (oc_cli_parse_nodes_json(t, cut, NULL, &n, err, sizeof(err)) == 0)
+				oc_nodes_unref(&n);
+			if (oc_cli_parse_jobs_json(t, cut, NULL, NULL, &j, err, sizeof(err)) == 0)
+				oc_jobs_unref(&j);
+			if (oc_cli_parse_partitions(t, cut, NULL, NULL, &p, err, sizeof(err)) == 0)
+				oc_partitions_unref(&p);
+			if (oc_cli_parse_reservations(t, cut, NULL, NULL, &r, err, sizeof(err)) == 0)
+				oc_reservations_unref(&r);
+			if (oc_cli_parse_config(t, cut, NULL, &c, err, sizeof(err)) == 0)
+				oc_config_unref(&c);
+			if (oc_cli_parse_assoc_mgr(t, cut, t, cut, t, cut, NULL, &a, err, sizeof(err)) == 0)
+				oc_accounting_unref(&a);
+		}
+		free(t);
+	}
+	char noise[4096];
+	for (size_t i = 0; i < sizeof(noise); i++)
+		noise[i] = (char)((i * 7919u) % 251u + 1u);
+	struct oc_partitions *p = NULL;
+	if (oc_cli_parse_partitions(noise, sizeof(noise), NULL, NULL, &p, err, sizeof(err)) == 0)
+		oc_partitions_unref(&p);
+}
+
+static void test_reason_is_limit(void **state)
+{
+	(void)state;
+	assert_true(oc_cli_reason_is_limit("AssocGrpGRES"));
+	assert_true(oc_cli_reason_is_limit("QOSMaxJobsPerUserLimit"));
+	assert_true(oc_cli_reason_is_limit("MaxGRESPerAccount"));
+	assert_false(oc_cli_reason_is_limit("QOSNotAllowed"));
+	assert_false(oc_cli_reason_is_limit("Resources"));
+	assert_false(oc_cli_reason_is_limit("MaxCpuPerNode"));
+	assert_false(oc_cli_reason_is_limit(NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape),
+		cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_jobs),
+		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_partitions),
+		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config),
+		cmocka_unit_test(test_assoc_mgr),    cmocka_unit_test(test_prefixes_and_noise),
+		cmocka_unit_test(test_reason_is_limit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
