@@ -12,20 +12,15 @@
 #include "source/slurm_write.h"
 #endif
 
-/* ===================================================================
- * THE PLACE WHERE THE TRANSPORT IS CHOSEN.
- * Today: the local transport (execve on this machine). A profile naming
- * a remote head node ("ssh": {"host": ...}) is refused here until the SSH
- * transport is wired: oc_ssh_transport_open(&p->ssh, err, errlen) of
- * source/transport.h is what goes in its branch.
- * =================================================================== */
+/* The transport: the local one (execve on this machine), or SSH to the
+ * profile's head node. With "ssh" the commands read the head node's own
+ * configuration: slurm_conf is not sent along. */
 static struct oc_transport *connect_transport(const struct oc_profile *p, char *err, size_t errlen)
 {
-	if (p->ssh.host[0]) {
-		snprintf(err, errlen, "the profile names the head node %s (\"ssh\"): not supported by this build yet",
-			 p->ssh.host);
-		return NULL;
-	}
+	/* A remote head node: every command runs there over one libssh
+	 * session (host key checked, key-only auth: docs/ssh.md). */
+	if (p->ssh.host[0])
+		return oc_ssh_transport_open(&p->ssh, err, errlen);
 	return oc_local_transport_open(err, errlen);
 }
 
@@ -49,6 +44,13 @@ struct oc_backend *oc_connect_backend(const struct oc_profile *p, struct oc_conn
 	switch (p->backend) {
 	case OC_BACKEND_CLI: cli = true; break;
 	case OC_BACKEND_LIBSLURM:
+		if (p->ssh.host[0]) {
+			snprintf(err, errlen,
+				 "the profile names a head node (\"ssh\": %s) and \"backend\": \"libslurm\": libslurm "
+				 "only talks to the cluster from this machine (use \"cli\" or \"auto\")",
+				 p->ssh.host);
+			return NULL;
+		}
 #ifndef OC_WITH_LIBSLURM
 		snprintf(err, errlen, "the profile asks for \"backend\": \"libslurm\", but this build has no libslurm "
 				      "(use \"cli\" or \"auto\")");

@@ -118,12 +118,12 @@ enum oc_probe_verdict oc_probe_eval_check(const struct oc_probe_check *c, const 
 			else if (!el)
 				snprintf(r->text, sizeof(r->text), "%s, want no output", r->value);
 			else
-				snprintf(r->text, sizeof(r->text), "%s, want %s", r->value, c->expect);
+				snprintf(r->text, sizeof(r->text), "%.120s, want %.120s", r->value, c->expect);
 			return r->verdict;
 		}
 	}
 	if (c->has_min || c->has_max) {
-		char lo[32] = "", hi[32] = "", want[80];
+		char lo[32] = "", hi[32] = "", want[96];
 		if (c->has_min)
 			eval_num(c->min, lo, sizeof(lo));
 		if (c->has_max)
