@@ -45,6 +45,7 @@
 #ifndef OC_SOURCE_SACCTMGR_H
 #define OC_SOURCE_SACCTMGR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "actions/onboard.h"
@@ -98,5 +99,30 @@ int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_on
  * and 1. Nothing to free. */
 int oc_sacctmgr_run_step(const char *bindir, const struct oc_onb_step *step, char *out, size_t outlen,
 			 int timeout_s);
+
+/* The outcome of a step from what sacctmgr printed (text, NUL-terminated)
+ * and its exit status (oc_exec's: >= 0 the exit code, OC_EXEC_TIMED_OUT
+ * after timeout_s seconds, another negative value for a signal, why then
+ * saying which), as oc_sacctmgr_run_step tells it: returns 0, 1 or -1 with
+ * the message in out (outlen bytes) as that function says. Pure: used by
+ * run_step, the tests and the fuzzer. */
+int oc_sacctmgr_step_outcome(const char *text, int status, bool add, int timeout_s, const char *why, char *out,
+			     size_t outlen);
+
+/* The reads of oc_sacctmgr_read_state, each a `sacctmgr -P -n show ...`. */
+enum oc_sacctmgr_show {
+	OC_SACCTMGR_SHOW_CLUSTER, /* format=cluster: sets st->cluster when there is one */
+	OC_SACCTMGR_SHOW_ACCOUNT, /* format=account,descr */
+	OC_SACCTMGR_SHOW_ASSOC,   /* format=account,user,partition,parentname,grptres,fairshare,qos,defaultqos */
+	OC_SACCTMGR_SHOW_QOS,     /* format=name,maxjobspu,maxsubmitpu,priority */
+};
+
+/* Parses text, the output of the read show for account (a plain name),
+ * into *st (added to what it holds: call oc_onb_state_init first), as
+ * oc_sacctmgr_read_state does. Returns 0, or -1 with "unexpected output of
+ * sacctmgr ...: LINE" or a limit in err. Pure: for the tests and the
+ * fuzzer. Nothing to free. */
+int oc_sacctmgr_parse(enum oc_sacctmgr_show show, const char *account, const char *text, struct oc_onb_state *st,
+		      char *err, size_t errlen);
 
 #endif
