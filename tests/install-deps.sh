@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what opsconsole needs to build and to run its tests on Debian 12
 # (as root): compilers and libraries, a real Slurm 22.05 with munge and
-# MariaDB, tmux for the end-to-end tests. Does nothing when all is there.
+# MariaDB, tmux for the end-to-end tests, clang (libFuzzer) and valgrind
+# for the reliability drills. Does nothing when all is there.
 set -euo pipefail
 
 pkgs=(
@@ -9,6 +10,7 @@ pkgs=(
 	libslurm-dev libncurses-dev libjansson-dev libssh-dev libcmocka-dev
 	slurmctld slurmd slurmdbd slurm-client munge mariadb-server
 	tmux procps util-linux passwd man-db groff-base
+	clang libclang-rt-dev valgrind
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -2,7 +2,8 @@
 # Installs what is needed, builds (warnings are errors), and runs every
 # test: unit tests, then the real local cluster (started and stopped by
 # ctest's "cluster" fixture) with the cluster, end-to-end and benchmark
-# tests; then the unit and end-to-end tests again under AddressSanitizer+UBSan.
+# tests; then the unit and end-to-end tests again under AddressSanitizer+UBSan;
+# then a short libFuzzer run of every parser (clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -20,4 +21,10 @@ ctest --test-dir build-asan --output-on-failure -L unit
 # The console itself under ASan+UBSan, driven in tmux against the cluster
 # (leak reports off: ncurses' panel library keeps one block for stdscr).
 ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure --timeout 600 -L e2e
+
+# libFuzzer: every parser fuzzed for a short while (OC_FUZZ_SECONDS each,
+# about 2.5 minutes in all) from its seeds and the hostile corpus.
+CC=clang cmake -S . -B build-fuzz -DOC_WERROR=ON -DOC_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+cmake --build build-fuzz -j"$jobs"
+ctest --test-dir build-fuzz --output-on-failure -L fuzz
 echo "run-all: all tests passed ($top)"
