@@ -169,51 +169,6 @@ static int load_onboard(const char *path, char *err, size_t errlen)
 	return rc;
 }
 
-/* Every file of files/kind through load, as d/broken.json. */
-static void check_kind(void **state, const char *kind, loader_fn load)
-{
-	struct test_util_dir *d = *state;
-	char dir[4096], src[8192], path[4096], err[8192];
-	size_t n, len;
-	snprintf(dir, sizeof(dir), "%s/files/%s", CORPUS, kind);
-	char **names = list_dir(dir, &n);
-	for (size_t i = 0; i < n; i++) {
-		snprintf(src, sizeof(src), "%s/%s", dir, names[i]);
-		char *text = slurp(src, &len);
-		FILE *f = fopen(test_util_at(d, "broken.json", path), "wb");
-		assert_non_null(f);
-		assert_int_equal(fwrite(text, 1, len, f), len);
-		fclose(f);
-		free(text);
-		err[0] = '\0';
-		int rc = load(path, err, sizeof(err));
-		if (rc == 0)
-			print_error("%s/%s: accepted\n", kind, names[i]);
-		assert_int_not_equal(rc, 0);
-		if (rc < 0) { /* refused by the loader: the message names the file */
-			if (strncmp(err, path, strlen(path)) != 0 || err[strlen(path)] != ':')
-				print_error("%s/%s: message without the path: %s\n", kind, names[i], err);
-			assert_memory_equal(err, path, strlen(path));
-			assert_int_equal(err[strlen(path)], ':');
-			if (!strncmp(names[i], "syntax-", 7) && !has_line_col(err, path)) {
-				print_error("%s/%s: no line:col: %s\n", kind, names[i], err);
-				fail();
-			}
-		} else { /* onboarding: parsed, refused by the checks */
-			assert_true(err[0] != '\0');
-		}
-		assert_null(strchr(err, '\033')); /* the message does not carry escapes */
-	}
-	free_list(names, n);
-}
-
-static void test_profiles(void **state) { check_kind(state, "profile", load_profile); }
-static void test_keymaps(void **state) { check_kind(state, "keymap", load_keymap); }
-static void test_themes(void **state) { check_kind(state, "theme", load_theme); }
-static void test_views(void **state) { check_kind(state, "view", load_view); }
-static void test_checklists(void **state) { check_kind(state, "checklist", load_checklist); }
-static void test_onboarding(void **state) { check_kind(state, "onboard", load_onboard); }
-
 /* Calls fn on the content of every file of CORPUS/sub. */
 static void each_string(const char *sub, void (*fn)(const char *name, const char *s, size_t len))
 {
@@ -230,6 +185,58 @@ static void each_string(const char *sub, void (*fn)(const char *name, const char
 	}
 	free_list(names, n);
 }
+
+/* The kind being checked (check_kind), for one_file. */
+static struct {
+	struct test_util_dir *d;
+	const char *kind;
+	loader_fn load;
+} cur;
+
+/* One file of files/KIND through the kind's loader, as d/broken.json. */
+static void one_file(const char *name, const char *text, size_t len)
+{
+	char path[4096], err[8192];
+	FILE *f = fopen(test_util_at(cur.d, "broken.json", path), "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+	err[0] = '\0';
+	int rc = cur.load(path, err, sizeof(err));
+	if (rc == 0)
+		print_error("%s/%s: accepted\n", cur.kind, name);
+	assert_int_not_equal(rc, 0);
+	if (rc < 0) { /* refused by the loader: the message names the file */
+		if (strncmp(err, path, strlen(path)) != 0 || err[strlen(path)] != ':')
+			print_error("%s/%s: message without the path: %s\n", cur.kind, name, err);
+		assert_memory_equal(err, path, strlen(path));
+		assert_int_equal(err[strlen(path)], ':');
+		if (!strncmp(name, "syntax-", 7) && !has_line_col(err, path)) {
+			print_error("%s/%s: no line:col: %s\n", cur.kind, name, err);
+			fail();
+		}
+	} else { /* onboarding: parsed, refused by the checks */
+		assert_true(err[0] != '\0');
+	}
+	assert_null(strchr(err, '\033')); /* the message does not carry escapes */
+}
+
+static void check_kind(void **state, const char *kind, loader_fn load)
+{
+	char sub[64];
+	cur.d = *state;
+	cur.kind = kind;
+	cur.load = load;
+	snprintf(sub, sizeof(sub), "files/%s", kind);
+	each_string(sub, one_file);
+}
+
+static void test_profiles(void **state) { check_kind(state, "profile", load_profile); }
+static void test_keymaps(void **state) { check_kind(state, "keymap", load_keymap); }
+static void test_themes(void **state) { check_kind(state, "theme", load_theme); }
+static void test_views(void **state) { check_kind(state, "view", load_view); }
+static void test_checklists(void **state) { check_kind(state, "checklist", load_checklist); }
+static void test_onboarding(void **state) { check_kind(state, "onboard", load_onboard); }
 
 static int blank(const char *s)
 {
