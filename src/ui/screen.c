@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <wchar.h>
 #include <limits.h>
+#include <langinfo.h>
+#include <strings.h>
 
 #include <panel.h>
 
@@ -405,6 +407,62 @@ static void prompt_key(struct oc_app *app, int ch, bool wide)
 	}
 }
 
+/* One key, as get_wch would give it (OK with a character, KEY_CODE_YES
+ * with a KEY_* code, ERR when none is waiting), but with the UTF-8 decoded
+ * here from wgetch's bytes: ncurses' get_wch drops an invalid sequence
+ * without a word, and the keys after it up to the next valid character
+ * ("caf\xc3 x" arrives as "caf"), so a name or a reason would change
+ * silently. An invalid sequence gives U+FFFD instead, which the forms
+ * refuse (dialog.c). In a locale that is not UTF-8, bytes are converted
+ * with btowc. */
+static int read_key(wint_t *wch, bool utf8)
+{
+	int c = getch();
+	if (c == ERR)
+		return ERR;
+	if (c >= KEY_MIN || c < 0) {
+		*wch = (wint_t)c;
+		return KEY_CODE_YES;
+	}
+	if (c < 0x80) {
+		*wch = (wint_t)c;
+		return OK;
+	}
+	if (!utf8) {
+		wint_t w = btowc(c);
+		*wch = w == WEOF ? 0xFFFD : w;
+		return OK;
+	}
+	int need = (c >= 0xc2 && c <= 0xdf) ? 1 : (c >= 0xe0 && c <= 0xef) ? 2 : (c >= 0xf0 && c <= 0xf4) ? 3 : 0;
+	char b[4] = {(char)c};
+	*wch = 0xFFFD;
+	if (!need)
+		return OK;
+	/* The rest of the sequence is normally in the same read; wait a
+	 * little for it otherwise. */
+	timeout(50);
+	int k = 1;
+	for (; k <= need; k++) {
+		int n = getch();
+		if (n == ERR)
+			break;
+		if (n >= KEY_MIN || (n & 0xc0) != 0x80) {
+			ungetch(n); /* not a continuation byte: the next key */
+			break;
+		}
+		b[k] = (char)n;
+	}
+	nodelay(stdscr, TRUE);
+	if (k <= need)
+		return OK;
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	wchar_t w;
+	if (mbrtowc(&w, b, (size_t)need + 1, &st) == (size_t)need + 1)
+		*wch = (wint_t)w;
+	return OK;
+}
+
 static void handle_key(struct oc_app *app, int ch, bool wide)
 {
 	app->dirty = true;
@@ -509,6 +567,8 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
+	const char *codeset = nl_langinfo(CODESET);
+	bool utf8 = codeset && (!strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8"));
 	char theme_err[600] = "";
 	oc_theme_init(cfg->theme, cfg->datadir, theme_err, sizeof(theme_err));
 
@@ -583,8 +643,9 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			break; /* the terminal went away */
 		wint_t wch;
 		int r;
-		while (!app->quit && !quit_signal && (r = get_wch(&wch)) != ERR)
+		while (!app->quit && !quit_signal && (r = read_key(&wch, utf8)) != ERR)
 			handle_key(app, (int)wch, r != KEY_CODE_YES);
+		oc_dialog_idle(app);
 	}
 
 	oc_dialog_close(app);
