@@ -265,6 +265,10 @@ static int node_name_check(const char *name, char *err, size_t errlen)
 	const char *d = name + len;
 	while (d > name && d[-1] >= '0' && d[-1] <= '9')
 		d--;
+	if (name + len - d > 18) { /* as in brackets: libslurm keeps the zero padding as a width */
+		seterr(err, errlen, "node name \"%.64s\": more than 18 digits at its end", name);
+		return -1;
+	}
 	while (*d == '0' && d[1])
 		d++;
 	if (strlen(d) > 10 || (strlen(d) == 10 && strcmp(d, OC_NODE_NUM_MAX_STR) > 0)) {
@@ -486,8 +490,9 @@ static char *hosts_ranged(char *const *set, size_t k)
 
 /* Duplicates are dropped and names put in host order; a name that is not
  * a plain node name (empty, brackets, commas, > 255) gives NULL like
- * ENOMEM. When libslurm's ranges would name other nodes than names, the
- * result is the names joined by commas instead. */
+ * ENOMEM. When libslurm's ranges would name other nodes than names, or
+ * are not an expression hostlist_check accepts, the result is the names
+ * joined by commas instead. */
 static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
 {
 	(void)ctx;
@@ -507,7 +512,8 @@ static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
 		}
 	hosts_uniq(set, &k);
 	char *s = hosts_ranged(set, k);
-	if (s && !compress_same(s, set, k)) {
+	uint64_t count;
+	if (s && (hostlist_check(s, &count, NULL, 0) < 0 || !compress_same(s, set, k))) {
 		free(s);
 		s = names_join(set, k); /* lossy ranges: name every node as it is */
 	}
