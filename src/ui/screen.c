@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include <panel.h>
+#include <term.h>
 
 #include "actions/worker.h"
 #include "ui/ui_int.h"
@@ -294,7 +295,10 @@ static void draw(struct oc_app *app)
 		char msg[80];
 		snprintf(msg, sizeof(msg), "terminal too small (%dx%d), need %dx%d", width, height, OC_MIN_COLS,
 			 OC_MIN_LINES);
-		mvaddnstr(0, 0, msg, width);
+		/* Wrapped over the lines there are, so that 20x6 still reads it. */
+		size_t len = strlen(msg);
+		for (int y = 0; y < height && width > 0 && (size_t)(y * width) < len; y++)
+			mvaddnstr(y, 0, msg + (size_t)y * (size_t)width, width);
 		refresh();
 		return;
 	}
@@ -555,6 +559,20 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	if (!term) {
 		const char *t = getenv("TERM");
 		snprintf(err, errlen, "cannot use terminal type '%s' (check TERM)", t ? t : "");
+		oc_ui_keymap_free(app);
+		free(app);
+		return -1;
+	}
+	/* A terminal that cannot move the cursor (TERM=dumb, an emacs shell
+	 * buffer) would show a garbled last line: refuse it plainly. */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (const char *)-1) {
+		const char *t = getenv("TERM");
+		endwin();
+		delscreen(term);
+		snprintf(err, errlen,
+			 "terminal type '%s' cannot move the cursor; the console needs one that can (xterm, screen, tmux, vt100)",
+			 t ? t : "");
 		oc_ui_keymap_free(app);
 		free(app);
 		return -1;
