@@ -144,7 +144,11 @@ static void stale_text(struct oc_app *app, char *buf, size_t len)
 		snprintf(data, sizeof(data), "never");
 	if (error) {
 		fmt_clock(error_since, since, sizeof(since));
-		snprintf(buf, len, " STALE: slurmctld unreachable since %s (%llds): %s; data from %s ", since,
+		/* Slurm says "Protocol authentication error" when munged is down
+		 * or its key differs: slurmctld answers, our credential fails. */
+		bool auth = strcasestr(error, "authentication") != NULL;
+		snprintf(buf, len, " STALE: %s since %s (%llds): %s; data from %s ",
+			 auth ? "no credential for slurmctld (is munged running?)" : "slurmctld unreachable", since,
 			 (long long)(now - error_since), error, data);
 	} else if (inflight && (double)(now - inflight) >= limit) {
 		fmt_clock(inflight, since, sizeof(since));

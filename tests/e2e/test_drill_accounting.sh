@@ -4,7 +4,8 @@
 # slurmdbd is unreachable (it shows slurmctld's cache), the other views
 # keep working (no STALE), onboarding refuses with "slurmdbd does not
 # answer" and changes nothing. munge: every slurmctld request fails; the
-# STALE banner names the authentication error, keys keep answering. Each
+# STALE banner says there is no credential (is munged running?) with
+# Slurm's authentication error, keys keep answering. Each
 # daemon is brought back with tests/cluster/cluster.sh start and the
 # console recovers by itself.
 . "$(dirname "$0")/lib.sh"
@@ -78,7 +79,7 @@ ok "MariaDB back, accounting unchanged"
 stop_daemon "$OC_CLUSTER_DIR/munge/munged.pid"
 ok "munged stopped"
 e2e_keys 1
-e2e_wait 'STALE: .*(authentication|munge|Protocol authentication error)' 40
+e2e_wait 'STALE: no credential for slurmctld \(is munged running\?\) since [0-9:]+ \([0-9]+s\): .*authentication' 40
 e2e_keys 3
 e2e_wait '^NODE +STATE' 2
 ok "munge down: STALE names the authentication error, keys answer"
