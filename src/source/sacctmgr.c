@@ -135,6 +135,23 @@ static bool dbd_line(const char *line, size_t len)
 	return false;
 }
 
+/* A line by which sacctmgr says it could not get a munge credential
+ * (munged down, or a socket it cannot reach): then every request fails
+ * with a persist_conn error too, which is not slurmdbd's fault. */
+static bool munge_line(const char *line, size_t len)
+{
+	if (!starts(line, len, "sacctmgr: error:") && !starts(line, len, "error:"))
+		return false;
+	static const char *const marks[] = {"Munge encode failed", "Munge decode failed", "has authentication error"};
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		size_t m = strlen(marks[i]);
+		for (size_t k = 0; k + m <= len; k++)
+			if (memcmp(line + k, marks[i], m) == 0)
+				return true;
+	}
+	return false;
+}
+
 struct find_arg {
 	bool (*match)(const char *line, size_t len);
 	const char *line;
@@ -272,6 +289,10 @@ static int run_read(const char *bindir, const char *const *args, char *out, size
 	if (status == OC_EXEC_TIMED_OUT) {
 		seterr(err, errlen, "slurmdbd does not answer: sacctmgr %s gave no answer within %d s (killed)", what,
 		       OC_SACCTMGR_READ_TIMEOUT_S);
+		return -1;
+	}
+	if ((line = find_line(out, munge_line, &len))) {
+		seterr(err, errlen, "no munge credential (is munged running?): %.*s", (int)len, line);
 		return -1;
 	}
 	if ((line = find_line(out, dbd_line, &len))) {
@@ -717,7 +738,11 @@ int oc_sacctmgr_step_outcome(const char *text, int status, bool add, int timeout
 		text = "";
 	if (!why)
 		why = "";
-	if ((line = find_line(text, dbd_line, &len))) {
+	if ((line = find_line(text, munge_line, &len))) {
+		char msg[600];
+		snprintf(msg, sizeof(msg), "%.*s", (int)(len > 500 ? 500 : len), line);
+		copy_text(out, outlen, "no munge credential (is munged running?): ", msg);
+	} else if ((line = find_line(text, dbd_line, &len))) {
 		char msg[600];
 		snprintf(msg, sizeof(msg), "%.*s", (int)(len > 500 ? 500 : len), line);
 		copy_text(out, outlen, "slurmdbd does not answer: ", msg);

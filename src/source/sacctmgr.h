@@ -77,7 +77,9 @@
  * account must be a plain name (1..63 of [A-Za-z0-9_.-], not starting
  * with '-'). Returns 0, or -1 with err: "slurmdbd does not answer: ..."
  * when sacctmgr cannot reach slurmdbd or gives no answer within
- * OC_SACCTMGR_READ_TIMEOUT_S; "sacctmgr: not found in PATH (...)";
+ * OC_SACCTMGR_READ_TIMEOUT_S; "no munge credential (is munged
+ * running?): ..." when sacctmgr could not get one (munged down: every
+ * request then fails); "sacctmgr: not found in PATH (...)";
  * more users or QoS than struct oc_onb_state holds; sacctmgr's own text
  * for any other failure. Nothing to free. */
 int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_onb_state *st, char *err,
@@ -93,7 +95,8 @@ int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_on
  *   X already exists.  Not adding." or "Data has not changed since time
  *   specified");
  * - -1 otherwise, with sacctmgr's output in out (prefixed with "slurmdbd
- *   does not answer: " when it could not reach slurmdbd; the timeout or
+ *   does not answer: " when it could not reach slurmdbd, "no munge
+ *   credential (is munged running?): " when it had none; the timeout or
  *   signal, or "cannot run ...", when that is what happened).
  * out (outlen bytes, NUL-terminated) also holds sacctmgr's output on 0
  * and 1. Nothing to free. */

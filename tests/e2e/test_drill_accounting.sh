@@ -5,7 +5,8 @@
 # keep working (no STALE), onboarding refuses with "slurmdbd does not
 # answer" and changes nothing. munge: every slurmctld request fails; the
 # STALE banner says there is no credential (is munged running?) with
-# Slurm's authentication error, keys keep answering. Each
+# Slurm's authentication error, keys keep answering, onboarding refuses
+# with "no munge credential (is munged running?)". Each
 # daemon is brought back with tests/cluster/cluster.sh start and the
 # console recovers by itself.
 . "$(dirname "$0")/lib.sh"
@@ -24,9 +25,10 @@ accounts() { sacctmgr -P -n show assoc format=account,user,qos,grptres 2>/dev/nu
 acct_before=$(accounts)
 [ -n "$acct_before" ] || fail "sacctmgr shows no associations before the drill"
 
-# onboard_refused: the onboarding form refuses team-drill with "slurmdbd
-# does not answer" and no account appears.
+# onboard_refused [REGEX]: the onboarding form refuses team-drill with
+# REGEX (default "slurmdbd does not answer") and no account appears.
 onboard_refused() {
+	local re=${1:-slurmdbd does not answer}
 	e2e_keys :
 	e2e_type onboard
 	e2e_keys Enter
@@ -35,7 +37,7 @@ onboard_refused() {
 	e2e_keys Tab Tab Tab
 	e2e_type 8
 	e2e_keys Enter
-	e2e_wait 'slurmdbd does not answer' 60
+	e2e_wait "$re" 60
 	e2e_keys Escape
 	e2e_wait 'cancelled, nothing changed' 5
 }
@@ -83,6 +85,8 @@ e2e_wait 'STALE: no credential for slurmctld \(is munged running\?\) since [0-9:
 e2e_keys 3
 e2e_wait '^NODE +STATE' 2
 ok "munge down: STALE names the authentication error, keys answer"
+onboard_refused 'no munge credential \(is munged running\?\)'
+ok "onboarding refused: no munge credential"
 restore
 e2e_wait_gone 'STALE' 90
 e2e_wait 'updated [0-3]s ago' 10
