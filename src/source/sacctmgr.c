@@ -113,6 +113,18 @@ static bool each_line(const char *text, bool (*fn)(const char *line, size_t len,
 	return true;
 }
 
+/* Whether one of marks[0..n-1] occurs in line (len bytes). */
+static bool has_mark(const char *line, size_t len, const char *const *marks, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t m = strlen(marks[i]);
+		for (size_t k = 0; k + m <= len; k++)
+			if (memcmp(line + k, marks[i], m) == 0)
+				return true;
+	}
+	return false;
+}
+
 /* The line sacctmgr prints when it cannot reach slurmdbd (22.05 to
  * 25.11: persist_conn.c, dbd_conn.c; "Problem ... database" from the
  * show functions when the connection breaks under them). */
@@ -126,13 +138,7 @@ static bool dbd_line(const char *line, size_t len)
 		"slurm_persist_conn_open", "Sending PersistInit msg", "No response to persist_init",
 		"Problem talking to the database", "from database.  Contact your admin",
 	};
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		size_t m = strlen(marks[i]);
-		for (size_t k = 0; k + m <= len; k++)
-			if (memcmp(line + k, marks[i], m) == 0)
-				return true;
-	}
-	return false;
+	return has_mark(line, len, marks, sizeof(marks) / sizeof(marks[0]));
 }
 
 /* A line by which sacctmgr says it could not get a munge credential
@@ -143,13 +149,7 @@ static bool munge_line(const char *line, size_t len)
 	if (!starts(line, len, "sacctmgr: error:") && !starts(line, len, "error:"))
 		return false;
 	static const char *const marks[] = {"Munge encode failed", "Munge decode failed", "has authentication error"};
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		size_t m = strlen(marks[i]);
-		for (size_t k = 0; k + m <= len; k++)
-			if (memcmp(line + k, marks[i], m) == 0)
-				return true;
-	}
-	return false;
+	return has_mark(line, len, marks, sizeof(marks) / sizeof(marks[0]));
 }
 
 struct find_arg {
