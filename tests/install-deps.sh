@@ -3,7 +3,8 @@
 # (as root): compilers and libraries, a real Slurm 22.05 with munge and
 # MariaDB, tmux for the end-to-end tests, jq to check script mode's JSON,
 # rpm (rpmbuild) and cpio to build and unpack the .rpm, OpenSSH (server and
-# client) and iproute2 (ss) for the SSH tests' private sshd.
+# client) and iproute2 (ss) for the SSH tests' private sshd, clang
+# (libFuzzer) and valgrind for the reliability drills.
 # Does nothing when all is there.
 set -euo pipefail
 
@@ -13,6 +14,7 @@ pkgs=(
 	slurmctld slurmd slurmdbd slurm-client munge mariadb-server
 	tmux procps util-linux passwd man-db groff-base jq rpm cpio
 	openssh-server openssh-client iproute2
+	clang libclang-rt-dev valgrind
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -4,7 +4,8 @@
 # ctest's "cluster" fixture) with the cluster, end-to-end and benchmark
 # tests; then the build without libslurm (the CLI backend only) with the
 # unit tests and two end-to-end tests; then the unit and end-to-end tests
-# again under AddressSanitizer+UBSan.
+# again under AddressSanitizer+UBSan; then a short libFuzzer run of every
+# parser (clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -29,4 +30,10 @@ ctest --test-dir build-asan --output-on-failure -L unit
 # The console itself under ASan+UBSan, driven in tmux against the cluster
 # (leak reports off: ncurses' panel library keeps one block for stdscr).
 ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure --timeout 600 -L e2e
+
+# libFuzzer: every parser fuzzed for a short while (OC_FUZZ_SECONDS each,
+# about 2.5 minutes in all) from its seeds and the hostile corpus.
+CC=clang cmake -S . -B build-fuzz -DOC_WERROR=ON -DOC_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+cmake --build build-fuzz -j"$jobs"
+ctest --test-dir build-fuzz --output-on-failure -L fuzz
 echo "run-all: all tests passed ($top)"

@@ -87,20 +87,28 @@ static bool node_took(const struct oc_node *n, enum oc_node_op op, const char *r
 	}
 }
 
-/* Whether Slurm's error says the controller did not answer in time (the
- * request may still be applied when it recovers), as opposed to a refusal
- * or a connection that never opened. */
+/* Whether Slurm's error says the controller did not answer in time or
+ * dropped the connection during the request (the request may still be
+ * applied when it recovers), as opposed to a refusal or a connection that
+ * never opened. */
 static bool is_timeout(const char *err)
 {
-	return strcasestr(err, "timed out") || strcasestr(err, "timeout");
+	return strcasestr(err, "timed out") || strcasestr(err, "timeout") || strcasestr(err, "Connection reset") ||
+	       strcasestr(err, "Zero Bytes were transmitted") || strcasestr(err, "Broken pipe");
 }
 
+/* The request reached slurmctld (or may have) but no answer came: it timed
+ * out, or the connection broke because slurmctld died under it (found by
+ * the drill tests/e2e/test_drill_ctld.sh: "Connection reset by peer"). */
 static void unknown_result(struct oc_action_result *res, const char *slurm_err, char *error, size_t errlen)
 {
+	bool broke = !strcasestr(slurm_err, "timed out") && !strcasestr(slurm_err, "timeout");
 	res->status = OC_ACTION_UNKNOWN;
 	snprintf(res->summary, sizeof(res->summary),
-		 "NO ANSWER: slurmctld did not answer in time (%.200s); the request is applied to all "
-		 "targets or to none once it recovers: check the view",
+		 "NO ANSWER: %s (%.200s); the request is applied to all targets or to none once it "
+		 "recovers: check the view",
+		 broke ? "the connection to slurmctld broke during the request (slurmctld died or restarted?)"
+		       : "slurmctld did not answer in time",
 		 slurm_err);
 	snprintf(error, errlen, "%s", slurm_err);
 }

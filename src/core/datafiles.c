@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +216,103 @@ static int datafile_check(const char *path, const struct stat *st, bool strict, 
 	return 0;
 }
 
+/* Whether path is dir or lies below it (both absolute, without "//",
+ * "." or ".." parts). */
+static bool datafile_below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n == 1 && dir[0] == '/')
+		return true;
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* Checks one directory of the way to a configuration file: owned by root
+ * or the user, not writable by group or others (ssh's StrictModes).
+ * Returns 0, or -1 with "path: refused: ..." in err. */
+static int datafile_check_dir(const char *path, const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0) {
+		oc_datafile_err(err, errlen, "%s: refused: cannot examine its directory %s: %s", path, dir,
+				strerror(errno));
+		return -1;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		oc_datafile_err(err, errlen,
+				"%s: refused: its directory %s is owned by uid %u, neither you nor root", path,
+				dir, (unsigned)st.st_uid);
+		return -1;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		oc_datafile_err(err, errlen,
+				"%s: refused: its directory %s is writable by %s (mode %04o); run chmod go-w %s",
+				path, dir, (st.st_mode & S_IWOTH) ? "others" : "group",
+				(unsigned)(st.st_mode & 07777), dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Decides whether the file at path is a configuration file (it lies in
+ * the user's or the site's directory of oc_datafile_dirs, by its own path
+ * or by the one symbolic links lead to) and, when it is, checks the
+ * directories on its real way: up to that directory when the real path is
+ * inside it, else up to "/". Sets *strict: force, or true when it is one.
+ * Returns 0, or -1 with err set. */
+static int datafile_check_tree(const char *path, bool force, bool *strict, char *err,
+			       size_t errlen)
+{
+	struct oc_datafile_dirs d;
+	char real[PATH_MAX], abs[PATH_MAX + OC_DATAFILE_PATH_MAX], root[PATH_MAX];
+	const char *top = NULL;
+	char toproot[PATH_MAX];
+	bool in = false;
+
+	*strict = force;
+	if (!realpath(path, real))
+		return 0; /* open() says why */
+	if (path[0] == '/') {
+		snprintf(abs, sizeof(abs), "%s", path);
+	} else {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd)))
+			cwd[0] = '\0';
+		snprintf(abs, sizeof(abs), "%s/%s", cwd, path);
+	}
+	oc_datafile_dirs(&d, NULL);
+	for (size_t i = 0; i < d.n; i++) {
+		if (!d.strict[i])
+			continue;
+		bool in_real = realpath(d.dir[i], root) && datafile_below(real, root);
+		if (in_real || datafile_below(abs, d.dir[i]))
+			in = true;
+		if (in_real && !top) {
+			snprintf(toproot, sizeof(toproot), "%s", root);
+			top = toproot;
+		}
+	}
+	if (!in)
+		return 0; /* a strict directory of the caller's own: the file alone */
+	*strict = true;
+	/* From the file's directory up to the root (or "/"). */
+	for (;;) {
+		char *slash = strrchr(real, '/');
+		if (!slash)
+			return 0;
+		if (slash == real)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (datafile_check_dir(path, real, err, errlen) < 0)
+			return -1;
+		if ((top && strcmp(real, top) == 0) || strcmp(real, "/") == 0)
+			return 0;
+	}
+}
+
 /* Returns 0 with *text malloc'd, or -1 (datafiles.h). */
 int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen,
 		     char *err, size_t errlen)
@@ -249,7 +347,8 @@ int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen
 		oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (datafile_check(path, &st, strict, err, errlen) < 0)
+	if (datafile_check_tree(path, strict, &strict, err, errlen) < 0 ||
+	    datafile_check(path, &st, strict, err, errlen) < 0)
 		goto out;
 	/* Read at most one byte more than the limit: the file may grow between
 	 * fstat and read. */

@@ -8,7 +8,11 @@
  *   2. the site's directory: $OPSCONSOLE_SYSCONFDIR (default /etc/opsconsole);
  *   3. the installed data directory the program passes (share/opsconsole).
  * A file found in 1 or 2 is refused when group or others may write it or
- * when it belongs to someone else than the user or root, as ssh does. The
+ * when it belongs to someone else than the user or root, as ssh does; so is
+ * such a file when a directory on its way, up to 1 or 2, may be written by
+ * group or others or belongs to someone else (ssh's StrictModes). This
+ * holds for every file oc_datafile_read reads from 1 or 2 (profiles,
+ * checklists and onboarding files too), whatever way it was named. The
  * first match wins: a user file replaces the installed one of the same
  * name entirely. No JSON here: jsonfile.c parses what oc_datafile_read
  * returns for the loaders (keymap.c, theme.c, viewcfg.c). */
@@ -60,9 +64,12 @@ int oc_datafile_probe(const char *path, char *err, size_t errlen);
 /* Reads the whole file at path into a malloc'd, NUL-terminated buffer
  * *text (its length in *textlen, may be NULL) that the caller frees.
  * Refuses (returns -1 with "path: why" in err) what is not a regular file,
- * a file larger than OC_DATAFILE_MAX_SIZE, and when strict a file that
- * group or others may write or that is owned by another user than the
- * caller or root. Returns 0 on success. */
+ * a file larger than OC_DATAFILE_MAX_SIZE, and when strict or when the
+ * file lies in the user's or the site's directory (by its path or by where
+ * its symbolic links lead) a file that group or others may write or that
+ * is owned by another user than the caller or root, or one with such a
+ * directory on its real way (up to that directory; up to "/" when the
+ * links lead out of it). Returns 0 on success. */
 int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen,
 		     char *err, size_t errlen);
 

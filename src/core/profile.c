@@ -4,12 +4,10 @@
 
 #include <ctype.h>
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -452,6 +450,8 @@ int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size
 	json_error_t jerr;
 	json_t *root = NULL;
 	char stem[sizeof(p->name)];
+	char *text = NULL;
+	size_t textlen = 0;
 	int rc = -1;
 
 	if (oc_datafile_begin(p, "profile", err, errlen) < 0)
@@ -471,26 +471,12 @@ int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size
 		return -1;
 	}
 
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		oc_datafile_err(err, errlen, "%s: is a directory", path);
-		return -1;
-	}
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	/* oc_datafile_read: regular files of at most 1 MB, and in the
+	 * configuration directories the ssh-like permission check. */
+	if (oc_datafile_read(path, false, &text, &textlen, err, errlen) < 0)
+		goto out;
+	root = json_loadb(text, textlen, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-#if JANSSON_VERSION_HEX >= 0x020b00
-		if (json_error_code(&jerr) == json_error_cannot_open_file) {
-			/* jansson's text repeats the path; say it once. */
-			int e = errno;
-			FILE *f = fopen(path, "r");
-			if (f)
-				fclose(f);
-			else
-				e = errno;
-			oc_datafile_err(err, errlen, "%s: %s", path, strerror(e));
-			goto out;
-		}
-#endif
 		oc_jsonfile_syntax_err(err, errlen, path, jerr.line, jerr.column, jerr.text);
 		goto out;
 	}
@@ -516,6 +502,7 @@ int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size
 	rc = 0;
 out:
 	json_decref(root);
+	free(text);
 	if (rc < 0)
 		oc_profile_defaults(p);
 	return rc;

@@ -107,6 +107,18 @@ static bool each_line(const char *text, bool (*fn)(const char *line, size_t len,
 	return true;
 }
 
+/* Whether one of marks[0..n-1] occurs in line (len bytes). */
+static bool has_mark(const char *line, size_t len, const char *const *marks, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t m = strlen(marks[i]);
+		for (size_t k = 0; k + m <= len; k++)
+			if (memcmp(line + k, marks[i], m) == 0)
+				return true;
+	}
+	return false;
+}
+
 /* The line sacctmgr prints when it cannot reach slurmdbd (22.05 to
  * 25.11: persist_conn.c, dbd_conn.c; "Problem ... database" from the
  * show functions when the connection breaks under them). */
@@ -120,13 +132,18 @@ static bool dbd_line(const char *line, size_t len)
 		"slurm_persist_conn_open", "Sending PersistInit msg", "No response to persist_init",
 		"Problem talking to the database", "from database.  Contact your admin",
 	};
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		size_t m = strlen(marks[i]);
-		for (size_t k = 0; k + m <= len; k++)
-			if (memcmp(line + k, marks[i], m) == 0)
-				return true;
-	}
-	return false;
+	return has_mark(line, len, marks, sizeof(marks) / sizeof(marks[0]));
+}
+
+/* A line by which sacctmgr says it could not get a munge credential
+ * (munged down, or a socket it cannot reach): then every request fails
+ * with a persist_conn error too, which is not slurmdbd's fault. */
+static bool munge_line(const char *line, size_t len)
+{
+	if (!starts(line, len, "sacctmgr: error:") && !starts(line, len, "error:"))
+		return false;
+	static const char *const marks[] = {"Munge encode failed", "Munge decode failed", "has authentication error"};
+	return has_mark(line, len, marks, sizeof(marks) / sizeof(marks[0]));
 }
 
 struct find_arg {
@@ -288,6 +305,10 @@ static int run_read(struct oc_transport *t, const char *bindir, const char *cons
 	if (status == OC_EXEC_TIMED_OUT) {
 		seterr(err, errlen, "slurmdbd does not answer: sacctmgr %s gave no answer within %d s (killed)", what,
 		       OC_SACCTMGR_READ_TIMEOUT_S);
+		return -1;
+	}
+	if ((line = find_line(out, munge_line, &len))) {
+		seterr(err, errlen, "no munge credential (is munged running?): %.*s", (int)len, line);
 		return -1;
 	}
 	if ((line = find_line(out, dbd_line, &len))) {
@@ -711,40 +732,61 @@ int oc_sacctmgr_run_step_on(struct oc_transport *t, const char *bindir, const st
 	int status;
 	char xerr[512];
 	int rc = -1;
+	if (sacctmgr_exec(t, argv, timeout_s, buf, STEP_OUT_MAX, &status, xerr, sizeof(xerr)) < 0)
+		copy_text(out, outlen, "", xerr);
+	else
+		rc = oc_sacctmgr_step_outcome(buf, status, step->add, timeout_s, xerr, out, outlen);
+	free(buf);
+	return rc;
+}
+
+/* Tells a step's outcome from what sacctmgr printed (sacctmgr.h). */
+int oc_sacctmgr_step_outcome(const char *text, int status, bool add, int timeout_s, const char *why, char *out,
+			     size_t outlen)
+{
 	size_t len;
 	const char *line;
-	if (sacctmgr_exec(t, argv, timeout_s, buf, STEP_OUT_MAX, &status, xerr, sizeof(xerr)) < 0) {
-		copy_text(out, outlen, "", xerr);
-	} else if ((line = find_line(buf, dbd_line, &len))) {
+	int rc = -1;
+
+	if (out && outlen)
+		out[0] = '\0';
+	if (!text)
+		text = "";
+	if (!why)
+		why = "";
+	if ((line = find_line(text, munge_line, &len))) {
+		char msg[600];
+		snprintf(msg, sizeof(msg), "%.*s", (int)(len > 500 ? 500 : len), line);
+		copy_text(out, outlen, "no munge credential (is munged running?): ", msg);
+	} else if ((line = find_line(text, dbd_line, &len))) {
 		char msg[600];
 		snprintf(msg, sizeof(msg), "%.*s", (int)(len > 500 ? 500 : len), line);
 		copy_text(out, outlen, "slurmdbd does not answer: ", msg);
 	} else if (status == OC_EXEC_TIMED_OUT) {
 		char msg[700];
 		snprintf(msg, sizeof(msg), "slurmdbd does not answer: sacctmgr gave no answer within %d s (killed)%s",
-			 timeout_s, buf[0] ? "; it printed: " : "");
-		copy_text(out, outlen, msg, buf);
+			 timeout_s, text[0] ? "; it printed: " : "");
+		copy_text(out, outlen, msg, text);
 	} else if (status < 0) {
 		char msg[700];
-		snprintf(msg, sizeof(msg), "sacctmgr %s%s", xerr, buf[0] ? "; it printed: " : "");
-		copy_text(out, outlen, msg, buf);
+		snprintf(msg, sizeof(msg), "sacctmgr %.500s%s", why, text[0] ? "; it printed: " : "");
+		copy_text(out, outlen, msg, text);
 	} else if (status == 0) {
-		copy_text(out, outlen, "", buf);
-		rc = find_line(buf, failure_line, &len) ? -1 : 0;
-	} else if (status == 1 && step->add && only_already(buf)) {
-		copy_text(out, outlen, "", buf);
+		copy_text(out, outlen, "", text);
+		rc = find_line(text, failure_line, &len) ? -1 : 0;
+	} else if (status == 1 && add && only_already(text)) {
+		copy_text(out, outlen, "", text);
 		rc = 1;
 	} else {
-		trim(buf, strlen(buf), &len);
+		trim(text, strlen(text), &len);
 		if (len == 0) {
 			char msg[80];
 			snprintf(msg, sizeof(msg), "sacctmgr exited with status %d and printed nothing", status);
 			copy_text(out, outlen, "", msg);
 		} else {
-			copy_text(out, outlen, "", buf);
+			copy_text(out, outlen, "", text);
 		}
 	}
-	free(buf);
 	return rc;
 }
 
@@ -758,4 +800,41 @@ int oc_sacctmgr_run_step(const char *bindir, const struct oc_onb_step *step, cha
 			 int timeout_s)
 {
 	return oc_sacctmgr_run_step_on(NULL, bindir, step, out, outlen, timeout_s);
+}
+
+/* Parses the output of one read of oc_sacctmgr_read_state (sacctmgr.h). */
+int oc_sacctmgr_parse(enum oc_sacctmgr_show show, const char *account, const char *text, struct oc_onb_state *st,
+		      char *err, size_t errlen)
+{
+	char names[16][OC_ONB_NAME_MAX];
+	struct parse_ctx pc = {.st = st, .account = account, .err = err, .errlen = errlen};
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!st || !text || !account || !plain_name(account)) {
+		seterr(err, errlen, "nothing to parse or not an account name");
+		return -1;
+	}
+	switch (show) {
+	case OC_SACCTMGR_SHOW_CLUSTER:
+		pc.names = names;
+		pc.maxnames = 16;
+		each_line(text, cluster_cb, &pc);
+		if (pc.rc == 0 && pc.nnames == 1)
+			snprintf(st->cluster, sizeof(st->cluster), "%s", names[0]);
+		break;
+	case OC_SACCTMGR_SHOW_ACCOUNT:
+		each_line(text, account_cb, &pc);
+		break;
+	case OC_SACCTMGR_SHOW_ASSOC:
+		each_line(text, assoc_cb, &pc);
+		break;
+	case OC_SACCTMGR_SHOW_QOS:
+		each_line(text, qos_cb, &pc);
+		break;
+	default:
+		seterr(err, errlen, "unknown sacctmgr output kind %d", (int)show);
+		return -1;
+	}
+	return pc.rc < 0 ? -1 : 0;
 }

@@ -45,6 +45,7 @@
 #ifndef OC_SOURCE_SACCTMGR_H
 #define OC_SOURCE_SACCTMGR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "actions/onboard.h"
@@ -77,7 +78,9 @@
  * account must be a plain name (1..63 of [A-Za-z0-9_.-], not starting
  * with '-'). Returns 0, or -1 with err: "slurmdbd does not answer: ..."
  * when sacctmgr cannot reach slurmdbd or gives no answer within
- * OC_SACCTMGR_READ_TIMEOUT_S; "sacctmgr: not found in PATH (...)";
+ * OC_SACCTMGR_READ_TIMEOUT_S; "no munge credential (is munged
+ * running?): ..." when sacctmgr could not get one (munged down: every
+ * request then fails); "sacctmgr: not found in PATH (...)";
  * more users or QoS than struct oc_onb_state holds; sacctmgr's own text
  * for any other failure. Nothing to free. */
 int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_onb_state *st, char *err,
@@ -93,7 +96,8 @@ int oc_sacctmgr_read_state(const char *bindir, const char *account, struct oc_on
  *   X already exists.  Not adding." or "Data has not changed since time
  *   specified");
  * - -1 otherwise, with sacctmgr's output in out (prefixed with "slurmdbd
- *   does not answer: " when it could not reach slurmdbd; the timeout or
+ *   does not answer: " when it could not reach slurmdbd, "no munge
+ *   credential (is munged running?): " when it had none; the timeout or
  *   signal, or "cannot run ...", when that is what happened).
  * out (outlen bytes, NUL-terminated) also holds sacctmgr's output on 0
  * and 1. Nothing to free. */
@@ -108,5 +112,30 @@ int oc_sacctmgr_read_state_on(struct oc_transport *t, const char *bindir, const 
 			      struct oc_onb_state *st, char *err, size_t errlen);
 int oc_sacctmgr_run_step_on(struct oc_transport *t, const char *bindir, const struct oc_onb_step *step, char *out,
 			    size_t outlen, int timeout_s);
+
+/* The outcome of a step from what sacctmgr printed (text, NUL-terminated)
+ * and its exit status (oc_exec's: >= 0 the exit code, OC_EXEC_TIMED_OUT
+ * after timeout_s seconds, another negative value for a signal, why then
+ * saying which), as oc_sacctmgr_run_step tells it: returns 0, 1 or -1 with
+ * the message in out (outlen bytes) as that function says. Pure: used by
+ * run_step, the tests and the fuzzer. */
+int oc_sacctmgr_step_outcome(const char *text, int status, bool add, int timeout_s, const char *why, char *out,
+			     size_t outlen);
+
+/* The reads of oc_sacctmgr_read_state, each a `sacctmgr -P -n show ...`. */
+enum oc_sacctmgr_show {
+	OC_SACCTMGR_SHOW_CLUSTER, /* format=cluster: sets st->cluster when there is one */
+	OC_SACCTMGR_SHOW_ACCOUNT, /* format=account,descr */
+	OC_SACCTMGR_SHOW_ASSOC,   /* format=account,user,partition,parentname,grptres,fairshare,qos,defaultqos */
+	OC_SACCTMGR_SHOW_QOS,     /* format=name,maxjobspu,maxsubmitpu,priority */
+};
+
+/* Parses text, the output of the read show for account (a plain name),
+ * into *st (added to what it holds: call oc_onb_state_init first), as
+ * oc_sacctmgr_read_state does. Returns 0, or -1 with "unexpected output of
+ * sacctmgr ...: LINE" or a limit in err. Pure: for the tests and the
+ * fuzzer. Nothing to free. */
+int oc_sacctmgr_parse(enum oc_sacctmgr_show show, const char *account, const char *text, struct oc_onb_state *st,
+		      char *err, size_t errlen);
 
 #endif

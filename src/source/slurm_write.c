@@ -40,6 +40,11 @@
 
 /* Longest node name accepted (the longest host name DNS allows). */
 #define OC_NODE_NAME_MAX 255
+/* Largest number at the end of a node name: libslurm 22.05's hostlists
+ * keep the number in 32 bits, so slurm_hostlist_uniq merges distinct names
+ * with larger ones ("n4831010000,n1831010000" gives one name; found by
+ * tests/fuzz/fuzz_hostlist). */
+#define OC_NODE_NUM_MAX_STR "2147483647"
 /* Most names one node update may name (libslurm's own range limit is
  * 64k names per bracket range). */
 #define OC_UPDATE_MAX_NODES 65536
@@ -257,6 +262,21 @@ static int node_name_check(const char *name, char *err, size_t errlen)
 			seterr(err, errlen, "node name \"%.64s\": letters, digits, '-', '_' and '.' only", name);
 			return -1;
 		}
+	/* The number libslurm's hostlists split off the end of the name. */
+	const char *d = name + len;
+	while (d > name && d[-1] >= '0' && d[-1] <= '9')
+		d--;
+	if (name + len - d > 18) { /* as in brackets: libslurm keeps the zero padding as a width */
+		seterr(err, errlen, "node name \"%.64s\": more than 18 digits at its end", name);
+		return -1;
+	}
+	while (*d == '0' && d[1])
+		d++;
+	if (strlen(d) > 10 || (strlen(d) == 10 && strcmp(d, OC_NODE_NUM_MAX_STR) > 0)) {
+		seterr(err, errlen, "node name \"%.64s\": the number at its end is above %s (libslurm's hostlists merge such names)",
+		       name, OC_NODE_NUM_MAX_STR);
+		return -1;
+	}
 	return 0;
 }
 
@@ -269,7 +289,87 @@ static void names_free(char **v, size_t k)
 	free(v);
 }
 
-/* Names come back sorted (libslurm's host order) without duplicates. */
+/* Host order: the text before the number at the end of the name, then
+ * that number's value, then its width ("n9" < "n10" < "n010"). Two names
+ * compare equal only when they are the same string. */
+static int host_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t xl = strlen(x), yl = strlen(y), xd = xl, yd = yl;
+	while (xd > 0 && x[xd - 1] >= '0' && x[xd - 1] <= '9')
+		xd--;
+	while (yd > 0 && y[yd - 1] >= '0' && y[yd - 1] <= '9')
+		yd--;
+	int c = memcmp(x, y, xd < yd ? xd : yd);
+	if (c || xd != yd)
+		return c ? c : (xd < yd ? -1 : 1);
+	/* Same prefix: compare the numbers without their leading zeros. */
+	const char *xn = x + xd, *yn = y + yd;
+	while (*xn == '0' && xn[1])
+		xn++;
+	while (*yn == '0' && yn[1])
+		yn++;
+	size_t xnl = strlen(xn), ynl = strlen(yn);
+	if (xnl != ynl)
+		return xnl < ynl ? -1 : 1;
+	c = strcmp(xn, yn);
+	if (c)
+		return c;
+	return xl == yl ? 0 : (xl < yl ? -1 : 1);
+}
+
+/* Sorts v[0..*n-1] (malloc'd names) into host order and frees the
+ * duplicates, leaving *n unique names. */
+static void hosts_uniq(char **v, size_t *n)
+{
+	size_t k = 0;
+	qsort(v, *n, sizeof(*v), host_cmp);
+	for (size_t i = 0; i < *n; i++) {
+		if (k && strcmp(v[i], v[k - 1]) == 0)
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	*n = k;
+}
+
+/* Every name of the libslurm hostlist expr, as it expands it (duplicates
+ * kept), into a malloc'd array *v of at most max malloc'd names (*n).
+ * Returns 0; 1 when there are more than max; -1 on ENOMEM or when
+ * libslurm refuses expr. */
+static int hosts_expand(const char *expr, size_t max, char ***v, size_t *n)
+{
+	oc_hostlist hl = slurm_hostlist_create(expr);
+	char **a;
+	char *host;
+	*v = NULL;
+	*n = 0;
+	if (!hl)
+		return -1;
+	a = malloc((max ? max : 1) * sizeof(*a));
+	if (!a) {
+		slurm_hostlist_destroy(hl);
+		return -1;
+	}
+	while ((host = slurm_hostlist_shift(hl))) {
+		if (*n == max) {
+			free(host);
+			slurm_hostlist_destroy(hl);
+			names_free(a, *n);
+			*n = 0;
+			return 1;
+		}
+		a[(*n)++] = host;
+	}
+	slurm_hostlist_destroy(hl);
+	*v = a;
+	return 0;
+}
+
+/* Names come back in host order without duplicates. libslurm expands;
+ * the duplicates are dropped here: slurm_hostlist_uniq (22.05) keeps
+ * some duplicates of names that differ in zero padding and drops other
+ * names ("xx[0-30,40,4][0-30,40,4]", found by tests/fuzz/fuzz_hostlist). */
 static int sw_hostlist_expand(void *ctx, const char *expr, size_t max, char ***names, size_t *n,
 			      char *err, size_t errlen)
 {
@@ -287,69 +387,85 @@ static int sw_hostlist_expand(void *ctx, const char *expr, size_t max, char ***n
 			       (unsigned long long)count, max);
 		return -1;
 	}
-	oc_hostlist hl = slurm_hostlist_create(expr);
-	if (!hl) {
-		seterr(err, errlen, "libslurm refused the hostlist \"%.64s\"", expr);
+	char **v;
+	size_t k;
+	int rc = hosts_expand(expr, (size_t)count, &v, &k);
+	if (rc < 0) {
+		seterr(err, errlen, "libslurm refused the hostlist \"%.64s\" (or out of memory)", expr);
 		return -1;
 	}
-	slurm_hostlist_uniq(hl);
-	int c = slurm_hostlist_count(hl);
-	if (c <= 0 || (uint64_t)c > count) {
-		slurm_hostlist_destroy(hl);
-		seterr(err, errlen, "libslurm expanded \"%.64s\" to %d names, expected %llu", expr, c,
+	if (rc > 0 || k != count) {
+		if (rc == 0)
+			names_free(v, k);
+		seterr(err, errlen, "libslurm expanded \"%.64s\" to another number of names than %llu", expr,
 		       (unsigned long long)count);
 		return -1;
 	}
-	char **v = calloc((size_t)c, sizeof(*v));
-	if (!v) {
-		slurm_hostlist_destroy(hl);
-		seterr(err, errlen, "out of memory");
-		return -1;
-	}
-	size_t k = 0;
-	char *host;
-	/* slurm_hostlist_shift returns malloc'd names: they go to the caller. */
-	while ((host = slurm_hostlist_shift(hl))) {
-		if (k == (size_t)c || node_name_check(host, err, errlen) < 0) {
-			if (k == (size_t)c)
-				seterr(err, errlen, "libslurm returned more names than it counted");
-			free(host);
-			slurm_hostlist_destroy(hl);
+	for (size_t i = 0; i < k; i++)
+		if (node_name_check(v[i], err, errlen) < 0) {
 			names_free(v, k);
 			return -1;
 		}
-		v[k++] = host;
-	}
-	slurm_hostlist_destroy(hl);
-	if (k != (size_t)c) {
-		seterr(err, errlen, "out of memory");
-		names_free(v, k);
-		return -1;
-	}
+	hosts_uniq(v, &k);
 	*names = v;
 	*n = k;
 	return 0;
 }
 
-/* Duplicates are dropped and names sorted; a name that is not a plain
- * node name (empty, brackets, commas, > 255) gives NULL like ENOMEM. */
-static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
+/* Whether expr expands (libslurm, duplicates kept) to exactly the set
+ * set[0..k-1] (unique, in host order). libslurm 22.05's compression merges
+ * names that differ only in zero padding into ranges that name other nodes
+ * (found by tests/fuzz/fuzz_hostlist), so its result is checked. */
+static bool compress_same(const char *expr, char *const *set, size_t k)
 {
-	(void)ctx;
-	if (n == 0)
-		return strdup("");
-	for (size_t i = 0; i < n; i++)
-		if (node_name_check(names[i], NULL, 0) < 0)
-			return NULL;
+	char **got;
+	size_t n;
+	bool same = false;
+	if (hosts_expand(expr, k * 2 + 1, &got, &n) != 0)
+		return false;
+	hosts_uniq(got, &n);
+	if (n == k) {
+		same = true;
+		for (size_t i = 0; i < k && same; i++)
+			same = strcmp(got[i], set[i]) == 0;
+	}
+	names_free(got, n);
+	return same;
+}
+
+/* set[0..k-1] joined by ',' (a hostlist expression that names each node
+ * as it is), malloc'd; NULL on ENOMEM. */
+static char *names_join(char *const *set, size_t k)
+{
+	size_t total = 1, used = 0;
+	for (size_t i = 0; i < k; i++)
+		total += strlen(set[i]) + 1;
+	char *s = malloc(total);
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < k; i++) {
+		size_t len = strlen(set[i]);
+		if (used)
+			s[used++] = ',';
+		memcpy(s + used, set[i], len);
+		used += len;
+	}
+	s[used] = '\0';
+	return s;
+}
+
+/* libslurm's ranged string of the names set[0..k-1], malloc'd; NULL on
+ * ENOMEM or when libslurm refuses a name. */
+static char *hosts_ranged(char *const *set, size_t k)
+{
 	oc_hostlist hl = slurm_hostlist_create(NULL);
 	if (!hl)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (slurm_hostlist_push_host(hl, names[i]) != 1) {
+	for (size_t i = 0; i < k; i++)
+		if (slurm_hostlist_push_host(hl, set[i]) != 1) {
 			slurm_hostlist_destroy(hl);
 			return NULL;
 		}
-	slurm_hostlist_uniq(hl);
 	/* slurm_hostlist_ranged_string_malloc left slurm.h in 23.11, and the
 	 * _xmalloc variant needs the undeclared xfree: write into our own
 	 * buffer, doubling it while libslurm says it was truncated. */
@@ -371,6 +487,39 @@ static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
 	free(s);
 	slurm_hostlist_destroy(hl);
 	return NULL;
+}
+
+/* Duplicates are dropped and names put in host order; a name that is not
+ * a plain node name (empty, brackets, commas, > 255) gives NULL like
+ * ENOMEM. When libslurm's ranges would name other nodes than names, or
+ * are not an expression hostlist_check accepts, the result is the names
+ * joined by commas instead. */
+static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
+{
+	(void)ctx;
+	if (n == 0)
+		return strdup("");
+	for (size_t i = 0; i < n; i++)
+		if (node_name_check(names[i], NULL, 0) < 0)
+			return NULL;
+	char **set = malloc(n * sizeof(*set));
+	size_t k = 0;
+	if (!set)
+		return NULL;
+	for (; k < n; k++)
+		if (!(set[k] = strdup(names[k]))) {
+			names_free(set, k);
+			return NULL;
+		}
+	hosts_uniq(set, &k);
+	char *s = hosts_ranged(set, k);
+	uint64_t count;
+	if (s && (hostlist_check(s, &count, NULL, 0) < 0 || !compress_same(s, set, k))) {
+		free(s);
+		s = names_join(set, k); /* lossy ranges: name every node as it is */
+	}
+	names_free(set, k);
+	return s;
 }
 
 /* ---- node updates ------------------------------------------------------ */

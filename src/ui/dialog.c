@@ -38,6 +38,7 @@ struct oc_dialog {
 	WINDOW *win, *sub;
 	PANEL *panel;
 	int reason_field;          /* index of the reason field, -1 if none */
+	bool live_due;             /* typed since the last live check */
 	char **history;            /* reasons offered for reuse */
 	size_t nhistory;
 	long hist_pos;
@@ -678,6 +679,19 @@ static void qos_menu_draw(struct oc_dialog *d)
 
 /* ---- live checks ----------------------------------------------------------- */
 
+static void onboard_live_check(struct oc_app *app);
+
+/* Runs the live check of what was typed since the last one (ui_int.h). */
+void oc_dialog_idle(struct oc_app *app)
+{
+	struct oc_dialog *d = app->dialog;
+	if (!d || !d->live_due)
+		return;
+	d->live_due = false;
+	if (d->form && d->stage == DLG_FORM)
+		onboard_live_check(app);
+}
+
 /* Check the field the cursor is in, as it is typed: a message for the
  * line under the form ("" when fine). */
 static void onboard_live_check(struct oc_app *app)
@@ -837,6 +851,17 @@ static void to_confirm(struct oc_app *app)
 	d->error[0] = '\0';
 	d->text[0] = '\0';
 	memset(&d->req, 0, sizeof(d->req));
+	/* U+FFFD: bytes the terminal sent that are not UTF-8 (screen.c). */
+	for (int i = 0; i < d->nfields; i++)
+		if (v[i] && strstr(v[i], "\xef\xbf\xbd")) {
+			snprintf(d->error, sizeof(d->error),
+				 "%s: the terminal sent bytes that are not UTF-8 (shown as \xef\xbf\xbd): retype it",
+				 d->labels[i]);
+			for (int k = 0; k < d->nfields; k++)
+				free(v[k]);
+			app->dirty = true;
+			return;
+		}
 	char **names = NULL;
 	size_t n = 0;
 	char cmd[8192];
@@ -1128,8 +1153,9 @@ void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
 			if (ch >= 0x20 && ch != 0x7f)
 				form_driver_w(d->form, OK, (wchar_t)ch);
 			d->error[0] = '\0';
-			if (d->purpose == DLG_ONBOARD)
-				onboard_live_check(app);
+			/* Checked once the typing (or a paste) pauses: a check
+			 * per key of a 10 KB paste costs seconds (oc_dialog_idle). */
+			d->live_due = d->purpose == DLG_ONBOARD;
 			return;
 		}
 	}

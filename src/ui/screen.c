@@ -13,8 +13,11 @@
 #include <unistd.h>
 #include <wchar.h>
 #include <limits.h>
+#include <langinfo.h>
+#include <strings.h>
 
 #include <panel.h>
+#include <term.h>
 
 #include "actions/probe.h"
 #include "actions/worker.h"
@@ -142,7 +145,11 @@ static void stale_text(struct oc_app *app, char *buf, size_t len)
 		snprintf(data, sizeof(data), "never");
 	if (error) {
 		fmt_clock(error_since, since, sizeof(since));
-		snprintf(buf, len, " STALE: slurmctld unreachable since %s (%llds): %s; data from %s ", since,
+		/* Slurm says "Protocol authentication error" when munged is down
+		 * or its key differs: slurmctld answers, our credential fails. */
+		bool auth = strcasestr(error, "authentication") != NULL;
+		snprintf(buf, len, " STALE: %s since %s (%llds): %s; data from %s ",
+			 auth ? "no credential for slurmctld (is munged running?)" : "slurmctld unreachable", since,
 			 (long long)(now - error_since), error, data);
 	} else if (inflight && (double)(now - inflight) >= limit) {
 		fmt_clock(inflight, since, sizeof(since));
@@ -293,7 +300,10 @@ static void draw(struct oc_app *app)
 		char msg[80];
 		snprintf(msg, sizeof(msg), "terminal too small (%dx%d), need %dx%d", width, height, OC_MIN_COLS,
 			 OC_MIN_LINES);
-		mvaddnstr(0, 0, msg, width);
+		/* Wrapped over the lines there are, so that 20x6 still reads it. */
+		size_t len = strlen(msg);
+		for (int y = 0; y < height && width > 0 && (size_t)(y * width) < len; y++)
+			mvaddnstr(y, 0, msg + (size_t)y * (size_t)width, width);
 		refresh();
 		return;
 	}
@@ -411,6 +421,62 @@ static void prompt_key(struct oc_app *app, int ch, bool wide)
 	}
 }
 
+/* One key, as get_wch would give it (OK with a character, KEY_CODE_YES
+ * with a KEY_* code, ERR when none is waiting), but with the UTF-8 decoded
+ * here from wgetch's bytes: ncurses' get_wch drops an invalid sequence
+ * without a word, and the keys after it up to the next valid character
+ * ("caf\xc3 x" arrives as "caf"), so a name or a reason would change
+ * silently. An invalid sequence gives U+FFFD instead, which the forms
+ * refuse (dialog.c). In a locale that is not UTF-8, bytes are converted
+ * with btowc. */
+static int read_key(wint_t *wch, bool utf8)
+{
+	int c = getch();
+	if (c == ERR)
+		return ERR;
+	if (c >= KEY_MIN || c < 0) {
+		*wch = (wint_t)c;
+		return KEY_CODE_YES;
+	}
+	if (c < 0x80) {
+		*wch = (wint_t)c;
+		return OK;
+	}
+	if (!utf8) {
+		wint_t w = btowc(c);
+		*wch = w == WEOF ? 0xFFFD : w;
+		return OK;
+	}
+	int need = (c >= 0xc2 && c <= 0xdf) ? 1 : (c >= 0xe0 && c <= 0xef) ? 2 : (c >= 0xf0 && c <= 0xf4) ? 3 : 0;
+	char b[4] = {(char)c};
+	*wch = 0xFFFD;
+	if (!need)
+		return OK;
+	/* The rest of the sequence is normally in the same read; wait a
+	 * little for it otherwise. */
+	timeout(50);
+	int k = 1;
+	for (; k <= need; k++) {
+		int n = getch();
+		if (n == ERR)
+			break;
+		if (n >= KEY_MIN || (n & 0xc0) != 0x80) {
+			ungetch(n); /* not a continuation byte: the next key */
+			break;
+		}
+		b[k] = (char)n;
+	}
+	nodelay(stdscr, TRUE);
+	if (k <= need)
+		return OK;
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	wchar_t w;
+	if (mbrtowc(&w, b, (size_t)need + 1, &st) == (size_t)need + 1)
+		*wch = (wint_t)w;
+	return OK;
+}
+
 static void handle_key(struct oc_app *app, int ch, bool wide)
 {
 	app->dirty = true;
@@ -511,6 +577,20 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 		free(app);
 		return -1;
 	}
+	/* A terminal that cannot move the cursor (TERM=dumb, an emacs shell
+	 * buffer) would show a garbled last line: refuse it plainly. */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (const char *)-1) {
+		const char *t = getenv("TERM");
+		endwin();
+		delscreen(term);
+		snprintf(err, errlen,
+			 "terminal type '%s' cannot move the cursor; the console needs one that can (xterm, screen, tmux, vt100)",
+			 t ? t : "");
+		oc_ui_keymap_free(app);
+		free(app);
+		return -1;
+	}
 	curses_active = 1;
 	install_signals();
 	cbreak();
@@ -519,6 +599,8 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
+	const char *codeset = nl_langinfo(CODESET);
+	bool utf8 = codeset && (!strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8"));
 	char theme_err[600] = "";
 	oc_theme_init(cfg->theme, cfg->datadir, theme_err, sizeof(theme_err));
 
@@ -598,8 +680,9 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			break; /* the terminal went away */
 		wint_t wch;
 		int r;
-		while (!app->quit && !quit_signal && (r = get_wch(&wch)) != ERR)
+		while (!app->quit && !quit_signal && (r = read_key(&wch, utf8)) != ERR)
 			handle_key(app, (int)wch, r != KEY_CODE_YES);
+		oc_dialog_idle(app);
 	}
 
 	oc_dialog_close(app);

@@ -333,6 +333,10 @@ void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch);
 void oc_dialog_draw(struct oc_app *app);
 /* Take the worker's result when it is there. */
 void oc_dialog_poll(struct oc_app *app);
+/* The form's checks as typed, run when the keys read so far are handled
+ * (not after each one: a paste would make them quadratic). Returns
+ * nothing. */
+void oc_dialog_idle(struct oc_app *app);
 void oc_dialog_close(struct oc_app *app);
 
 /* ---- node probes (probe.c) ------------------------------------------- */

@@ -165,3 +165,17 @@ wait_cmd() {
 }
 
 ok() { echo "ok: $*"; }
+
+# e2e_drain_confirm NODE REASON: in the nodes view, with NODE idle, open
+# the drain form for NODE with REASON and wait for its confirmation.
+e2e_drain_confirm() {
+	e2e_wait "^$1 +idle" 15
+	e2e_keys d
+	e2e_wait 'Drain nodes' 5
+	e2e_keys BTab C-u
+	e2e_type "$1"
+	e2e_keys Tab
+	e2e_type "$2"
+	e2e_keys Enter
+	e2e_wait 'Confirm: Drain nodes' 5
+}
