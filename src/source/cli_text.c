@@ -266,14 +266,14 @@ int oc_cli_parse_partitions(const char *text, size_t len, struct oc_node_index *
 		if (r->n == 0 || r->p[0].klen != 13 || strncmp(r->p[0].k, "PartitionName", 13) != 0) {
 			if (strncmp(ls, "No partitions", 13) == 0)
 				continue;
-			snprintf(err, errlen, "not a partition record: \"%.60s\"", ls);
+			snprintf(err, errlen, "not a partition record: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
 			goto fail;
 		}
 		struct oc_partition *p = &t->v[t->n];
 		memset(p, 0, sizeof(*p));
 		p->name = rdup(a, r, "PartitionName", NULL);
 		if (!p->name) {
-			snprintf(err, errlen, "partition without a name: \"%.60s\"", ls);
+			snprintf(err, errlen, "partition without a name: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
 			goto fail;
 		}
 		p->nodes = rdup(a, r, "Nodes", NULL);
@@ -338,7 +338,7 @@ int oc_cli_parse_reservations(const char *text, size_t len, struct oc_node_index
 			continue;
 		record_split(ls, le, r);
 		if (r->n == 0 || r->p[0].klen != 15 || strncmp(r->p[0].k, "ReservationName", 15) != 0) {
-			snprintf(err, errlen, "not a reservation record: \"%.60s\"", ls);
+			snprintf(err, errlen, "not a reservation record: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
 			goto fail;
 		}
 		struct oc_reservation *v = &t->v[t->n];
@@ -346,7 +346,7 @@ int oc_cli_parse_reservations(const char *text, size_t len, struct oc_node_index
 		char buf[64];
 		v->name = rdup(a, r, "ReservationName", NULL);
 		if (!v->name) {
-			snprintf(err, errlen, "reservation without a name: \"%.60s\"", ls);
+			snprintf(err, errlen, "reservation without a name: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
 			goto fail;
 		}
 		v->nodes = rdup(a, r, "Nodes", NULL);
@@ -615,7 +615,7 @@ int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text,
 			as->grp_jobs = as->grp_submit = as->max_jobs = as->max_submit = OC_NONE;
 			as->shares = OC_NONE;
 			if (!line_val(ls, le, "Account", &v, &vl) || !vl) {
-				snprintf(err, errlen, "association without an account: \"%.60s\"", ls);
+				snprintf(err, errlen, "association without an account: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
 				goto fail;
 			}
 			as->account = pdup(a, v, vl);
@@ -639,7 +639,7 @@ int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text,
 			line_val(ls, le, "QOS", &v, &vl);
 			q->name = strip_id(a, v, vl);
 			if (!q->name) {
-				snprintf(err, errlen, "QOS record without a name: \"%.60s\"", ls);
+				snprintf(err, errlen, "QOS record without a name: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
 				goto fail;
 			}
 			continue;
@@ -703,7 +703,9 @@ int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text,
 		}
 	}
 	if (!seen_header && t->nassocs == 0 && t->nqos == 0) {
-		snprintf(err, errlen, "not the association manager's output: \"%.60s\"", text ? text : "");
+		/* text is len bytes, not NUL-terminated */
+		int shown = text ? (int)(len < 60 ? len : 60) : 0;
+		snprintf(err, errlen, "not the association manager's output: \"%.*s\"", shown, text ? text : "");
 		goto fail;
 	}
 	/* sacctmgr: QoS lists and default QoS of each association. */

@@ -1,0 +1,130 @@
+/* fuzz_cli.c: the CLI backend's parsers of what the Slurm commands print
+ * (source/cli_json.c, cli_text.c: `sinfo --json`, `squeue --json`,
+ * `scontrol show partition|reservation|config|assoc_mgr`, `sacctmgr -P
+ * -n`). The first byte picks the parser, the rest is the command's
+ * output. Properties: 0 with a table or -1 with a message and no table;
+ * every node index of a table points into the node table it was resolved
+ * against; rows hold NUL-terminated names. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arena.h"
+#include "core/nodeindex.h"
+#include "fuzz_util.h"
+#include "source/cli_parse.h"
+
+/* The node table lists are resolved against: gpu-st-b300-[1-16]. */
+static struct oc_nodes *fuzz_nodes(void)
+{
+	static struct oc_nodes *t;
+	if (t)
+		return t;
+	t = oc_nodes_new();
+	FUZZ_ASSERT(t != NULL, "ENOMEM");
+	t->v = calloc(16, sizeof(*t->v));
+	FUZZ_ASSERT(t->v != NULL, "ENOMEM");
+	for (int i = 0; i < 16; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "gpu-st-b300-%d", i + 1);
+		t->v[i].name = oc_arena_strdup(&t->h.arena, name);
+	}
+	t->n = 16;
+	return t;
+}
+
+static void fuzz_idx(const uint32_t *idx, uint32_t n, size_t nnodes)
+{
+	for (uint32_t i = 0; i < n; i++)
+		FUZZ_ASSERT(idx && idx[i] < nnodes, "a node index outside the node table");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	const char *text = (const char *)data + 1;
+	size_t len = size - 1;
+	char err[512] = "";
+	struct oc_nodes *nodes = fuzz_nodes();
+	struct oc_node_index ix = {.nodes = nodes};
+	int rc = -1;
+	switch (data[0] % 7) {
+	case 0: {
+		struct oc_nodes *out = NULL;
+		rc = oc_cli_parse_nodes_json(text, len, NULL, &out, err, sizeof(err));
+		FUZZ_ASSERT(rc < 0 ? out == NULL : out != NULL, "table and return code disagree");
+		for (size_t i = 0; out && i < out->n; i++)
+			FUZZ_ASSERT(out->v[i].name != NULL, "a node without a name");
+		oc_nodes_unref(&out);
+		break;
+	}
+	case 1: {
+		struct oc_jobs *out = NULL;
+		rc = oc_cli_parse_jobs_json(text, len, &ix, NULL, &out, err, sizeof(err));
+		FUZZ_ASSERT(rc < 0 ? out == NULL : out != NULL, "table and return code disagree");
+		for (size_t i = 0; out && i < out->n; i++)
+			fuzz_idx(out->v[i].node_idx, out->v[i].node_count, nodes->n);
+		oc_jobs_unref(&out);
+		break;
+	}
+	case 2: {
+		struct oc_partitions *out = NULL;
+		rc = oc_cli_parse_partitions(text, len, &ix, NULL, &out, err, sizeof(err));
+		FUZZ_ASSERT(rc < 0 ? out == NULL : out != NULL, "table and return code disagree");
+		for (size_t i = 0; out && i < out->n; i++) {
+			FUZZ_ASSERT(out->v[i].name != NULL, "a partition without a name");
+			fuzz_idx(out->v[i].node_idx, out->v[i].node_count, nodes->n);
+		}
+		oc_partitions_unref(&out);
+		break;
+	}
+	case 3: {
+		struct oc_reservations *out = NULL;
+		rc = oc_cli_parse_reservations(text, len, &ix, NULL, &out, err, sizeof(err));
+		FUZZ_ASSERT(rc < 0 ? out == NULL : out != NULL, "table and return code disagree");
+		for (size_t i = 0; out && i < out->n; i++)
+			fuzz_idx(out->v[i].node_idx, out->v[i].node_idx_count, nodes->n);
+		oc_reservations_unref(&out);
+		break;
+	}
+	case 4: {
+		struct oc_config *out = NULL;
+		rc = oc_cli_parse_config(text, len, NULL, &out, err, sizeof(err));
+		FUZZ_ASSERT(rc < 0 ? out == NULL : out != NULL, "table and return code disagree");
+		for (size_t i = 0; out && i < out->n; i++)
+			FUZZ_ASSERT(out->keys[i] != NULL, "a key without a name");
+		oc_config_unref(&out);
+		break;
+	}
+	default: {
+		/* assoc_mgr text alone (5), or split at the first NUL into
+		 * assoc_mgr, sacctmgr assoc and sacctmgr qos output (6). */
+		const char *parts[3] = {text, NULL, NULL};
+		size_t lens[3] = {len, 0, 0};
+		if (data[0] % 7 == 6) {
+			for (int p = 0; p < 2; p++) {
+				const char *nul = memchr(parts[p], '\0', lens[p]);
+				if (!nul)
+					break;
+				parts[p + 1] = nul + 1;
+				lens[p + 1] = lens[p] - (size_t)(nul + 1 - parts[p]);
+				lens[p] = (size_t)(nul - parts[p]);
+			}
+		}
+		struct oc_accounting *out = NULL;
+		rc = oc_cli_parse_assoc_mgr(parts[0], lens[0], parts[1], lens[1], parts[2], lens[2], NULL, &out, err,
+					    sizeof(err));
+		FUZZ_ASSERT(rc < 0 ? out == NULL : out != NULL, "table and return code disagree");
+		for (size_t i = 0; out && i < out->nassocs; i++)
+			FUZZ_ASSERT(out->assocs[i].account != NULL, "an association without an account");
+		oc_accounting_unref(&out);
+		break;
+	}
+	}
+	FUZZ_ASSERT(rc == 0 || rc == -1, "rc is not 0 or -1");
+	if (rc < 0)
+		FUZZ_ASSERT(err[0] != '\0', "refused without a message");
+	oc_node_index_free(&ix);
+	return 0;
+}
