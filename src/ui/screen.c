@@ -148,9 +148,14 @@ static void stale_text(struct oc_app *app, char *buf, size_t len)
 		/* Slurm says "Protocol authentication error" when munged is down
 		 * or its key differs: slurmctld answers, our credential fails. */
 		bool auth = strcasestr(error, "authentication") != NULL;
+		/* The SSH transport's words ("ssh root@head:22: connection
+		 * lost: ..."): the head node, not slurmctld, is what is gone. */
+		bool link = strstr(error, "ssh ") && strstr(error, ": connection lost");
 		snprintf(buf, len, " STALE: %s since %s (%llds): %s; data from %s ",
-			 auth ? "no credential for slurmctld (is munged running?)" : "slurmctld unreachable", since,
-			 (long long)(now - error_since), error, data);
+			 link   ? "head node unreachable"
+			 : auth ? "no credential for slurmctld (is munged running?)"
+				: "slurmctld unreachable",
+			 since, (long long)(now - error_since), error, data);
 	} else if (inflight && (double)(now - inflight) >= limit) {
 		fmt_clock(inflight, since, sizeof(since));
 		snprintf(buf, len, " STALE: slurmctld not answering since %s (%llds); data from %s ", since,

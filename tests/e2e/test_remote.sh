@@ -78,7 +78,7 @@ ok "both applies audited"
 # sshd gone mid-session: the stale banner, keys still answer.
 "$sshd_sh" stop >/dev/null
 e2e_keys r
-e2e_wait 'STALE' 40
+e2e_wait 'STALE: head node unreachable since [0-9:]+ \([0-9]+s\): .*ssh root@127.0.0.1' 40
 e2e_keys 1
 e2e_wait '^PARTITION +AVAIL' 2
 e2e_keys 3
