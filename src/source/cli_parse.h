@@ -1,6 +1,7 @@
 /* cli_parse.h: parsers of what the Slurm commands print, for the CLI
  * backend (cli_source.c) and the CLI writer (cli_write.c). Each parser
- * takes the text (len bytes, need not be NUL-terminated) and builds a new
+ * takes the text (len bytes followed by a NUL, as every transport returns
+ * a command's output; a NUL inside ends nothing) and builds a new
  * model table (one reference, the caller unrefs) whose generation is
  * prev's + 1; bad input gives -1 with a message and no table, never a
  * crash (they are fuzzed). No Slurm header is needed: these build without

@@ -2,7 +2,7 @@
  * (source/cli_json.c, cli_text.c: `sinfo --json`, `squeue --json`,
  * `scontrol show partition|reservation|config|assoc_mgr`, `sacctmgr -P
  * -n`). The first byte picks the parser, the rest is the command's
- * output. Properties: 0 with a table or -1 with a message and no table;
+ * output (followed by a NUL, as a transport returns it). Properties: 0 with a table or -1 with a message and no table;
  * every node index of a table points into the node table it was resolved
  * against; rows hold NUL-terminated names. */
 #include <stdio.h>
@@ -43,8 +43,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
-	const char *text = (const char *)data + 1;
+	/* The parsers take a command's output as the transports return it:
+	 * len bytes and a NUL after them. */
 	size_t len = size - 1;
+	char *text = malloc(len + 1);
+	FUZZ_ASSERT(text != NULL, "ENOMEM");
+	memcpy(text, data + 1, len);
+	text[len] = '\0';
 	char err[512] = "";
 	struct oc_nodes *nodes = fuzz_nodes();
 	struct oc_node_index ix = {.nodes = nodes};
@@ -126,5 +131,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc < 0)
 		FUZZ_ASSERT(err[0] != '\0', "refused without a message");
 	oc_node_index_free(&ix);
+	free(text);
 	return 0;
 }
