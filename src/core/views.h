@@ -14,6 +14,7 @@
 #define OC_FOCUS_PARTITIONS (OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS))
 #define OC_FOCUS_QUEUE (OC_MASK(OC_PART_JOBS))
 #define OC_FOCUS_NODES (OC_MASK(OC_PART_NODES))
+#define OC_FOCUS_QUOTA (OC_MASK(OC_PART_ACCT) | OC_MASK(OC_PART_JOBS))
 
 /* One line of the partitions overview (sinfo-style counts). */
 struct oc_part_row {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 #include <limits.h>
@@ -28,6 +29,29 @@ static const struct oc_listview_def *const view_defs[] = {
 	&oc_lv_audit,        &oc_lv_rehearsal,
 };
 #define NVIEWS ((int)(sizeof(view_defs) / sizeof(view_defs[0])))
+
+/* OC_LATENCY_LOG=FILE (for tests/bench/bench_ui.sh): one line per frame
+ * drawn after keys, "key MS" = from the first key read to the end of
+ * doupdate(), and once "first_full_paint SECONDS" (CLOCK_REALTIME) when
+ * the view on screen was first drawn with every part it shows loaded. */
+static FILE *latency_log;
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Whether every part the view on screen shows has been loaded once. */
+static bool view_loaded(const struct oc_app *app)
+{
+	unsigned focus = app->view[app->cur]->def->focus;
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if ((focus & OC_MASK(p)) && !app->snap->status[p].fetched)
+			return false;
+	return app->snap->seq > 0;
+}
 
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t curses_active;
@@ -542,6 +566,12 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 
 	time_t last_second = 0;
 	bool waiting_to_quit = false;
+	const char *ll = getenv("OC_LATENCY_LOG");
+	latency_log = ll && *ll ? fopen(ll, "ae") : NULL;
+	if (latency_log)
+		setvbuf(latency_log, NULL, _IOLBF, 0);
+	double key_t0 = 0;        /* when the first key not drawn yet was read */
+	bool painted_full = false;
 	for (;;) {
 		/* Quitting while an action runs waits for it (its audit line and
 		 * read-back); a second q or signal quits at once. */
@@ -563,6 +593,16 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			draw(app);
 			app->dirty = false;
 			last_second = app->now;
+			if (latency_log && key_t0) {
+				fprintf(latency_log, "key %.3f\n", mono_ms() - key_t0);
+				key_t0 = 0;
+			}
+			if (latency_log && !painted_full && view_loaded(app)) {
+				struct timespec ts;
+				clock_gettime(CLOCK_REALTIME, &ts);
+				fprintf(latency_log, "first_full_paint %lld.%09ld\n", (long long)ts.tv_sec, ts.tv_nsec);
+				painted_full = true;
+			}
 		}
 		struct pollfd pfd[3] = {
 			{.fd = STDIN_FILENO, .events = POLLIN},
@@ -583,12 +623,19 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			break; /* the terminal went away */
 		wint_t wch;
 		int r;
-		while (!app->quit && !quit_signal && (r = get_wch(&wch)) != ERR)
+		while (!app->quit && !quit_signal && (r = get_wch(&wch)) != ERR) {
+			if (latency_log && !key_t0)
+				key_t0 = mono_ms();
 			handle_key(app, (int)wch, r != KEY_CODE_YES);
+		}
 	}
 
 	oc_dialog_close(app);
 	restore_terminal();
+	if (latency_log) {
+		fclose(latency_log);
+		latency_log = NULL;
+	}
 	for (int i = 0; i < app->nviews; i++)
 		oc_listview_free(&app->view[i]);
 	oc_tagset_clear(&app->recent_reasons);
