@@ -85,7 +85,9 @@ keys=("${keys[@]:0:$nkeys}")
 run_keys() {
 	local name=$1 k n t0 t1 end
 	: >"$tmp/$name.rt"
+	: >"$tmp/$name.names"
 	for k in "${keys[@]}"; do
+		echo "$k" >>"$tmp/$name.names"
 		n=$(grep -c '^key ' "$log" || true)
 		t0=$(now_ns)
 		tmux -L "$sock" send-keys -t idle:oc -- "$k"
@@ -98,6 +100,10 @@ run_keys() {
 		echo "$(((t1 - t0) / 1000))" >>"$tmp/$name.rt"
 	done
 	grep '^key ' "$log" | awk '{print $2}' >"$tmp/$name.all"
+	grep '^key ' "$log" | awk '{print $3}' >"$tmp/$name.prep"
+	grep '^key ' "$log" | awk '{print $4}' >"$tmp/$name.cpu"
+	# The slowest keys, for the record.
+	paste "$tmp/$name.all" "$tmp/$name.names" | sort -rn | head -5 | tr '\t\n' ' ,' >"$tmp/$name.slowest"
 }
 pct() { # pct FILE P: the P-th percentile (nearest rank)
 	sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100+0.999999); if (i<1) i=1; printf "%.3f", v[i]}'
@@ -125,6 +131,14 @@ awk '{printf "%.3f\n", $1/1000}' "$tmp/live.rt" >"$tmp/live.rtms"
 	echo "p5_stopped_keys=$(wc -l <"$tmp/stopped.in")"
 	echo "p5_stopped_p50=$(pct "$tmp/stopped.in" 50)"
 	echo "p5_stopped_p99=$(pct "$tmp/stopped.in" 99)"
+	echo "p5_prep_p50=$(pct "$tmp/live.prep" 50)"
+	echo "p5_prep_p99=$(pct "$tmp/live.prep" 99)"
+	echo "p5_stopped_prep_p99=$(pct "$tmp/stopped.prep" 99)"
+	echo "p5_cpu_p50=$(pct "$tmp/live.cpu" 50)"
+	echo "p5_cpu_p99=$(pct "$tmp/live.cpu" 99)"
+	echo "p5_stopped_cpu_p99=$(pct "$tmp/stopped.cpu" 99)"
+	echo "p5_slowest=$(cat "$tmp/live.slowest")"
+	echo "p5_stopped_slowest=$(cat "$tmp/stopped.slowest")"
 	echo "p5_roundtrip_p50=$(pct "$tmp/live.rtms" 50)"
 	echo "p5_roundtrip_p99=$(pct "$tmp/live.rtms" 99)"
 } >"$out"

@@ -20,6 +20,8 @@ static int cmp_u32(uint32_t x, uint32_t y)
 
 static int cmp_str(const char *a, const char *b)
 {
+	if (a == b)
+		return 0; /* interned: users, accounts, partitions, QoS, reasons */
 	return strcmp(a ? a : "", b ? b : "");
 }
 
@@ -29,7 +31,7 @@ static void c_id(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 	if (j->array_task_id != OC_NONE)
 		snprintf(buf, len, "%u_%u", j->array_job_id, j->array_task_id);
 	else
-		snprintf(buf, len, "%u", j->job_id);
+		oc_cell_u32(buf, len, j->job_id);
 }
 
 static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
@@ -40,8 +42,7 @@ static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 #define STR_CELL(fname, field)                                                      \
 	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
 	{                                                                           \
-		const char *v = job(lv, item)->field;                               \
-		snprintf(buf, len, "%s", v ? v : "");                               \
+		oc_cell_str(buf, len, job(lv, item)->field);                        \
 	}                                                                           \
 	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
 	{                                                                           \
@@ -51,7 +52,7 @@ static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 #define U32_CELL(fname, field)                                                      \
 	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
 	{                                                                           \
-		snprintf(buf, len, "%u", job(lv, item)->field);                     \
+		oc_cell_u32(buf, len, job(lv, item)->field);                        \
 	}                                                                           \
 	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
 	{                                                                           \
@@ -70,7 +71,7 @@ U32_CELL(c_prio, priority)
 
 static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", oc_job_state_compact(job(lv, item)));
+	oc_cell_str(buf, len, oc_job_state_compact(job(lv, item)));
 }
 
 static long long run_time(struct oc_listview *lv, const struct oc_job *j)
@@ -104,10 +105,19 @@ static int c_limit_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 static void c_where(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
 	const struct oc_job *j = job(lv, item);
-	if (j->state == OC_JOB_PENDING || !j->nodes)
-		snprintf(buf, len, "(%s)", j->reason ? j->reason : "None");
-	else
-		snprintf(buf, len, "%s", j->nodes);
+	if (j->state == OC_JOB_PENDING || !j->nodes) {
+		if (len < 3) {
+			oc_cell_str(buf, len, "");
+			return;
+		}
+		buf[0] = '(';
+		oc_cell_str(buf + 1, len - 2, j->reason ? j->reason : "None");
+		size_t n = strlen(buf);
+		buf[n] = ')';
+		buf[n + 1] = '\0';
+	} else {
+		oc_cell_str(buf, len, j->nodes);
+	}
 }
 
 static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
@@ -173,6 +183,7 @@ const struct oc_listview_def oc_lv_queue = {
 	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
 	.default_sort = NULL,
 	.collect = collect,
+	.pure_collect = true,
 	.tags = OC_TAG_JOBS,
 	.tag_key = tag_key,
 	.context = context,
