@@ -264,8 +264,9 @@ static int bare_loads(double *cpu)
 
 struct ui_figures {
 	int have;
-	double p5_p50, p5_p99, p5_stop_p50, p5_stop_p99, p5_rt_p50, p5_rt_p99, p6_ms;
-	long rss_kb;
+	double p5_p50, p5_p99, p5_stop_p50, p5_stop_p99, p5_rt_p50, p5_rt_p99, p6_ms, spawn_ms;
+	double p5_cpu_p99, p5_stop_cpu_p99;
+	long rss_kb, rss_now_kb;
 	int keys, keys_stop;
 	char ui_note[160];
 };
@@ -292,7 +293,11 @@ static void read_ui(const char *path, struct ui_figures *u)
 		else if (!strcmp(key, "p5_keys")) u->keys = (int)v;
 		else if (!strcmp(key, "p5_stopped_keys")) u->keys_stop = (int)v;
 		else if (!strcmp(key, "p6_first_paint_ms")) u->p6_ms = v;
+		else if (!strcmp(key, "p6_spawn_ms")) u->spawn_ms = v;
+		else if (!strcmp(key, "p5_cpu_p99")) u->p5_cpu_p99 = v;
+		else if (!strcmp(key, "p5_stopped_cpu_p99")) u->p5_stop_cpu_p99 = v;
 		else if (!strcmp(key, "p4_console_rss_kb")) u->rss_kb = (long)v;
+		else if (!strcmp(key, "p4_console_rss_now_kb")) u->rss_now_kb = (long)v;
 	}
 	fclose(f);
 }
@@ -390,10 +395,11 @@ int main(int argc, char **argv)
 	double *v_bare = calloc((size_t)runs, sizeof(double)), *v_rows = calloc((size_t)runs, sizeof(double));
 	double *v_sinfo = calloc((size_t)runs, sizeof(double)), *v_squeue = calloc((size_t)runs, sizeof(double));
 	double *v_squeue_w = calloc((size_t)runs, sizeof(double)), *v_acct = calloc((size_t)runs, sizeof(double));
+	double *v_tick_p = calloc((size_t)runs, sizeof(double)), *v_tick_n = calloc((size_t)runs, sizeof(double));
 	long squeue_rss = 0;
 	unsigned nochange = 0, asked = 0;
 	if (!rows || !v_full || !v_full_w || !v_same || !v_tick || !v_bare || !v_rows || !v_sinfo ||
-	    !v_squeue || !v_squeue_w || !v_acct) {
+	    !v_squeue || !v_squeue_w || !v_acct || !v_tick_p || !v_tick_n) {
 		fprintf(stderr, "bench_scale: out of memory\n");
 		return 1;
 	}
@@ -433,6 +439,17 @@ int main(int argc, char **argv)
 		v_tick[i] = cpu_self() - c0;
 		nochange += s->jobs == prev->jobs;
 		asked++;
+		oc_snapshot_unref(&prev);
+		prev = s;
+		/* Ticks of the partitions and nodes views. */
+		c0 = cpu_self();
+		s = oc_collector_refresh_once(b, OC_FOCUS_PARTITIONS, prev);
+		v_tick_p[i] = cpu_self() - c0;
+		oc_snapshot_unref(&prev);
+		prev = s;
+		c0 = cpu_self();
+		s = oc_collector_refresh_once(b, OC_FOCUS_NODES, prev);
+		v_tick_n[i] = cpu_self() - c0;
 		oc_snapshot_unref(&prev);
 		prev = s;
 		/* The accounting part (association manager: no last_update). */
@@ -482,6 +499,8 @@ int main(int argc, char **argv)
 	row("queue view rows: all jobs, default order (CPU)", m_rows * 1e3, "ms");
 	row("collector unchanged refresh, 4 parts (CPU)", m_same * 1e3, "ms");
 	row("collector unchanged tick, queue view (CPU)", m_tick * 1e3, "ms");
+	row("collector unchanged tick, partitions view (CPU)", median(v_tick_p, runs) * 1e3, "ms");
+	row("collector unchanged tick, nodes view (CPU)", median(v_tick_n, runs) * 1e3, "ms");
 	row("accounting part, association manager (CPU)", m_acct * 1e3, "ms");
 	printf("  parts answered \"no change\" when nothing changed: %u of %u\n", nochange, asked);
 
@@ -544,16 +563,23 @@ int main(int argc, char **argv)
 		printf("  not measured (no --ui file)\n");
 	} else {
 		row("console peak RSS (VmHWM, queue view)", (double)ui.rss_kb / 1024, "MB");
-		if (squeue_rss)
+		row("console RSS holding the jobs (VmRSS after)", (double)ui.rss_now_kb / 1024, "MB");
+		if (squeue_rss) {
 			ratio("P4", "console peak RSS / squeue peak RSS", (double)ui.rss_kb / (double)squeue_rss, "<=", 1.0);
+			printf("       (holding: %.4f)\n", (double)ui.rss_now_kb / (double)squeue_rss);
+		}
 		printf("  P5   key to screen, queue view, %d keys: p50 %.2f ms, p99 %.2f ms  target p99 <= 16 %s\n",
 		       ui.keys, ui.p5_p50, ui.p5_p99, ui.p5_p99 <= 16 ? "met" : "MISSED");
 		printf("       slurmctld SIGSTOPped, %d keys:   p50 %.2f ms, p99 %.2f ms  target p99 <= 16 %s\n",
 		       ui.keys_stop, ui.p5_stop_p50, ui.p5_stop_p99, ui.p5_stop_p99 <= 16 ? "met" : "MISSED");
+		printf("       (UI thread CPU per key: p99 %.2f ms, stopped %.2f ms)\n", ui.p5_cpu_p99,
+		       ui.p5_stop_cpu_p99);
 		printf("       (send-keys to log line, tmux included: p50 %.2f ms, p99 %.2f ms)\n", ui.p5_rt_p50,
 		       ui.p5_rt_p99);
 		row("first full paint, queue view (wall)", ui.p6_ms, "ms");
+		row("  of which tmux new-window itself", ui.spawn_ms, "ms");
 		ratio("P6", "first full paint / squeue wall", ui.p6_ms / (m_squeue_w * 1e3), "<=", 1.0);
+		printf("       (without the tmux start: %.4f)\n", (ui.p6_ms - ui.spawn_ms) / (m_squeue_w * 1e3));
 	}
 	oc_snapshot_unref(&prev);
 	oc_backend_close(&b);
@@ -568,5 +594,7 @@ int main(int argc, char **argv)
 	free(v_squeue);
 	free(v_squeue_w);
 	free(v_acct);
+	free(v_tick_p);
+	free(v_tick_n);
 	return failed;
 }

@@ -2,8 +2,10 @@
 # bench_ui.sh OUT [RUNS] [KEYS]: the real opsconsole in tmux against the
 # running cluster, measured through its latency log (OC_LATENCY_LOG):
 #   P6  time from starting it (just before `tmux new-window`) to the first
-#       frame of the queue view drawn with the jobs loaded, median of RUNS;
-#   P4  its peak RSS (VmHWM) after that frame and two more refreshes;
+#       frame of the queue view drawn with the jobs loaded, median of RUNS,
+#       and what `tmux new-window` costs by itself (a window running date);
+#   P4  its peak RSS (VmHWM) after that frame and two more refreshes, and
+#       its RSS then (VmRSS: what holding the jobs costs);
 #   P5  key to screen in the queue view: moves, page keys, sorting by each
 #       column, a filter typed character by character and cleared, KEYS
 #       keys in all; then the same with slurmctld stopped (SIGSTOP).
@@ -35,6 +37,22 @@ now_ns() { date +%s%N; }
 # A server that is already up, so that its start is not counted.
 tmux -L "$sock" -f /dev/null new-session -d -s idle -x 200 -y 50 "sleep 3600"
 log=$tmp/latency.log
+
+# What starting a program through `tmux new-window` costs by itself (the
+# shell tmux runs the command with, env): measured with date, median of 5.
+spawns=()
+for ((r = 1; r <= 5; r++)); do
+	rm -f "$tmp/spawn"
+	t0=$(now_ns)
+	tmux -L "$sock" new-window -d -t idle "env TERM=screen date +%s%N >$tmp/spawn.tmp && mv $tmp/spawn.tmp $tmp/spawn"
+	end=$((SECONDS + 10))
+	until [[ -s $tmp/spawn ]]; do
+		((SECONDS < end)) || die "tmux did not start a window"
+		sleep 0.005
+	done
+	spawns+=("$(awk -v a="$t0" '{printf "%.1f", ($1 - a) / 1e6}' "$tmp/spawn")")
+done
+spawn_ms=$(printf '%s\n' "${spawns[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
 
 # start: a new window running the console on the queue view; sets win.
 start_console() {
@@ -70,6 +88,7 @@ p6=$(printf '%s\n' "${paints[@]}" | sort -n | awk '{v[NR]=$1} END {print (NR % 2
 # Peak RSS once the slow parts are in too and two refreshes have passed.
 sleep 5
 rss=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
+rss_now=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")
 [[ -n $rss ]] || die "cannot read VmHWM of $pid"
 
 # The keys: moves and pages, each column as sort key, a typed filter.
@@ -122,8 +141,10 @@ awk '{printf "%.3f\n", $1/1000}' "$tmp/live.rt" >"$tmp/live.rtms"
 
 {
 	echo "p6_first_paint_ms=$p6"
+	echo "p6_spawn_ms=$spawn_ms"
 	echo "p6_runs=$runs"
 	echo "p4_console_rss_kb=$rss"
+	echo "p4_console_rss_now_kb=$rss_now"
 	echo "p5_keys=$(wc -l <"$tmp/live.in")"
 	echo "p5_p50=$(pct "$tmp/live.in" 50)"
 	echo "p5_p99=$(pct "$tmp/live.in" 99)"
