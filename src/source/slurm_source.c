@@ -5,6 +5,9 @@
 #include "source/source.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -724,7 +727,17 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		errno = 0;
 		if (slurm_load_jobs(since, &msg, show) == SLURM_SUCCESS && msg) {
 			struct oc_jobs *t = jobs_convert(b, msg, &ix, old);
+			uint32_t records = msg->record_count;
 			slurm_free_job_info_msg(msg);
+#ifdef __GLIBC__
+			/* A big reply leaves megabytes free inside this thread's
+			 * malloc arena, which glibc keeps resident: give them back
+			 * (the console holds only its own, smaller copy). */
+			if (records >= 5000)
+				malloc_trim(0);
+#else
+			(void)records;
+#endif
 			if (t) {
 				REPLACE_TABLE(jobs, oc_jobs_unref, t);
 				b->need_full &= ~OC_MASK(OC_PART_JOBS);

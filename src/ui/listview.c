@@ -279,7 +279,8 @@ static bool made_from(const struct oc_listview *lv, const struct oc_snapshot *s)
 	const struct oc_snapshot *o = lv->snap;
 	return lv->def->pure_collect && lv->made && o && lv->made_tables[0] == (const void *)o->nodes &&
 	       lv->made_tables[1] == (const void *)o->partitions && lv->made_tables[2] == (const void *)o->jobs &&
-	       lv->made_tables[3] == (const void *)o->reservations && lv->made_tables[0] == (const void *)s->nodes &&
+	       lv->made_tables[3] == (const void *)o->reservations && lv->app->now - lv->made_at < 60 &&
+	       lv->made_tables[0] == (const void *)s->nodes &&
 	       lv->made_tables[1] == (const void *)s->partitions && lv->made_tables[2] == (const void *)s->jobs &&
 	       lv->made_tables[3] == (const void *)s->reservations && lv->made_hidden == lv->app->show_hidden &&
 	       strcmp(lv->made_arg, lv->arg) == 0;
@@ -326,6 +327,7 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 		lv->made_tables[2] = s->jobs;
 		lv->made_tables[3] = s->reservations;
 		lv->made_hidden = lv->app->show_hidden;
+		lv->made_at = lv->app->now;
 		snprintf(lv->made_arg, sizeof(lv->made_arg), "%s", lv->arg);
 		lv->made = true;
 	}
@@ -342,6 +344,13 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 	bool found = false;
 	if (same_data && before != UINT32_MAX && lv->sel < n && lv->items[lv->sel] == before)
 		found = true;
+	if (!found && !same_data && key[0] && lv->sel < n &&
+	    !(lv->def->is_group && lv->def->is_group(lv, lv->items[lv->sel]))) {
+		/* New tables, same order: the item at the cursor's place. */
+		char kb[128];
+		const char *k = lv->def->tag_key(lv, lv->items[lv->sel], kb, sizeof(kb));
+		found = k && strcmp(k, key) == 0;
+	}
 	if (!found && key[0]) {
 		for (size_t i = 0; i < n; i++) {
 			if (same_data ? lv->items[i] != before

@@ -183,9 +183,10 @@ struct oc_listview_def {
 	void *(*priv_new)(void);
 	void (*priv_free)(void *priv);
 	/* collect() reads only the snapshot's node, partition, job and
-	 * reservation tables, the view's arg and show_hidden: when none of them
-	 * changed, the items are not collected again (nor filtered and sorted
-	 * again when the filter and sort did not change either). */
+	 * reservation tables, the view's arg and show_hidden (and the clock,
+	 * coarsely): when none of them changed (and the items are less than a
+	 * minute old), the items are not collected again (nor filtered and
+	 * sorted again when the filter and sort did not change either). */
 	bool pure_collect;
 };
 
@@ -208,6 +209,8 @@ struct oc_listview {
 	bool made;                       /* items match the fields below */
 	const void *made_tables[4];      /* nodes, partitions, jobs, reservations */
 	bool made_hidden;
+	time_t made_at;                  /* collected again at least every minute:
+	                                    a reservation may start meanwhile */
 	char made_arg[128];
 	char made_filter[256];
 	int made_sort;

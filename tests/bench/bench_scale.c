@@ -99,9 +99,78 @@ static int run_proc(char *const argv[], double *cpu, double *wall_s, long *maxrs
 
 /* ---- slurmctld's own accounting of the RPCs it served ------------------ */
 
+#define RPC_TYPES 1000 /* message types 2000-2999 */
+
 struct ctld_load {
 	uint64_t count, usec;
+	uint64_t cnt_by[RPC_TYPES], usec_by[RPC_TYPES]; /* per type - 2000 */
+	double cpu_s; /* slurmctld's own CPU time (utime+stime), -1 unknown */
 };
+
+static pid_t ctld_pid;
+
+/* slurmctld's CPU seconds from /proc, -1 when its pid is unknown. */
+static double ctld_cpu(void)
+{
+	if (ctld_pid <= 0)
+		return -1;
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)ctld_pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')'); /* after the command name */
+	unsigned long ut = 0, st = 0;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static const char *rpc_name(unsigned t)
+{
+	switch (t) {
+	case 2001: return "BUILD_INFO";
+	case 2003: return "JOB_INFO";
+	case 2007: return "NODE_INFO";
+	case 2009: return "PARTITION_INFO";
+	case 2024: return "RESERVATION_INFO";
+	case 2043: return "ASSOC_MGR_INFO";
+	case 2049: return "FED_INFO";
+	default: return NULL;
+	}
+}
+
+/* b - a into out. */
+static void ctld_diff(const struct ctld_load *a, const struct ctld_load *b, struct ctld_load *out)
+{
+	out->count = b->count - a->count;
+	out->usec = b->usec - a->usec;
+	for (int i = 0; i < RPC_TYPES; i++) {
+		out->cnt_by[i] = b->cnt_by[i] - a->cnt_by[i];
+		out->usec_by[i] = b->usec_by[i] - a->usec_by[i];
+	}
+	out->cpu_s = (a->cpu_s >= 0 && b->cpu_s >= 0) ? b->cpu_s - a->cpu_s : -1;
+}
+
+/* One line: the RPCs of a window by type, "JOB_INFO 30x/1234ms ...". */
+static void ctld_by_type(const struct ctld_load *l)
+{
+	printf("  %-28s", "");
+	for (int i = 0; i < RPC_TYPES; i++) {
+		if (!l->cnt_by[i])
+			continue;
+		const char *n = rpc_name(2000u + (unsigned)i);
+		if (n)
+			printf(" %s %llux/%.0fms", n, (unsigned long long)l->cnt_by[i], l->usec_by[i] / 1e3);
+		else
+			printf(" %u %llux/%.0fms", 2000u + (unsigned)i, (unsigned long long)l->cnt_by[i],
+			       l->usec_by[i] / 1e3);
+	}
+	printf("\n");
+}
 
 /* The read requests (REQUEST_*_INFO, message types 2001-2999) slurmctld
  * served so far: what watching the cluster costs it. Our own
@@ -114,14 +183,17 @@ static int ctld_load_now(struct ctld_load *out)
 	stats_info_response_msg_t *resp = NULL;
 	if (slurm_get_statistics(&resp, &req) != SLURM_SUCCESS || !resp)
 		return -1;
-	out->count = out->usec = 0;
+	memset(out, 0, sizeof(*out));
 	for (uint32_t i = 0; i < resp->rpc_type_size; i++) {
 		uint16_t t = resp->rpc_type_id[i];
 		if (t < 2001 || t > 2999 || t == 2035)
 			continue;
 		out->count += resp->rpc_type_cnt[i];
 		out->usec += resp->rpc_type_time[i];
+		out->cnt_by[t - 2000] = resp->rpc_type_cnt[i];
+		out->usec_by[t - 2000] = resp->rpc_type_time[i];
 	}
+	out->cpu_s = ctld_cpu();
 	return 0;
 }
 
@@ -182,7 +254,7 @@ static unsigned long churn_stop(struct churn *c)
 /* One window of the CLI watcher: sinfo; squeue every 2 s for secs. */
 static int watch_cli(double secs, struct ctld_load *load)
 {
-	struct ctld_load a, b;
+	static struct ctld_load a, b;
 	if (ctld_load_now(&a) < 0)
 		return -1;
 	double start = wall();
@@ -196,8 +268,23 @@ static int watch_cli(double secs, struct ctld_load *load)
 	}
 	if (ctld_load_now(&b) < 0)
 		return -1;
-	load->count = b.count - a.count;
-	load->usec = b.usec - a.usec;
+	ctld_diff(&a, &b, load);
+	return 0;
+}
+
+/* One window without a watcher: what slurmctld does by itself (and for
+ * the churn), the baseline of its CPU time. */
+static int watch_none(double secs, struct ctld_load *load)
+{
+	static struct ctld_load a, b;
+	if (ctld_load_now(&a) < 0)
+		return -1;
+	double start = wall();
+	while (wall() - start < secs)
+		usleep(50000);
+	if (ctld_load_now(&b) < 0)
+		return -1;
+	ctld_diff(&a, &b, load);
 	return 0;
 }
 
@@ -209,7 +296,8 @@ static int watch_console(unsigned focus, double secs, struct ctld_load *load)
 	struct oc_backend *b = oc_slurm_backend_open(getenv("SLURM_CONF"), err, sizeof(err));
 	if (!b)
 		return -1;
-	struct oc_collector_config cfg = {.backend = b, .fast_s = 2.0, .focus = focus};
+	/* The console's own rates (main.c): 2 s, others 30 s. */
+	struct oc_collector_config cfg = {.backend = b, .fast_s = 2.0, .slow_s = 30.0, .focus = focus};
 	struct oc_collector *c = oc_collector_start(&cfg, err, sizeof(err));
 	if (!c)
 		return -1;
@@ -223,7 +311,7 @@ static int watch_console(unsigned focus, double secs, struct ctld_load *load)
 		usleep(20000);
 	}
 	usleep(300000);
-	struct ctld_load a, z;
+	static struct ctld_load a, z;
 	int rc = ctld_load_now(&a);
 	double start = wall();
 	while (rc == 0 && wall() - start < secs)
@@ -233,8 +321,7 @@ static int watch_console(unsigned focus, double secs, struct ctld_load *load)
 	oc_collector_stop(&c);
 	if (rc < 0)
 		return -1;
-	load->count = z.count - a.count;
-	load->usec = z.usec - a.usec;
+	ctld_diff(&a, &z, load);
 	return 0;
 }
 
@@ -379,6 +466,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_scale: %s\n", err);
 		return 1;
 	}
+	/* slurmctld's pid, for its CPU time: the local cluster's pid file. */
+	const char *cdir = getenv("OC_CLUSTER_DIR");
+	if (cdir) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/run/slurmctld.pid", cdir);
+		FILE *f = fopen(path, "r");
+		int pid = 0;
+		if (f && fscanf(f, "%d", &pid) == 1)
+			ctld_pid = (pid_t)pid;
+		if (f)
+			fclose(f);
+	}
 	const unsigned four = OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) |
 			      OC_MASK(OC_PART_RESV);
 	/* Warm up: the first call pays for plugins and the configuration. */
@@ -520,28 +619,47 @@ int main(int argc, char **argv)
 			{"churn, nodes view", OC_FOCUS_NODES, 1},
 			{"churn, quota view", OC_FOCUS_QUOTA, 1},
 		};
-		struct ctld_load cli_quiet, cli_churn;
+		static struct ctld_load cli_quiet, cli_churn, none_quiet, none_churn, l;
 		struct churn c;
-		printf("\nP3: slurmctld time over %.0f s, every 2 s (sdiag, read RPCs)\n", p3_secs);
-		printf("  %-28s %8s %12s %10s  %s\n", "watcher", "RPCs", "ctld ms", "ratio", "target");
+		printf("\nP3: slurmctld over %.0f s, watchers every 2 s. RPCs and ctld ms: sdiag's read requests\n"
+		       "    (types 2001-2999 but STATS_INFO; the time includes waits for slurmctld's locks);\n"
+		       "    ctld CPU: slurmctld's utime+stime over the window minus the same window without a watcher\n",
+		       p3_secs);
+		printf("  %-28s %8s %12s %10s %10s %10s  %s\n", "watcher", "RPCs", "ctld ms", "ratio", "CPU ms",
+		       "CPU ratio", "target (on ctld ms)");
 		fflush(stdout);
-		if (watch_cli(p3_secs, &cli_quiet) < 0 || churn_start(&c, prev) < 0 ||
-		    watch_cli(p3_secs, &cli_churn) < 0) {
+		if (watch_none(p3_secs, &none_quiet) < 0 || watch_cli(p3_secs, &cli_quiet) < 0 ||
+		    churn_start(&c, prev) < 0) {
 			fprintf(stderr, "bench_scale: P3: cannot measure (sdiag or sinfo/squeue failed)\n");
 			return 1;
 		}
+		int rc = watch_none(p3_secs, &none_churn);
+		if (rc == 0)
+			rc = watch_cli(p3_secs, &cli_churn);
 		unsigned long upd = churn_stop(&c);
-		printf("  %-28s %8llu %12.1f\n", "sinfo;squeue, quiet", (unsigned long long)cli_quiet.count,
-		       cli_quiet.usec / 1e3);
-		printf("  %-28s %8llu %12.1f  (%lu job updates)\n", "sinfo;squeue, churn",
-		       (unsigned long long)cli_churn.count, cli_churn.usec / 1e3, upd);
+		if (rc < 0) {
+			fprintf(stderr, "bench_scale: P3: cannot measure (sdiag or sinfo/squeue failed)\n");
+			return 1;
+		}
+		double cpu_cli_quiet = cli_quiet.cpu_s - none_quiet.cpu_s, cpu_cli_churn = cli_churn.cpu_s - none_churn.cpu_s;
+		bool have_cpu = none_quiet.cpu_s >= 0 && cli_quiet.cpu_s >= 0;
+		printf("  %-28s %8llu %12.1f %10s %10.0f\n", "no watcher, quiet", (unsigned long long)none_quiet.count,
+		       none_quiet.usec / 1e3, "", have_cpu ? none_quiet.cpu_s * 1e3 : -1);
+		printf("  %-28s %8llu %12.1f %10s %10.0f  (%lu job updates in the churn windows)\n", "no watcher, churn",
+		       (unsigned long long)none_churn.count, none_churn.usec / 1e3, "", have_cpu ? none_churn.cpu_s * 1e3 : -1,
+		       upd);
+		printf("  %-28s %8llu %12.1f %10s %10.0f\n", "sinfo;squeue, quiet", (unsigned long long)cli_quiet.count,
+		       cli_quiet.usec / 1e3, "", have_cpu ? cpu_cli_quiet * 1e3 : -1);
+		ctld_by_type(&cli_quiet);
+		printf("  %-28s %8llu %12.1f %10s %10.0f\n", "sinfo;squeue, churn", (unsigned long long)cli_churn.count,
+		       cli_churn.usec / 1e3, "", have_cpu ? cpu_cli_churn * 1e3 : -1);
+		ctld_by_type(&cli_churn);
 		for (size_t k = 0; k < sizeof(sc) / sizeof(sc[0]); k++) {
-			struct ctld_load l;
 			if (sc[k].churn && churn_start(&c, prev) < 0) {
 				failed = 1;
 				break;
 			}
-			int rc = watch_console(sc[k].focus, p3_secs, &l);
+			rc = watch_console(sc[k].focus, p3_secs, &l);
 			if (sc[k].churn)
 				churn_stop(&c);
 			if (rc < 0) {
@@ -551,9 +669,16 @@ int main(int argc, char **argv)
 			}
 			const struct ctld_load *ref = sc[k].churn ? &cli_churn : &cli_quiet;
 			double r = ref->usec ? (double)l.usec / (double)ref->usec : 0;
+			double cpu = l.cpu_s - (sc[k].churn ? none_churn.cpu_s : none_quiet.cpu_s);
+			double cpu_ref = sc[k].churn ? cpu_cli_churn : cpu_cli_quiet;
 			double target = !sc[k].churn ? 0.1 : (sc[k].focus == OC_FOCUS_QUEUE ? 1.0 : 0.3);
-			printf("  %-28s %8llu %12.1f %10.4f  <= %g %s\n", sc[k].label, (unsigned long long)l.count,
-			       l.usec / 1e3, r, target, r <= target ? "met" : "MISSED");
+			char cr[16] = "-";
+			if (have_cpu && cpu_ref > 0.05)
+				snprintf(cr, sizeof(cr), "%.4f", cpu / cpu_ref);
+			printf("  %-28s %8llu %12.1f %10.4f %10.0f %10s  <= %g %s\n", sc[k].label,
+			       (unsigned long long)l.count, l.usec / 1e3, r, have_cpu ? cpu * 1e3 : -1, cr, target,
+			       r <= target ? "met" : "MISSED");
+			ctld_by_type(&l);
 			fflush(stdout);
 		}
 	}
