@@ -80,15 +80,19 @@ OC_CLUSTER_EXTRA_CONF=$extra "$cluster" start >"$out/cluster-start.log" 2>&1 ||
 	{ tail -20 "$out/cluster-start.log" >&2; echo "run_bench: the enlarged cluster did not start" >&2; exit 1; }
 
 # settle: wait until the pending reasons of the new jobs stop changing
-# (the scheduler sets them), at most 60 s.
+# (the scheduler sets them) and no finished job of benchuser is left (the
+# cancelled records of an earlier run, purged MinJobAge after they ended:
+# they would be in every job load), at most 240 s.
 settle() {
-	local prev="" cur end=$((SECONDS + 60))
+	local prev="" cur done_jobs end=$((SECONDS + 240))
 	while ((SECONDS < end)); do
 		cur=$(squeue -h -u benchuser -t PD -o %r | sort | uniq -c)
-		[[ $cur == "$prev" ]] && return 0
+		done_jobs=$(squeue -h -u benchuser -t CA,CD,F,TO,NF,PR,BF,DL,OOM -o %i | wc -l)
+		[[ $cur == "$prev" ]] && ((done_jobs == 0)) && return 0
 		prev=$cur
 		sleep 3
 	done
+	echo "run_bench: the queue did not settle in 240 s; measuring anyway" >&2
 }
 
 for n in "${sizes_sorted[@]}"; do
