@@ -184,7 +184,8 @@ static size_t apply_filter(struct oc_listview *lv)
 	size_t n = 0;
 	if (!lv->filter[0] || text_build(lv) < 0) {
 		/* No filter (or no memory for the texts: everything is listed). */
-		memcpy(lv->items, lv->all, lv->nall * sizeof(*lv->items));
+		if (lv->nall)
+			memcpy(lv->items, lv->all, lv->nall * sizeof(*lv->items));
 		return lv->nall;
 	}
 	char needle[sizeof(lv->filter)];
