@@ -365,7 +365,8 @@ int main(int argc, char **argv)
 		.backend = backend,
 		.fast_s = profile.refresh_s,
 		.slow_s = profile.refresh_s * 10 < 30 ? 30 : profile.refresh_s * 10,
-		.focus = OC_MASK_ALL & ~OC_MASK(OC_PART_ACCT),
+		/* The start view's parts come first: they are on screen sooner. */
+		.focus = oc_ui_view_focus(view),
 	};
 	struct hooks_ctx hctx;
 	hctx.c = oc_collector_start(&ccfg, err, sizeof(err));

@@ -13,14 +13,14 @@ struct oc_arena_block {
 	alignas(max_align_t) unsigned char data[];
 };
 
-void *oc_arena_alloc(struct oc_arena *a, size_t n)
+/* n bytes of the arena aligned to al (a power of two), not cleared.
+ * Strings take al = 1, so that short ones do not cost 16 bytes each. */
+static void *arena_take(struct oc_arena *a, size_t n, size_t al)
 {
-	const size_t al = alignof(max_align_t);
-	size_t need = (n + al - 1) & ~(al - 1);
-	if (need == 0)
-		need = al;
 	struct oc_arena_block *b = a->head;
-	if (!b || b->size - b->off < need) {
+	size_t pad = b ? ((al - (b->off & (al - 1))) & (al - 1)) : 0;
+	size_t need = n ? n : 1;
+	if (!b || b->size - b->off < need + pad) {
 		size_t size = need > OC_ARENA_BLOCK / 4 ? need : OC_ARENA_BLOCK;
 		struct oc_arena_block *nb = malloc(sizeof(*nb) + size);
 		if (!nb)
@@ -37,11 +37,19 @@ void *oc_arena_alloc(struct oc_arena *a, size_t n)
 			a->head = nb;
 		}
 		b = nb;
+		pad = 0; /* block data is aligned for any type */
 	}
-	void *p = b->data + b->off;
-	b->off += need;
+	void *p = b->data + b->off + pad;
+	b->off += pad + need;
 	a->used += n;
-	memset(p, 0, n);
+	return p;
+}
+
+void *oc_arena_alloc(struct oc_arena *a, size_t n)
+{
+	void *p = arena_take(a, n, alignof(max_align_t));
+	if (p)
+		memset(p, 0, n);
 	return p;
 }
 
@@ -50,7 +58,7 @@ const char *oc_arena_strdup(struct oc_arena *a, const char *s)
 	if (!s)
 		return NULL;
 	size_t n = strlen(s) + 1;
-	char *p = oc_arena_alloc(a, n);
+	char *p = arena_take(a, n, 1);
 	if (p)
 		memcpy(p, s, n);
 	return p;

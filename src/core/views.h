@@ -9,11 +9,21 @@
 
 #include "core/model.h"
 
+/* A part a view shows but can take less fresh: refreshed at the medium
+ * rate (five times the fast interval) while the view is on screen. */
+#define OC_MASK_MEDIUM(part) (1u << (16 + (part)))
+/* The parts (OC_MASK bits) of a focus, fast or medium. */
+#define OC_FOCUS_PARTS(f) (((f) | ((f) >> 16)) & OC_MASK_ALL)
+
 /* The parts each view shows, refreshed at the fast rate while it is on
  * screen (the others follow at the slow rate): fewer requests per tick. */
 #define OC_FOCUS_PARTITIONS (OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS))
 #define OC_FOCUS_QUEUE (OC_MASK(OC_PART_JOBS))
 #define OC_FOCUS_NODES (OC_MASK(OC_PART_NODES))
+/* Quota: use against limits comes live from the association manager (a
+ * small request); the jobs (pending GPUs, jobs on a limit) are a full
+ * queue load whenever anything changed, so they follow at the medium rate. */
+#define OC_FOCUS_QUOTA (OC_MASK(OC_PART_ACCT) | OC_MASK_MEDIUM(OC_PART_JOBS))
 
 /* One line of the partitions overview (sinfo-style counts). */
 struct oc_part_row {

@@ -1,5 +1,7 @@
 #include "source/collector.h"
 
+#include "core/views.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -11,7 +13,7 @@
 
 struct oc_collector {
 	struct oc_backend *backend;
-	double fast_s, slow_s;
+	double fast_s, medium_s, slow_s;
 
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -84,10 +86,11 @@ static void *collector_main(void *arg)
 
 	pthread_mutex_lock(&c->lock);
 	unsigned sched_focus = c->focus;
+	bool first = true;
 	while (!c->quit) {
 		/* Parts that came into focus (the screen switched views, maybe
 		 * while a refresh was running) are due now. */
-		unsigned gained = c->focus & ~sched_focus;
+		unsigned gained = OC_FOCUS_PARTS(c->focus) & ~OC_FOCUS_PARTS(sched_focus);
 		for (int p = 0; p < OC_PART_COUNT; p++)
 			if ((gained & OC_MASK(p)) && due[p] > mono_now())
 				due[p] = mono_now();
@@ -115,8 +118,21 @@ static void *collector_main(void *arg)
 			pthread_cond_timedwait(&c->wake, &c->lock, &ts);
 			continue;
 		}
+		/* The first refresh loads what the screen shows, so that it is
+		 * drawn without waiting for the rest (accounting may wait for
+		 * slurmdbd); the other parts are still due and follow at once. */
+		unsigned indexed = OC_MASK(OC_PART_PARTITIONS);
+		if (first) {
+			unsigned shown = OC_FOCUS_PARTS(c->focus);
+			if (shown && (mask & shown))
+				mask &= shown | OC_MASK(OC_PART_NODES);
+			/* Jobs and reservations index nodes too: loading the nodes
+			 * with them spares a second full load once nodes arrive. */
+			indexed |= OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
+			first = false;
+		}
 		/* Nodes and partitions go together: partitions index nodes. */
-		if (mask & OC_MASK(OC_PART_PARTITIONS))
+		if (mask & indexed)
 			mask |= OC_MASK(OC_PART_NODES);
 		struct oc_snapshot *prev = oc_snapshot_ref(c->current);
 		unsigned focus = c->focus;
@@ -133,7 +149,9 @@ static void *collector_main(void *arg)
 		double after = mono_now();
 		for (int p = 0; p < OC_PART_COUNT; p++)
 			if (mask & OC_MASK(p))
-				due[p] = after + ((focus & OC_MASK(p)) ? c->fast_s : c->slow_s);
+				due[p] = after + ((focus & OC_MASK(p))		? c->fast_s
+						  : (focus & OC_MASK_MEDIUM(p)) ? c->medium_s
+										: c->slow_s);
 
 		pthread_mutex_lock(&c->lock);
 		if (next) {
@@ -164,6 +182,7 @@ struct oc_collector *oc_collector_start(const struct oc_collector_config *cfg, c
 	c->backend = backend;
 	c->fast_s = cfg->fast_s > 0 ? cfg->fast_s : 2.0;
 	c->slow_s = cfg->slow_s > 0 ? cfg->slow_s : c->fast_s * 10;
+	c->medium_s = c->fast_s * 5 < c->slow_s ? c->fast_s * 5 : c->slow_s;
 	c->focus = cfg->focus ? cfg->focus : OC_MASK_ALL;
 	c->current = oc_snapshot_new();
 	int fds[2];

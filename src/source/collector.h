@@ -18,7 +18,8 @@ struct oc_collector_config {
 	struct oc_backend *backend; /* taken over by the collector */
 	double fast_s;              /* interval for the parts in focus (default 2) */
 	double slow_s;              /* interval for the others (default 10 x fast) */
-	unsigned focus;             /* OC_MASK() bits fetched at the fast rate */
+	unsigned focus;             /* OC_MASK() bits fetched at the fast rate,
+	                               OC_MASK_MEDIUM() bits at five times it */
 };
 
 /* Start the collector thread; it refreshes everything at once. Takes over
@@ -32,8 +33,9 @@ struct oc_collector *oc_collector_start(const struct oc_collector_config *cfg, c
  * snapshot with seq 0. */
 struct oc_snapshot *oc_collector_current(struct oc_collector *c);
 
-/* Which parts the screen shows now (fetched at the fast rate); parts that
- * come into focus and are older than the fast interval are fetched at once. */
+/* Which parts the screen shows now: OC_MASK() bits fetched at the fast
+ * rate, OC_MASK_MEDIUM() bits (core/views.h) at five times the fast
+ * interval; parts that come into focus are fetched at once. */
 void oc_collector_set_focus(struct oc_collector *c, unsigned mask);
 
 /* Fetch every part now. */

@@ -5,6 +5,9 @@
 #include "source/source.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,14 +325,30 @@ static enum oc_job_state job_state_from_slurm(uint32_t s)
 	}
 }
 
-static uint32_t job_gpus(const slurm_job_info_t *ji, enum oc_job_state st)
+/* GPUs of a TRES string, remembered per distinct string of one reply:
+ * thousands of jobs of one queue carry the same few strings (the keys are
+ * the reply's own strings, alive while it is converted). */
+static uint64_t memo_gpus(struct oc_strmap *memo, const char *tres)
+{
+	if (!tres || !*tres)
+		return 0;
+	uint32_t v = oc_strmap_get(memo, tres);
+	if (v != UINT32_MAX)
+		return v;
+	uint64_t g = oc_tres_gpus(tres);
+	if (g < UINT32_MAX)
+		oc_strmap_put(memo, tres, (uint32_t)g); /* ENOMEM: parsed again next time */
+	return g;
+}
+
+static uint32_t job_gpus(const slurm_job_info_t *ji, enum oc_job_state st, struct oc_strmap *memo)
 {
 	if (st == OC_JOB_RUNNING || st == OC_JOB_SUSPENDED) {
-		uint64_t g = oc_tres_gpus(ji->tres_alloc_str);
+		uint64_t g = memo_gpus(memo, ji->tres_alloc_str);
 		if (g)
 			return (uint32_t)g;
 	}
-	uint64_t g = oc_tres_gpus(ji->tres_req_str);
+	uint64_t g = memo_gpus(memo, ji->tres_req_str);
 	if (!g) {
 		uint64_t per_node = oc_tres_per_node_gpus(ji->tres_per_node);
 		g = per_node * (ji->num_nodes ? ji->num_nodes : 1) + oc_tres_per_node_gpus(ji->tres_per_job);
@@ -354,7 +373,7 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 	}
 	/* Users, accounts, partitions and QoS repeat across thousands of jobs:
 	 * intern them so each distinct string is stored once. */
-	struct oc_strmap interned = {0};
+	struct oc_strmap interned = {0}, gpu_memo = {0};
 	const char **pool = NULL;
 	size_t npool = 0, cap = 0;
 #define INTERN(dst, src)                                                                   \
@@ -424,16 +443,18 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 		j->time_limit_min = (ji->time_limit == INFINITE || ji->time_limit == NO_VAL) ? OC_NONE : ji->time_limit;
 		j->num_nodes = ji->num_nodes;
 		j->num_cpus = ji->num_cpus;
-		j->gpus = job_gpus(ji, j->state);
+		j->gpus = job_gpus(ji, j->state, &gpu_memo);
 		j->priority = ji->priority;
 	}
 #undef INTERN
 	free(pool);
 	oc_strmap_free(&interned);
+	oc_strmap_free(&gpu_memo);
 	return t;
 fail:
 	free(pool);
 	oc_strmap_free(&interned);
+	oc_strmap_free(&gpu_memo);
 	oc_jobs_unref(&t);
 	return NULL;
 }
@@ -650,7 +671,17 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		errno = 0;
 		if (slurm_load_jobs(since, &msg, show) == SLURM_SUCCESS && msg) {
 			struct oc_jobs *t = jobs_convert(b, msg, &ix, old);
+			uint32_t records = msg->record_count;
 			slurm_free_job_info_msg(msg);
+#ifdef __GLIBC__
+			/* A big reply leaves megabytes free inside this thread's
+			 * malloc arena, which glibc keeps resident: give them back
+			 * (the console holds only its own, smaller copy). */
+			if (records >= 5000)
+				malloc_trim(0);
+#else
+			(void)records;
+#endif
 			if (t) {
 				REPLACE_TABLE(jobs, oc_jobs_unref, t);
 				b->need_full &= ~OC_MASK(OC_PART_JOBS);

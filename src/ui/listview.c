@@ -9,6 +9,8 @@
 #include "core/views.h"
 #include "ui/ui_int.h"
 
+static void text_drop(struct oc_listview *lv);
+
 int oc_listview_reserve(struct oc_listview *lv, size_t n)
 {
 	if (n <= lv->cap)
@@ -22,6 +24,30 @@ int oc_listview_reserve(struct oc_listview *lv, size_t n)
 	lv->items = p;
 	lv->cap = cap;
 	return 0;
+}
+
+void oc_cell_str(char *buf, size_t len, const char *s)
+{
+	if (!len)
+		return;
+	size_t n = 0;
+	if (s)
+		while (s[n] && n + 1 < len)
+			n++;
+	memcpy(buf, s ? s : "", n);
+	buf[n] = '\0';
+}
+
+void oc_cell_u32(char *buf, size_t len, uint32_t v)
+{
+	char tmp[12];
+	size_t i = sizeof(tmp);
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	oc_cell_str(buf, len, tmp + i);
 }
 
 uint32_t oc_listview_selected(const struct oc_listview *lv)
@@ -84,50 +110,193 @@ void oc_listview_free(struct oc_listview **lvp)
 	*lvp = NULL;
 	if (lv->def->priv_free)
 		lv->def->priv_free(lv->priv);
+	text_drop(lv);
+	free(lv->all);
 	free(lv->items);
 	free(lv);
 }
 
 /* ---- filter and sort --------------------------------------------------- */
 
-static bool item_matches(struct oc_listview *lv, uint32_t item)
+static void text_drop(struct oc_listview *lv)
 {
-	if (lv->def->is_group && lv->def->is_group(lv, item))
-		return true; /* groups stay; emptied ones are dropped below */
-	char buf[512];
-	for (int c = 0; c < lv->ncols; c++) {
-		buf[0] = '\0';
-		lv->def->cols[lv->cols[c].def].cell(lv, item, buf, sizeof(buf));
-		if (oc_contains_ci(buf, lv->filter))
-			return true;
-	}
-	return false;
+	free(lv->text);
+	free(lv->text_off);
+	lv->text = NULL;
+	lv->text_off = NULL;
 }
+
+static char ascii_lower(char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+/* The filter's text of every collected item: its cells, lower-cased,
+ * separated by '\x1f' so that a match cannot span two cells. Built once
+ * per collection, so each key typed into the filter is one substring
+ * search per item instead of formatting every cell again. Returns 0, -1
+ * on ENOMEM. */
+static int text_build(struct oc_listview *lv)
+{
+	if (lv->text)
+		return 0;
+	size_t cap = lv->nall * 64 + 64, len = 0;
+	char *t = malloc(cap);
+	size_t *off = malloc((lv->nall ? lv->nall : 1) * sizeof(*off));
+	if (!t || !off) {
+		free(t);
+		free(off);
+		return -1;
+	}
+	char buf[512];
+	for (size_t k = 0; k < lv->nall; k++) {
+		off[k] = len;
+		for (int c = 0; c < lv->ncols; c++) {
+			buf[0] = '\0';
+			lv->def->cols[lv->cols[c].def].cell(lv, lv->all[k], buf, sizeof(buf));
+			size_t bl = strlen(buf);
+			if (len + bl + 2 > cap) {
+				while (len + bl + 2 > cap)
+					cap *= 2;
+				char *nt = realloc(t, cap);
+				if (!nt) {
+					free(t);
+					free(off);
+					return -1;
+				}
+				t = nt;
+			}
+			for (size_t i = 0; i < bl; i++)
+				t[len++] = ascii_lower(buf[i]);
+			t[len++] = '\x1f';
+		}
+		t[len++] = '\0';
+	}
+	lv->text = t;
+	lv->text_off = off;
+	return 0;
+}
+
+/* Filter lv->all into lv->items; returns the count. Group rows stay when
+ * a member stays. */
+static size_t apply_filter(struct oc_listview *lv)
+{
+	size_t n = 0;
+	if (!lv->filter[0] || text_build(lv) < 0) {
+		/* No filter (or no memory for the texts: everything is listed). */
+		if (lv->nall)
+			memcpy(lv->items, lv->all, lv->nall * sizeof(*lv->items));
+		return lv->nall;
+	}
+	char needle[sizeof(lv->filter)];
+	size_t i;
+	for (i = 0; lv->filter[i] && i + 1 < sizeof(needle); i++)
+		needle[i] = ascii_lower(lv->filter[i]);
+	needle[i] = '\0';
+	for (size_t k = 0; k < lv->nall; k++) {
+		uint32_t item = lv->all[k];
+		if ((lv->def->is_group && lv->def->is_group(lv, item)) || strstr(lv->text + lv->text_off[k], needle))
+			lv->items[n++] = item;
+	}
+	/* Drop group headers the filter left without members. */
+	if (lv->def->is_group) {
+		size_t k = 0;
+		for (size_t j = 0; j < n; j++) {
+			bool g = lv->def->is_group(lv, lv->items[j]);
+			bool next_member = j + 1 < n && !lv->def->is_group(lv, lv->items[j + 1]);
+			if (!g || next_member)
+				lv->items[k++] = lv->items[j];
+		}
+		n = k;
+	}
+	return n;
+}
+
+struct sort_ctx {
+	struct oc_listview *lv;
+	const struct oc_col_def *cd;
+};
+
+/* An item with its sort column's text, for columns without a comparator:
+ * each cell is formatted once, not twice per comparison. */
+struct sort_cell {
+	uint32_t item;
+	const char *text;
+};
 
 static int listview_cmp(const void *pa, const void *pb, void *arg)
 {
-	struct oc_listview *lv = arg;
+	const struct sort_ctx *c = arg;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct oc_col_def *cd = &lv->def->cols[lv->cols[lv->sort].def];
-	int r;
-	if (cd->cmp) {
-		r = cd->cmp(lv, a, b);
-	} else {
-		char x[256], y[256];
-		x[0] = y[0] = '\0';
-		cd->cell(lv, a, x, sizeof(x));
-		cd->cell(lv, b, y, sizeof(y));
-		r = oc_natcmp(x, y);
-	}
+	int r = c->cd->cmp(c->lv, a, b);
 	if (!r)
 		r = a < b ? -1 : a > b;
-	return lv->reverse ? -r : r;
+	return c->lv->reverse ? -r : r;
+}
+
+static int cell_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct sort_ctx *c = arg;
+	const struct sort_cell *a = pa, *b = pb;
+	int r = oc_natcmp(a->text, b->text);
+	if (!r)
+		r = a->item < b->item ? -1 : a->item > b->item;
+	return c->lv->reverse ? -r : r;
+}
+
+static void sort_items(struct oc_listview *lv, size_t n)
+{
+	struct sort_ctx c = {lv, &lv->def->cols[lv->cols[lv->sort].def]};
+	if (c.cd->cmp) {
+		qsort_r(lv->items, n, sizeof(*lv->items), listview_cmp, &c);
+		return;
+	}
+	struct sort_cell *v = malloc(n * sizeof(*v));
+	char *texts = malloc(n * 64);
+	if (!v || !texts) {
+		free(v);
+		free(texts);
+		return; /* ENOMEM: the items stay in collect order */
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *t = texts + i * 64;
+		t[0] = '\0';
+		c.cd->cell(lv, lv->items[i], t, 64);
+		v[i].item = lv->items[i];
+		v[i].text = t;
+	}
+	qsort_r(v, n, sizeof(*v), cell_cmp, &c);
+	for (size_t i = 0; i < n; i++)
+		lv->items[i] = v[i].item;
+	free(v);
+	free(texts);
+}
+
+/* Whether s and the app state give the items lv already has. */
+static bool made_from(const struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	/* The tables compared are alive: lv->snap (still referenced by the app
+	 * while it moves to s) holds the ones the items were made from. */
+	const struct oc_snapshot *o = lv->snap;
+	return lv->def->pure_collect && lv->made && o && lv->made_tables[0] == (const void *)o->nodes &&
+	       lv->made_tables[1] == (const void *)o->partitions && lv->made_tables[2] == (const void *)o->jobs &&
+	       lv->made_tables[3] == (const void *)o->reservations && lv->app->now - lv->made_at < 60 &&
+	       lv->made_tables[0] == (const void *)s->nodes &&
+	       lv->made_tables[1] == (const void *)s->partitions && lv->made_tables[2] == (const void *)s->jobs &&
+	       lv->made_tables[3] == (const void *)s->reservations && lv->made_hidden == lv->app->show_hidden &&
+	       strcmp(lv->made_arg, lv->arg) == 0;
 }
 
 void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	if (!s)
 		return;
+	bool same_data = made_from(lv, s);
+	if (same_data && strcmp(lv->made_filter, lv->filter) == 0 && lv->made_sort == lv->sort &&
+	    lv->made_reverse == lv->reverse) {
+		lv->snap = s; /* same tables: the items, order and cursor hold */
+		return;
+	}
 	uint32_t before = oc_listview_selected(lv);
 	/* Keep the cursor on the same node or job (item indexes change from
 	 * one snapshot to the next): remember its key. */
@@ -139,42 +308,63 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 		snprintf(key, sizeof(key), "%s", k ? k : "");
 	}
 	lv->snap = s;
-	size_t n = lv->def->collect(lv, s);
-	if (lv->filter[0]) {
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++)
-			if (item_matches(lv, lv->items[i]))
-				lv->items[k++] = lv->items[i];
-		n = k;
-		/* Drop group headers the filter left without members. */
-		if (lv->def->is_group) {
-			k = 0;
-			for (size_t i = 0; i < n; i++) {
-				bool g = lv->def->is_group(lv, lv->items[i]);
-				bool next_member = i + 1 < n && !lv->def->is_group(lv, lv->items[i + 1]);
-				if (!g || next_member)
-					lv->items[k++] = lv->items[i];
+	if (!same_data) {
+		text_drop(lv);
+		size_t n = lv->def->collect(lv, s);
+		if (n > lv->allcap) {
+			uint32_t *a = realloc(lv->all, n * sizeof(*a));
+			if (!a)
+				n = 0;
+			else {
+				lv->all = a;
+				lv->allcap = n;
 			}
-			n = k;
 		}
+		if (n)
+			memcpy(lv->all, lv->items, n * sizeof(*lv->all));
+		lv->nall = n;
+		lv->made_tables[0] = s->nodes;
+		lv->made_tables[1] = s->partitions;
+		lv->made_tables[2] = s->jobs;
+		lv->made_tables[3] = s->reservations;
+		lv->made_hidden = lv->app->show_hidden;
+		lv->made_at = lv->app->now;
+		snprintf(lv->made_arg, sizeof(lv->made_arg), "%s", lv->arg);
+		lv->made = true;
 	}
+	size_t n = apply_filter(lv);
 	/* Views with group rows keep collect()'s order (groups in place). */
 	if (lv->sort >= 0 && n > 1 && !lv->def->is_group)
-		qsort_r(lv->items, n, sizeof(*lv->items), listview_cmp, lv);
+		sort_items(lv, n);
 	lv->nitems = n;
-	/* Keep the cursor on the same item when it is still listed. */
-	if (key[0]) {
+	snprintf(lv->made_filter, sizeof(lv->made_filter), "%s", lv->filter);
+	lv->made_sort = lv->sort;
+	lv->made_reverse = lv->reverse;
+	/* Keep the cursor on the same item when it is still listed: where it
+	 * was first (the common case), else by key. */
+	bool found = false;
+	if (same_data && before != UINT32_MAX && lv->sel < n && lv->items[lv->sel] == before)
+		found = true;
+	if (!found && !same_data && key[0] && lv->sel < n &&
+	    !(lv->def->is_group && lv->def->is_group(lv, lv->items[lv->sel]))) {
+		/* New tables, same order: the item at the cursor's place. */
+		char kb[128];
+		const char *k = lv->def->tag_key(lv, lv->items[lv->sel], kb, sizeof(kb));
+		found = k && strcmp(k, key) == 0;
+	}
+	if (!found && key[0]) {
 		for (size_t i = 0; i < n; i++) {
-			if (lv->def->is_group && lv->def->is_group(lv, lv->items[i]))
+			if (same_data ? lv->items[i] != before
+				      : (lv->def->is_group && lv->def->is_group(lv, lv->items[i])))
 				continue;
 			char kb[128];
-			const char *k = lv->def->tag_key(lv, lv->items[i], kb, sizeof(kb));
+			const char *k = same_data ? key : lv->def->tag_key(lv, lv->items[i], kb, sizeof(kb));
 			if (k && strcmp(k, key) == 0) {
 				lv->sel = i;
 				break;
 			}
 		}
-	} else if (before != UINT32_MAX) {
+	} else if (!found && before != UINT32_MAX) {
 		for (size_t i = 0; i < n; i++)
 			if (lv->items[i] == before) {
 				lv->sel = i;
@@ -187,6 +377,8 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 
 void oc_listview_set_filter(struct oc_listview *lv, const char *filter)
 {
+	/* The filter texts stay until the items are collected again: clearing
+	 * and typing a new filter over the same data costs no rebuild. */
 	snprintf(lv->filter, sizeof(lv->filter), "%s", filter ? filter : "");
 	lv->sel = lv->top = 0;
 }
@@ -481,22 +673,44 @@ void oc_listview_context(struct oc_listview *lv, char *buf, size_t len)
 
 /* ---- tag sets ---------------------------------------------------------- */
 
+/* The index of key in t->keys, or -1. */
+static long tagset_find(const struct oc_tagset *ct, const char *key)
+{
+	struct oc_tagset *t = (struct oc_tagset *)ct; /* the index is a cache */
+	if (t->index_stale) {
+		oc_strmap_free(&t->index);
+		t->index_stale = false;
+		for (size_t i = 0; i < t->n; i++)
+			if (oc_strmap_put(&t->index, t->keys[i], (uint32_t)i) < 0) {
+				oc_strmap_free(&t->index);
+				t->index_stale = true;
+				break;
+			}
+	}
+	if (!t->index_stale) {
+		uint32_t i = oc_strmap_get(&t->index, key);
+		return i == UINT32_MAX ? -1 : (long)i;
+	}
+	for (size_t i = 0; i < t->n; i++) /* no memory for the index */
+		if (strcmp(t->keys[i], key) == 0)
+			return (long)i;
+	return -1;
+}
+
 bool oc_tagset_has(const struct oc_tagset *t, const char *key)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->keys[i], key) == 0)
-			return true;
-	return false;
+	return t->n && tagset_find(t, key) >= 0;
 }
 
 bool oc_tagset_toggle(struct oc_tagset *t, const char *key)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->keys[i], key) == 0) {
-			free(t->keys[i]);
-			t->keys[i] = t->keys[--t->n];
-			return false;
-		}
+	long at = t->n ? tagset_find(t, key) : -1;
+	if (at >= 0) {
+		free(t->keys[at]);
+		t->keys[at] = t->keys[--t->n];
+		t->index_stale = true;
+		return false;
+	}
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 16;
 		char **k = realloc(t->keys, cap * sizeof(*k));
@@ -508,7 +722,10 @@ bool oc_tagset_toggle(struct oc_tagset *t, const char *key)
 	char *dup = strdup(key);
 	if (!dup)
 		return false;
-	t->keys[t->n++] = dup;
+	t->keys[t->n] = dup;
+	if (!t->index_stale && oc_strmap_put(&t->index, dup, (uint32_t)t->n) < 0)
+		t->index_stale = true;
+	t->n++;
 	return true;
 }
 
@@ -517,6 +734,7 @@ void oc_tagset_clear(struct oc_tagset *t)
 	for (size_t i = 0; i < t->n; i++)
 		free(t->keys[i]);
 	free(t->keys);
+	oc_strmap_free(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 

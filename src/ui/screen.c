@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 
 #include "actions/probe.h"
 #include "actions/worker.h"
+#include "core/views.h"
 #include "ui/ui_int.h"
 #include "ui/ui_config.h"
 
@@ -32,6 +34,55 @@ static const struct oc_listview_def *const view_defs[] = {
 	&oc_lv_audit,        &oc_lv_rehearsal,
 };
 #define NVIEWS ((int)(sizeof(view_defs) / sizeof(view_defs[0])))
+
+/* OC_LATENCY_LOG=FILE (for tests/bench/bench_ui.sh): one line per frame
+ * drawn after keys, "key MS PREP" = from the first key read to the end
+ * of doupdate(), to its start (the rest is output to the terminal), and
+ * the UI thread's CPU time in between; and once "first_full_paint SECONDS" (CLOCK_REALTIME) when
+ * the view on screen was first drawn with every part it shows loaded. */
+static FILE *latency_log;
+
+static double thread_cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* When the last frame started its output (doupdate), for the log. */
+static double flush_started_ms;
+
+static void flush_screen(void)
+{
+	if (latency_log)
+		flush_started_ms = mono_ms();
+	refresh();
+}
+
+/* Whether every part the view on screen shows has been loaded once. */
+static bool view_loaded(const struct oc_app *app)
+{
+	unsigned focus = OC_FOCUS_PARTS(app->view[app->cur]->def->focus);
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if ((focus & OC_MASK(p)) && !app->snap->status[p].fetched)
+			return false;
+	return app->snap->seq > 0;
+}
+
+unsigned oc_ui_view_focus(const char *name)
+{
+	for (int i = 0; name && i < NVIEWS; i++)
+		if (strcmp(view_defs[i]->name, name) == 0)
+			return view_defs[i]->focus;
+	return oc_lv_partitions.focus;
+}
 
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t curses_active;
@@ -119,7 +170,7 @@ static void fmt_clock(time_t t, char *buf, size_t len)
 static void stale_text(struct oc_app *app, char *buf, size_t len)
 {
 	const struct oc_snapshot *s = app->snap;
-	unsigned focus = app->view[app->cur]->def->focus;
+	unsigned focus = OC_FOCUS_PARTS(app->view[app->cur]->def->focus);
 	time_t now = app->now;
 	buf[0] = '\0';
 	time_t inflight = app->hooks->inflight_since(app->hooks->ctx);
@@ -309,14 +360,14 @@ static void draw(struct oc_app *app)
 		size_t len = strlen(msg);
 		for (int y = 0; y < height && width > 0 && (size_t)(y * width) < len; y++)
 			mvaddnstr(y, 0, msg + (size_t)y * (size_t)width, width);
-		refresh();
+		flush_screen();
 		return;
 	}
 	draw_header(app, width);
 	if (app->mode == OC_MODE_HELP) {
 		draw_help(app, 1, height - 2, width);
 		draw_status(app, height - 1, width);
-		refresh();
+		flush_screen();
 		return;
 	}
 	draw_tabs(app, 1, width);
@@ -347,7 +398,7 @@ static void draw(struct oc_app *app)
 		oc_probe_panel_draw(app, 1, height - 2, width);
 		return;
 	}
-	refresh();
+	flush_screen();
 }
 
 static void take_snapshot(struct oc_app *app)
@@ -639,6 +690,13 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 
 	time_t last_second = 0;
 	bool waiting_to_quit = false;
+	const char *ll = getenv("OC_LATENCY_LOG");
+	latency_log = ll && *ll ? fopen(ll, "ae") : NULL;
+	if (latency_log)
+		setvbuf(latency_log, NULL, _IOLBF, 0);
+	double key_t0 = 0;        /* when the first key not drawn yet was read */
+	double key_cpu0 = 0;      /* the UI thread's CPU time then */
+	bool painted_full = false;
 	for (;;) {
 		/* Quitting while an action runs waits for it (its audit line and
 		 * read-back); a second q or signal quits at once. */
@@ -660,6 +718,20 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			draw(app);
 			app->dirty = false;
 			last_second = app->now;
+			if (latency_log && key_t0) {
+				double t = mono_ms();
+				/* Total, and the part before the output to the terminal. */
+				fprintf(latency_log, "key %.3f %.3f %.3f\n", t - key_t0,
+					flush_started_ms > key_t0 ? flush_started_ms - key_t0 : t - key_t0,
+					thread_cpu_ms() - key_cpu0);
+				key_t0 = 0;
+			}
+			if (latency_log && !painted_full && view_loaded(app)) {
+				struct timespec ts;
+				clock_gettime(CLOCK_REALTIME, &ts);
+				fprintf(latency_log, "first_full_paint %lld.%09ld\n", (long long)ts.tv_sec, ts.tv_nsec);
+				painted_full = true;
+			}
 		}
 		struct pollfd pfd[4] = {
 			{.fd = STDIN_FILENO, .events = POLLIN},
@@ -685,14 +757,23 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			break; /* the terminal went away */
 		wint_t wch;
 		int r;
-		while (!app->quit && !quit_signal && (r = read_key(&wch, utf8)) != ERR)
+		while (!app->quit && !quit_signal && (r = read_key(&wch, utf8)) != ERR) {
+			if (latency_log && !key_t0) {
+				key_t0 = mono_ms();
+				key_cpu0 = thread_cpu_ms();
+			}
 			handle_key(app, (int)wch, r != KEY_CODE_YES);
+		}
 		oc_dialog_idle(app);
 	}
 
 	oc_dialog_close(app);
 	oc_probe_panel_close(app);
 	restore_terminal();
+	if (latency_log) {
+		fclose(latency_log);
+		latency_log = NULL;
+	}
 	for (int i = 0; i < app->nviews; i++)
 		oc_listview_free(&app->view[i]);
 	oc_tagset_clear(&app->recent_reasons);

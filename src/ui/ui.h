@@ -48,6 +48,11 @@ struct oc_ui_config {
 	const struct oc_probe_runner *probe_runner;
 };
 
+/* The parts (OC_MASK bits) the view called name shows, which the collector
+ * should load first and then refresh at the fast rate; the partitions
+ * view's for NULL or an unknown name. */
+unsigned oc_ui_view_focus(const char *name);
+
 /* Run the console until the user quits or a terminating signal arrives.
  * Restores the terminal on every way out. Returns 0, or -1 with a message
  * in err (terminal unusable, too small to start...). */

@@ -11,6 +11,7 @@
 
 #include "actions/writer.h"
 #include "core/model.h"
+#include "core/strmap.h"
 #include "ui/ui.h"
 
 /* Colour/attribute roles; the theme maps them to curses attributes. The
@@ -182,6 +183,12 @@ struct oc_listview_def {
 	/* View state beyond the list: created with the view, freed with it. */
 	void *(*priv_new)(void);
 	void (*priv_free)(void *priv);
+	/* collect() reads only the snapshot's node, partition, job and
+	 * reservation tables, the view's arg and show_hidden (and the clock,
+	 * coarsely): when none of them changed (and the items are less than a
+	 * minute old), the items are not collected again (nor filtered and
+	 * sorted again when the filter and sort did not change either). */
+	bool pure_collect;
 };
 
 struct oc_listview {
@@ -199,10 +206,31 @@ struct oc_listview {
 	size_t sel, top;
 	int page;
 	char arg[128];                   /* e.g. the queue's partition */
+	/* What the items were last made from (pure_collect views): */
+	bool made;                       /* items match the fields below */
+	const void *made_tables[4];      /* nodes, partitions, jobs, reservations */
+	bool made_hidden;
+	time_t made_at;                  /* collected again at least every minute:
+	                                    a reservation may start meanwhile */
+	char made_arg[128];
+	char made_filter[256];
+	int made_sort;
+	bool made_reverse;
+	uint32_t *all;                   /* collected items before the filter */
+	size_t nall, allcap;
+	/* Lower-case text of the columns of each collected item (all[k]),
+	 * built when a filter first needs it, dropped when the items are
+	 * collected again. */
+	char *text;
+	size_t *text_off;
 };
 
 /* Make room for n items. Returns 0, -1 on ENOMEM. */
 int oc_listview_reserve(struct oc_listview *lv, size_t n);
+/* Cell text helpers, cheaper than snprintf for the thousands of cells a
+ * filter or a sort formats: s (NULL = "") or v in decimal into buf. */
+void oc_cell_str(char *buf, size_t len, const char *s);
+void oc_cell_u32(char *buf, size_t len, uint32_t v);
 /* The item under the cursor, or UINT32_MAX when the list is empty. */
 uint32_t oc_listview_selected(const struct oc_listview *lv);
 
@@ -250,6 +278,10 @@ void oc_listview_configure(struct oc_listview *lv, const char *datadir, char *er
 struct oc_tagset {
 	char **keys;
 	size_t n, cap;
+	/* key -> index in keys, so that tagging thousands of rows is not
+	 * quadratic; rebuilt on the next look-up after a removal. */
+	struct oc_strmap index;
+	bool index_stale;
 };
 /* Whether key is tagged. */
 bool oc_tagset_has(const struct oc_tagset *t, const char *key);

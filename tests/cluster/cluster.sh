@@ -304,10 +304,11 @@ ctld_ok() { scontrol ping 2>/dev/null | grep -q 'is UP'; }
 # Node lines "name state" from the controller.
 node_states() { sinfo -h -N -o '%N %t' 2>/dev/null | sort -u; }
 # All nodes registered: none unknown, down, not responding (*), inval or fail.
+# Only the slurmd nodes count (an override may add State=CLOUD nodes).
 nodes_ok() {
 	local out n
 	out=$(node_states) || return 1
-	n=$(awk '$2 !~ /(\*|unk|down|inval|fail|boot|pow|~|#|%)/' <<<"$out" | wc -l)
+	n=$(awk -v p="$NODE_PREFIX" 'index($1, p) == 1 && $2 !~ /(\*|unk|down|inval|fail|boot|pow|~|#|%)/' <<<"$out" | wc -l)
 	((n == NODE_COUNT))
 }
 

@@ -261,6 +261,7 @@ const struct oc_listview_def oc_lv_health = {
 	.cols = cols,
 	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
 	.collect = collect,
+	.pure_collect = true,
 	.tags = OC_TAG_NODES,
 	.tag_key = tag_key,
 	.open = open_item,

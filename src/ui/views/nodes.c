@@ -214,6 +214,7 @@ const struct oc_listview_def oc_lv_nodes = {
 	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
 	.default_sort = NULL,
 	.collect = collect,
+	.pure_collect = true,
 	.tags = OC_TAG_NODES,
 	.tag_key = tag_key,
 	.open = open_item,

@@ -166,6 +166,7 @@ const struct oc_listview_def oc_lv_partitions = {
 	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
 	.default_sort = NULL,
 	.collect = collect,
+	.pure_collect = true,
 	.open = open_item,
 	.context = context,
 	.priv_new = priv_new,

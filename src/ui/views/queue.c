@@ -21,6 +21,8 @@ static int cmp_u32(uint32_t x, uint32_t y)
 
 static int cmp_str(const char *a, const char *b)
 {
+	if (a == b)
+		return 0; /* interned: users, accounts, partitions, QoS, reasons */
 	return strcmp(a ? a : "", b ? b : "");
 }
 
@@ -37,8 +39,7 @@ static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 #define STR_CELL(fname, field)                                                      \
 	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
 	{                                                                           \
-		const char *v = job(lv, item)->field;                               \
-		snprintf(buf, len, "%s", v ? v : "");                               \
+		oc_cell_str(buf, len, job(lv, item)->field);                        \
 	}                                                                           \
 	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
 	{                                                                           \
@@ -48,7 +49,7 @@ static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 #define U32_CELL(fname, field)                                                      \
 	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
 	{                                                                           \
-		snprintf(buf, len, "%u", job(lv, item)->field);                     \
+		oc_cell_u32(buf, len, job(lv, item)->field);                        \
 	}                                                                           \
 	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
 	{                                                                           \
@@ -67,7 +68,7 @@ U32_CELL(c_prio, priority)
 
 static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", oc_job_state_compact(job(lv, item)));
+	oc_cell_str(buf, len, oc_job_state_compact(job(lv, item)));
 }
 
 static long long run_time(struct oc_listview *lv, const struct oc_job *j)
@@ -164,6 +165,7 @@ const struct oc_listview_def oc_lv_queue = {
 	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
 	.default_sort = NULL,
 	.collect = collect,
+	.pure_collect = true,
 	.tags = OC_TAG_JOBS,
 	.tag_key = tag_key,
 	.context = context,

@@ -314,7 +314,7 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 const struct oc_listview_def oc_lv_quota = {
 	.name = "quota",
 	.title = "Quota",
-	.focus = OC_MASK(OC_PART_ACCT) | OC_MASK(OC_PART_JOBS),
+	.focus = OC_FOCUS_QUOTA,
 	.cols = cols,
 	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
 	.collect = collect,

@@ -142,6 +142,7 @@ const struct oc_listview_def oc_lv_reservations = {
 	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
 	.default_sort = "start",
 	.collect = collect,
+	.pure_collect = true,
 	.open = open_item,
 	.context = context,
 };

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# bench_ui.sh OUT [RUNS] [KEYS]: the real opsconsole in tmux against the
+# running cluster, measured through its latency log (OC_LATENCY_LOG):
+#   P6  time from starting it (just before `tmux new-window`) to the first
+#       frame of the queue view drawn with the jobs loaded, median of RUNS,
+#       and what `tmux new-window` costs by itself (a window running date);
+#   P4  its peak RSS (VmHWM) after that frame and two more refreshes, and
+#       its RSS then (VmRSS: what holding the jobs costs);
+#   P5  key to screen in the queue view: moves, page keys, sorting by each
+#       column, a filter typed character by character and cleared, KEYS
+#       keys in all; then the same with slurmctld stopped (SIGSTOP).
+# Each key is sent alone and the next one waits for its log line, so
+# every figure is one key. "key MS" in the log is measured inside the
+# program (key read to the end of doupdate()); the round trip
+# (send-keys to the log line) includes tmux and this script's polling.
+# Writes key=value lines to OUT. Exits 1 only when it cannot measure.
+set -euo pipefail
+out=${1:?usage: bench_ui.sh OUT [RUNS] [KEYS]}
+runs=${2:-5}
+nkeys=${3:-120}
+: "${OC_BIN:?OC_BIN must point at the opsconsole binary}"
+: "${OC_CLUSTER_DIR:?OC_CLUSTER_DIR must point at the running cluster}"
+export SLURM_CONF="$OC_CLUSTER_DIR/etc/slurm.conf"
+tmp=$(mktemp -d)
+sock="oc-bench-$$"
+ctld=$(cat "$OC_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null || true)
+[[ -n $ctld ]] && kill -0 "$ctld" 2>/dev/null || { echo "bench_ui: slurmctld is not running" >&2; exit 1; }
+cleanup() {
+	kill -CONT "$ctld" 2>/dev/null || true
+	tmux -L "$sock" kill-server 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+die() { echo "bench_ui: $*" >&2; exit 1; }
+now_ns() { date +%s%N; }
+
+# A server that is already up, so that its start is not counted.
+tmux -L "$sock" -f /dev/null new-session -d -s idle -x 200 -y 50 "sleep 3600"
+log=$tmp/latency.log
+
+# What starting a program through `tmux new-window` costs by itself (the
+# shell tmux runs the command with, env): measured with date, median of 5.
+spawns=()
+for ((r = 1; r <= 5; r++)); do
+	rm -f "$tmp/spawn"
+	t0=$(now_ns)
+	tmux -L "$sock" new-window -d -t idle "env TERM=screen date +%s%N >$tmp/spawn.tmp && mv $tmp/spawn.tmp $tmp/spawn"
+	end=$((SECONDS + 10))
+	until [[ -s $tmp/spawn ]]; do
+		((SECONDS < end)) || die "tmux did not start a window"
+		sleep 0.005
+	done
+	spawns+=("$(awk -v a="$t0" '{printf "%.1f", ($1 - a) / 1e6}' "$tmp/spawn")")
+done
+spawn_ms=$(printf '%s\n' "${spawns[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+
+# start: a new window running the console on the queue view; sets win.
+start_console() {
+	: >"$log"
+	t_start=$(now_ns)
+	tmux -L "$sock" new-window -d -t idle -n oc \
+		"env TERM=screen LANG=C.UTF-8 OC_LATENCY_LOG=$log $(printf '%q ' "$OC_BIN") --cluster llm-poc --view queue"
+	local end=$((SECONDS + 60))
+	until grep -q '^first_full_paint' "$log"; do
+		((SECONDS < end)) || die "no first full paint within 60 s"
+		sleep 0.01
+	done
+	local t1
+	t1=$(awk '/^first_full_paint/ {print $2; exit}' "$log")
+	paint_ms=$(awk -v a="$t_start" -v b="$t1" 'BEGIN {printf "%.1f", (b - a / 1e9) * 1000}')
+	pid=$(tmux -L "$sock" display-message -p -t idle:oc '#{pane_pid}')
+}
+stop_console() {
+	tmux -L "$sock" send-keys -t idle:oc q
+	local end=$((SECONDS + 10))
+	while kill -0 "$pid" 2>/dev/null && ((SECONDS < end)); do sleep 0.05; done
+	kill "$pid" 2>/dev/null || true
+}
+
+paints=()
+for ((r = 1; r <= runs; r++)); do
+	start_console
+	paints+=("$paint_ms")
+	if ((r < runs)); then stop_console; fi
+done
+p6=$(printf '%s\n' "${paints[@]}" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}')
+
+# Peak RSS once the slow parts are in too and two refreshes have passed.
+sleep 5
+rss=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
+rss_now=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")
+[[ -n $rss ]] || die "cannot read VmHWM of $pid"
+
+# The keys: moves and pages, each column as sort key, a typed filter.
+keys=()
+while ((${#keys[@]} < nkeys)); do
+	keys+=(j j j j j k k NPage NPage PPage End Home s s s S s s S)
+	keys+=(/ b e n c h - 1 2 BSpace BSpace 3 Escape)
+done
+keys=("${keys[@]:0:$nkeys}")
+
+# run_keys NAME: send every key alone, wait for its log line; writes
+# NAME.in (in-program ms) and NAME.rt (round trip ms).
+run_keys() {
+	local name=$1 k n t0 t1 end
+	: >"$tmp/$name.rt"
+	: >"$tmp/$name.names"
+	for k in "${keys[@]}"; do
+		echo "$k" >>"$tmp/$name.names"
+		n=$(grep -c '^key ' "$log" || true)
+		t0=$(now_ns)
+		tmux -L "$sock" send-keys -t idle:oc -- "$k"
+		end=$((SECONDS + 10))
+		until (($(grep -c '^key ' "$log" || true) > n)); do
+			((SECONDS < end)) || die "no frame after key $k"
+			sleep 0.002
+		done
+		t1=$(now_ns)
+		echo "$(((t1 - t0) / 1000))" >>"$tmp/$name.rt"
+	done
+	grep '^key ' "$log" | awk '{print $2}' >"$tmp/$name.all"
+	grep '^key ' "$log" | awk '{print $3}' >"$tmp/$name.prep"
+	grep '^key ' "$log" | awk '{print $4}' >"$tmp/$name.cpu"
+	# The slowest keys, for the record.
+	paste "$tmp/$name.all" "$tmp/$name.names" | sort -rn | head -5 | tr '\t\n' ' ,' >"$tmp/$name.slowest"
+}
+pct() { # pct FILE P: the P-th percentile (nearest rank)
+	sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100+0.999999); if (i<1) i=1; printf "%.3f", v[i]}'
+}
+
+: >"$log"
+run_keys live
+cp "$tmp/live.all" "$tmp/live.in"
+kill -STOP "$ctld"
+: >"$log"
+run_keys stopped
+kill -CONT "$ctld"
+cp "$tmp/stopped.all" "$tmp/stopped.in"
+stop_console
+awk '{printf "%.3f\n", $1/1000}' "$tmp/live.rt" >"$tmp/live.rtms"
+
+{
+	echo "p6_first_paint_ms=$p6"
+	echo "p6_spawn_ms=$spawn_ms"
+	echo "p6_runs=$runs"
+	echo "p4_console_rss_kb=$rss"
+	echo "p4_console_rss_now_kb=$rss_now"
+	echo "p5_keys=$(wc -l <"$tmp/live.in")"
+	echo "p5_p50=$(pct "$tmp/live.in" 50)"
+	echo "p5_p99=$(pct "$tmp/live.in" 99)"
+	echo "p5_max=$(pct "$tmp/live.in" 100)"
+	echo "p5_stopped_keys=$(wc -l <"$tmp/stopped.in")"
+	echo "p5_stopped_p50=$(pct "$tmp/stopped.in" 50)"
+	echo "p5_stopped_p99=$(pct "$tmp/stopped.in" 99)"
+	echo "p5_prep_p50=$(pct "$tmp/live.prep" 50)"
+	echo "p5_prep_p99=$(pct "$tmp/live.prep" 99)"
+	echo "p5_stopped_prep_p99=$(pct "$tmp/stopped.prep" 99)"
+	echo "p5_cpu_p50=$(pct "$tmp/live.cpu" 50)"
+	echo "p5_cpu_p99=$(pct "$tmp/live.cpu" 99)"
+	echo "p5_stopped_cpu_p99=$(pct "$tmp/stopped.cpu" 99)"
+	echo "p5_slowest=$(cat "$tmp/live.slowest")"
+	echo "p5_stopped_slowest=$(cat "$tmp/stopped.slowest")"
+	echo "p5_roundtrip_p50=$(pct "$tmp/live.rtms" 50)"
+	echo "p5_roundtrip_p99=$(pct "$tmp/live.rtms" 99)"
+} >"$out"
+cat "$out"
