@@ -3,8 +3,8 @@
 # test: unit tests, then the real local cluster (started and stopped by
 # ctest's "cluster" fixture) with the cluster, end-to-end and benchmark
 # tests; then the build without libslurm (the CLI backend only) with the
-# unit tests and two end-to-end tests; then the unit and end-to-end tests
-# again under AddressSanitizer+UBSan; then a short libFuzzer run of every
+# unit tests and two end-to-end tests; then the unit, cluster, SSH and
+# end-to-end tests again under AddressSanitizer+UBSan; then a short libFuzzer run of every
 # parser (clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,9 +27,10 @@ ctest --test-dir build-cli --output-on-failure --timeout 600 -R '^(cluster\.(sta
 cmake -S . -B build-asan -DOC_WERROR=ON -DOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 cmake --build build-asan -j"$jobs"
 ctest --test-dir build-asan --output-on-failure -L unit
-# The console itself under ASan+UBSan, driven in tmux against the cluster
-# (leak reports off: ncurses' panel library keeps one block for stdscr).
-ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure --timeout 600 -L e2e
+# The cluster and SSH tests and the console itself under ASan+UBSan,
+# driven in tmux against the cluster (leak reports off: ncurses' panel
+# library keeps one block for stdscr; e2e.valgrind checks leaks instead).
+ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure --timeout 600 -L 'cluster|e2e'
 
 # libFuzzer: every parser fuzzed for a short while (OC_FUZZ_SECONDS each,
 # about 2.5 minutes in all) from its seeds and the hostile corpus.
