@@ -44,4 +44,13 @@ for f in share/opsconsole/keymaps/default.json share/opsconsole/themes/mono.json
 	share/doc/opsconsole/script-mode.md share/doc/opsconsole/script-mode.schema.json; do
 	[ -s "$scratch/root/usr/$f" ] || fail "missing in the package: $f"
 done
+# The SSH module (loaded on first use by source/ssh_load.c) is where the
+# program looks for it, and every oc_ function it calls is exported by the
+# program (a missing one would make the first SSH connection fail).
+mod=$scratch/root/usr/lib/opsconsole/opsconsole-ssh.so
+[ -s "$mod" ] || fail "missing in the package: lib/opsconsole/opsconsole-ssh.so"
+exported=$(nm -D --defined-only "$scratch/root/usr/bin/opsconsole" | awk '{print $3}')
+for sym in $(nm -D --undefined-only "$mod" | awk '$2 ~ /^oc_/ {print $2}'); do
+	grep -qx "$sym" <<<"$exported" || fail "opsconsole does not export $sym, which opsconsole-ssh.so needs"
+done
 echo "ok: $(basename "$pkg") unpacks into a scratch root and runs: $("$scratch/root/usr/bin/opsconsole" --version)"

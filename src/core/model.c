@@ -4,14 +4,15 @@
 #include <string.h>
 #include <strings.h>
 
-#define OC_TABLE_FUNCS(type, prefix)                                        \
+#define OC_TABLE_NEW(type, prefix)                                          \
 	struct type *prefix##_new(void)                                     \
 	{                                                                   \
 		struct type *t = calloc(1, sizeof(*t));                     \
 		if (t)                                                      \
 			atomic_init(&t->h.refs, 1);                         \
 		return t;                                                   \
-	}                                                                   \
+	}
+#define OC_TABLE_FUNCS(type, prefix)                                        \
 	struct type *prefix##_ref(struct type *t)                           \
 	{                                                                   \
 		if (t)                                                      \
@@ -25,17 +26,59 @@
 			return;                                             \
 		*tp = NULL;                                                 \
 		if (atomic_fetch_sub(&t->h.refs, 1) == 1) {                 \
+			prefix##_drop_owned(t);                             \
 			oc_arena_release(&t->h.arena);                      \
 			free(t);                                            \
 		}                                                           \
 	}
 
+/* What a table owns besides its arena, released with it. */
+#define OC_OWNS_NOTHING(type, prefix) \
+	static void prefix##_drop_owned(struct type *t) { (void)t; }
+OC_OWNS_NOTHING(oc_nodes, oc_nodes)
+OC_OWNS_NOTHING(oc_partitions, oc_partitions)
+OC_OWNS_NOTHING(oc_reservations, oc_reservations)
+OC_OWNS_NOTHING(oc_accounting, oc_accounting)
+OC_OWNS_NOTHING(oc_config, oc_config)
+static void oc_jobs_drop_owned(struct oc_jobs *t)
+{
+	if (t->str && atomic_fetch_sub(&t->str->refs, 1) == 1) {
+		oc_arena_release(&t->str->arena);
+		free(t->str);
+	}
+}
+
+OC_TABLE_NEW(oc_nodes, oc_nodes)
+OC_TABLE_NEW(oc_partitions, oc_partitions)
+OC_TABLE_NEW(oc_reservations, oc_reservations)
+OC_TABLE_NEW(oc_accounting, oc_accounting)
+OC_TABLE_NEW(oc_config, oc_config)
+struct oc_jobs *oc_jobs_new(void)
+{
+	struct oc_jobs *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->str = calloc(1, sizeof(*t->str));
+	if (!t->str) {
+		free(t);
+		return NULL;
+	}
+	atomic_init(&t->h.refs, 1);
+	atomic_init(&t->str->refs, 1);
+	return t;
+}
 OC_TABLE_FUNCS(oc_nodes, oc_nodes)
 OC_TABLE_FUNCS(oc_partitions, oc_partitions)
 OC_TABLE_FUNCS(oc_jobs, oc_jobs)
 OC_TABLE_FUNCS(oc_reservations, oc_reservations)
 OC_TABLE_FUNCS(oc_accounting, oc_accounting)
 OC_TABLE_FUNCS(oc_config, oc_config)
+
+bool oc_job_holds_nodes(const struct oc_job *j)
+{
+	return j->nodes && (j->state == OC_JOB_RUNNING || j->state == OC_JOB_SUSPENDED ||
+			    (j->flags & OC_JF_COMPLETING));
+}
 
 struct oc_snapshot *oc_snapshot_new(void)
 {

@@ -157,7 +157,8 @@ struct oc_job {
 	uint32_t gpus;            /* allocated (running) or requested (pending) */
 	uint32_t priority;
 	/* Indexes of its allocated nodes in the node table the jobs table was
-	 * resolved against (see oc_jobs.node_generation); NULL when none. */
+	 * resolved against (see oc_jobs.node_generation); NULL when none.
+	 * Set for the jobs oc_job_holds_nodes says hold nodes. */
 	uint32_t *node_idx;
 	uint32_t node_count;
 };
@@ -248,6 +249,17 @@ struct oc_jobs {
 	struct oc_job *v;
 	size_t n;
 	uint64_t node_generation; /* node table the node_idx refer to */
+	/* The strings of v, shared by the copies of this table resolved
+	 * against other node tables (oc_jobs_relink); h.arena holds v and
+	 * the node indexes. Never NULL in a table from oc_jobs_new. (Tables
+	 * that are never relinked may keep their strings in h.arena.) */
+	struct oc_strings *str;
+};
+
+/* A reference-counted arena for strings shared between tables. */
+struct oc_strings {
+	atomic_int refs;
+	struct oc_arena arena;
 };
 
 struct oc_reservations {
@@ -315,6 +327,9 @@ struct oc_config *oc_config_ref(struct oc_config *t);
 void oc_nodes_unref(struct oc_nodes **t);
 void oc_partitions_unref(struct oc_partitions **t);
 void oc_jobs_unref(struct oc_jobs **t);
+/* Whether j holds its nodes (running, suspended or completing), i.e.
+ * whether its node_idx are resolved. */
+bool oc_job_holds_nodes(const struct oc_job *j);
 void oc_reservations_unref(struct oc_reservations **t);
 void oc_accounting_unref(struct oc_accounting **t);
 void oc_config_unref(struct oc_config **t);

@@ -317,22 +317,24 @@ static uint32_t job_gpus(const json_t *o, enum oc_job_state st, uint32_t num_nod
 	return (uint32_t)g;
 }
 
-static int job_fill(struct oc_arena *a, const json_t *o, struct oc_node_index *ix, struct oc_job *j)
+/* Strings into sa, node indexes into a. */
+static int job_fill(struct oc_arena *sa, struct oc_arena *a, const json_t *o, struct oc_node_index *ix,
+		    struct oc_job *j)
 {
 	j->job_id = (uint32_t)jnum(o, "job_id", 0, NULL);
 	j->array_job_id = (uint32_t)jnum(o, "array_job_id", 0, NULL);
 	j->array_task_id = j->array_job_id ? (uint32_t)jnum(o, "array_task_id", OC_NONE, NULL) : OC_NONE;
-	j->name = oc_arena_strdup_nonempty(a, jstr(o, "name"));
+	j->name = oc_arena_strdup_nonempty(sa, jstr(o, "name"));
 	const char *user = jstr(o, "user_name");
 	char uid[24];
 	if (!user || !*user) {
 		snprintf(uid, sizeof(uid), "%llu", (unsigned long long)jnum(o, "user_id", 0, NULL));
 		user = uid;
 	}
-	j->user = oc_arena_strdup(a, user);
-	j->account = oc_arena_strdup_nonempty(a, jstr(o, "account"));
-	j->partition = oc_arena_strdup_nonempty(a, jstr(o, "partition"));
-	j->qos = oc_arena_strdup_nonempty(a, jstr(o, "qos"));
+	j->user = oc_arena_strdup(sa, user);
+	j->account = oc_arena_strdup_nonempty(sa, jstr(o, "account"));
+	j->partition = oc_arena_strdup_nonempty(sa, jstr(o, "partition"));
+	j->qos = oc_arena_strdup_nonempty(sa, jstr(o, "qos"));
 	bool have = false;
 	j->state = OC_JOB_FAILED;
 	const json_t *s = json_object_get(o, "job_state");
@@ -355,14 +357,13 @@ static int job_fill(struct oc_arena *a, const json_t *o, struct oc_node_index *i
 	const char *desc = jstr(o, "state_description");
 	const char *reason = jstr(o, "state_reason");
 	if (desc && *desc)
-		j->reason = oc_arena_strdup(a, desc);
+		j->reason = oc_arena_strdup(sa, desc);
 	else if (reason && *reason && strcmp(reason, "None") != 0)
-		j->reason = oc_arena_strdup(a, reason);
+		j->reason = oc_arena_strdup(sa, reason);
 	if (reason && oc_cli_reason_is_limit(reason))
 		j->flags |= OC_JF_LIMITED;
-	j->nodes = oc_arena_strdup_nonempty(a, jstr(o, "nodes"));
-	if (j->nodes && (j->state == OC_JOB_RUNNING || j->state == OC_JOB_SUSPENDED || (j->flags & OC_JF_COMPLETING)) &&
-	    oc_cli_resolve_nodes(a, j->nodes, ix, &j->node_idx, &j->node_count) < 0)
+	j->nodes = oc_arena_strdup_nonempty(sa, jstr(o, "nodes"));
+	if (oc_job_holds_nodes(j) && oc_cli_resolve_nodes(a, j->nodes, ix, &j->node_idx, &j->node_count) < 0)
 		return -1;
 	j->submit_time = (time_t)jnum(o, "submit_time", 0, NULL);
 	j->start_time = (time_t)jnum(o, "start_time", 0, NULL);
@@ -410,7 +411,7 @@ int oc_cli_parse_jobs_json(const char *text, size_t len, struct oc_node_index *i
 		}
 		struct oc_job *j = &t->v[t->n];
 		memset(j, 0, sizeof(*j));
-		if (job_fill(&t->h.arena, o, ix, j) < 0)
+		if (job_fill(&t->str->arena, &t->h.arena, o, ix, j) < 0)
 			goto oom;
 		t->n++;
 	}

@@ -450,8 +450,11 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 		}
 		oc_run_result_clear(&r);
 	}
-	if (!oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
-		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
+	/* A new node layout: partitions and reservations are parsed again
+	 * against it, the jobs relinked from the table held (oc_jobs_relink). */
+	bool relayout = !oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes);
+	if (relayout)
+		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_RESV);
 	mask |= oc_backend_refetch(b->need_full, mask, prev);
 	struct oc_node_index ix = {.nodes = next->nodes};
 
@@ -466,6 +469,8 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	for (size_t k = 0; k < sizeof(indexed) / sizeof(indexed[0]); k++)
 		if ((mask & OC_MASK(indexed[k].part)) && refresh_indexed(b, &indexed[k], &ix, prev, next) < 0)
 			failed++;
+	if (relayout && oc_backend_relink_jobs(prev, next, &ix, oc_cli_resolve_nodes) < 0)
+		b->need_full |= OC_MASK(OC_PART_JOBS);
 	oc_node_index_free(&ix);
 
 	if ((mask & OC_MASK(OC_PART_ACCT)) && b->conf_loaded && refresh_acct(b, next) < 0)

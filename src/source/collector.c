@@ -120,19 +120,20 @@ static void *collector_main(void *arg)
 		}
 		/* The first refresh loads what the screen shows, so that it is
 		 * drawn without waiting for the rest (accounting may wait for
-		 * slurmdbd); the other parts are still due and follow at once. */
-		unsigned indexed = OC_MASK(OC_PART_PARTITIONS);
+		 * slurmdbd); the other parts are still due and follow at once.
+		 * The jobs index their nodes too, but the queue view does not
+		 * show that: the nodes follow in the next refresh, which relinks
+		 * the jobs held instead of loading the queue again. Loading the
+		 * queue first also keeps the console's peak memory low: the node
+		 * table is not resident yet while libslurm unpacks the queue. */
 		if (first) {
 			unsigned shown = OC_FOCUS_PARTS(c->focus);
 			if (shown && (mask & shown))
-				mask &= shown | OC_MASK(OC_PART_NODES);
-			/* Jobs and reservations index nodes too: loading the nodes
-			 * with them spares a second full load once nodes arrive. */
-			indexed |= OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
+				mask &= shown;
 			first = false;
 		}
 		/* Nodes and partitions go together: partitions index nodes. */
-		if (mask & indexed)
+		if (mask & OC_MASK(OC_PART_PARTITIONS))
 			mask |= OC_MASK(OC_PART_NODES);
 		struct oc_snapshot *prev = oc_snapshot_ref(c->current);
 		unsigned focus = c->focus;

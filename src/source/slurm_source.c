@@ -362,7 +362,7 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 	struct oc_jobs *t = oc_jobs_new();
 	if (!t)
 		return NULL;
-	struct oc_arena *a = &t->h.arena;
+	struct oc_arena *a = &t->h.arena, *sa = &t->str->arena; /* rows, strings */
 	t->h.slurm_update = msg->last_update;
 	t->h.generation = (prev ? prev->h.generation : 0) + 1;
 	t->node_generation = ix->nodes ? ix->nodes->h.generation : 0;
@@ -396,7 +396,7 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 			pool = np_;                                                        \
 			cap = ncap_;                                                       \
 		}                                                                          \
-		pool[npool] = oc_arena_strdup(a, s_);                                      \
+		pool[npool] = oc_arena_strdup(sa, s_);                                     \
 		if (!pool[npool] || oc_strmap_put(&interned, pool[npool], (uint32_t)npool) < 0) \
 			goto fail;                                                         \
 		(dst) = pool[npool++];                                                     \
@@ -408,7 +408,7 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 		j->job_id = ji->job_id;
 		j->array_job_id = ji->array_job_id;
 		j->array_task_id = (ji->array_job_id && ji->array_task_id != NO_VAL) ? ji->array_task_id : OC_NONE;
-		j->name = oc_arena_strdup_nonempty(a, ji->name);
+		j->name = oc_arena_strdup_nonempty(sa, ji->name);
 		INTERN(j->user, ji->user_name ? ji->user_name : oc_slurm_uid_name(&b->uids, ji->user_id));
 		INTERN(j->account, ji->account);
 		INTERN(j->partition, ji->partition);
@@ -432,10 +432,8 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 			INTERN(j->reason, oc_slurm_reason_name(ji->state_reason));
 		if (ji->state_reason != WAIT_NO_REASON && oc_slurm_reason_is_limit(ji->state_reason))
 			j->flags |= OC_JF_LIMITED;
-		j->nodes = oc_arena_strdup_nonempty(a, ji->nodes);
-		if (j->nodes && (j->state == OC_JOB_RUNNING || j->state == OC_JOB_SUSPENDED ||
-				 (j->flags & OC_JF_COMPLETING)) &&
-		    resolve_nodes(a, j->nodes, ix, &j->node_idx, &j->node_count) < 0)
+		j->nodes = oc_arena_strdup_nonempty(sa, ji->nodes);
+		if (oc_job_holds_nodes(j) && resolve_nodes(a, j->nodes, ix, &j->node_idx, &j->node_count) < 0)
 			goto fail;
 		j->submit_time = ji->submit_time;
 		j->start_time = ji->start_time;
@@ -630,10 +628,13 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	}
 
 	/* Partitions, jobs and reservations hold indexes into the node table:
-	 * when its layout (names, order) changed, they are all asked for again
-	 * in full and resolved against the new table. */
-	if (!oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes))
-		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV);
+	 * when its layout (names, order) changed, partitions and reservations
+	 * are asked for again in full and resolved against the new table; the
+	 * jobs (the queue may be 100,000 records) are relinked from the table
+	 * the console holds, without asking slurmctld. */
+	bool relayout = !oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes);
+	if (relayout)
+		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_RESV);
 	mask |= oc_backend_refetch(b->need_full, mask, prev);
 	struct oc_node_index ix = {.nodes = next->nodes};
 
@@ -698,6 +699,9 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			failed++;
 		}
 	}
+
+	if (relayout && oc_backend_relink_jobs(prev, next, &ix, resolve_nodes) < 0)
+		b->need_full |= OC_MASK(OC_PART_JOBS);
 
 	if (mask & OC_MASK(OC_PART_RESV)) {
 		struct oc_part_status *st = &next->status[OC_PART_RESV];

@@ -46,6 +46,26 @@ const char *oc_slurm_build_version(void);
  * the backends. */
 unsigned oc_backend_refetch(unsigned need_full, unsigned mask, const struct oc_snapshot *prev);
 
+struct oc_node_index;
+
+/* How a backend resolves a hostlist against a node index (libslurm's
+ * hostlist or core/hostlist.c): sets *idx (in a) and *count. 0, -1 on ENOMEM. */
+typedef int (*oc_resolve_nodes_fn)(struct oc_arena *a, const char *nodes, struct oc_node_index *ix,
+				   uint32_t **idx, uint32_t *count);
+
+/* After the node layout changed: a copy of jobs whose node indexes refer
+ * to the node table of ix, without asking Slurm for the queue again. The
+ * copy shares the strings of jobs (and keeps them alive). NULL on ENOMEM. */
+struct oc_jobs *oc_jobs_relink(struct oc_jobs *jobs, struct oc_node_index *ix, oc_resolve_nodes_fn resolve);
+
+/* For a refresh in which the node layout changed: the jobs of next, unless
+ * they were loaded in this refresh (against the new table), relinked. The
+ * backends ask Slurm again for the small indexed parts (partitions,
+ * reservations) but not for the queue. Returns 0, -1 on ENOMEM (next keeps
+ * its jobs: the caller loads them in full next time). */
+int oc_backend_relink_jobs(const struct oc_snapshot *prev, struct oc_snapshot *next, struct oc_node_index *ix,
+			   oc_resolve_nodes_fn resolve);
+
 /* Close a backend of any kind and clear *b. */
 void oc_backend_close(struct oc_backend **b);
 

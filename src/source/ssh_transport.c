@@ -635,9 +635,11 @@ static const struct oc_transport_ops ssh_t_ops = {
 	.close = ssh_t_close,
 };
 
-/* Returns a transport the caller closes with oc_transport_close, or NULL
- * with err (transport.h). */
-struct oc_transport *oc_ssh_transport_open(const struct oc_ssh_target *t, char *err, size_t errlen)
+/* oc_ssh_transport_open (transport.h) as the module exports it
+ * (ssh_load.c): a transport the caller closes with oc_transport_close, or
+ * NULL with err. */
+__attribute__((visibility("default"))) struct oc_transport *
+oc_ssh_module_transport_open(const struct oc_ssh_target *t, char *err, size_t errlen)
 {
 	if (!t || !t->host[0]) {
 		oc_datafile_err(err, errlen, "ssh: no host given");

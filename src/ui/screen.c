@@ -690,6 +690,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 
 	time_t last_second = 0;
 	bool waiting_to_quit = false;
+	bool tty_gone = false; /* stdin hung up: quitting, not read again */
 	const char *ll = getenv("OC_LATENCY_LOG");
 	latency_log = ll && *ll ? fopen(ll, "ae") : NULL;
 	if (latency_log)
@@ -734,7 +735,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			}
 		}
 		struct pollfd pfd[4] = {
-			{.fd = STDIN_FILENO, .events = POLLIN},
+			{.fd = tty_gone ? -1 : STDIN_FILENO, .events = POLLIN},
 			{.fd = hooks->wake_fd(hooks->ctx), .events = POLLIN},
 			{.fd = app->worker ? oc_worker_fd(app->worker) : -1, .events = POLLIN},
 			{.fd = app->probe ? oc_probe_fd(app->probe) : -1, .events = POLLIN},
@@ -753,11 +754,19 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			oc_probe_ack(app->probe); /* a probe result came in */
 			app->dirty = true;
 		}
-		if (rc > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN))
-			break; /* the terminal went away */
+		if (rc > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+			/* The terminal went away (a dropped SSM or SSH session)
+			 * without a SIGHUP reaching the console (not its
+			 * controlling terminal, or not in its foreground group):
+			 * quit as on SIGHUP, after a running action, and never
+			 * read the dead terminal again (it stays readable, so
+			 * polling it would spin). */
+			tty_gone = true;
+			quit_signal = SIGHUP;
+		}
 		wint_t wch;
 		int r;
-		while (!app->quit && !quit_signal && (r = read_key(&wch, utf8)) != ERR) {
+		while (!tty_gone && !app->quit && !quit_signal && (r = read_key(&wch, utf8)) != ERR) {
 			if (latency_log && !key_t0) {
 				key_t0 = mono_ms();
 				key_cpu0 = thread_cpu_ms();

@@ -436,8 +436,24 @@ static size_t active_jobs(const struct oc_jobs *t)
 	return n;
 }
 
+/* --bare-load: what libslurm's job load costs by itself, in a process
+ * that does nothing else (slurm_init and one slurm_load_jobs, as the
+ * console asks for it): its peak RSS is the floor of the console's and
+ * squeue's. */
+static int bare_load(void)
+{
+	slurm_init(NULL);
+	job_info_msg_t *m = NULL;
+	if (slurm_load_jobs(0, &m, SHOW_ALL) != SLURM_SUCCESS || !m)
+		return 1;
+	slurm_free_job_info_msg(m);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "--bare-load") == 0)
+		return bare_load();
 	int runs = 9, quick = 0;
 	double p3_secs = 60;
 	const char *ui_path = NULL;
@@ -495,7 +511,7 @@ int main(int argc, char **argv)
 	double *v_sinfo = calloc((size_t)runs, sizeof(double)), *v_squeue = calloc((size_t)runs, sizeof(double));
 	double *v_squeue_w = calloc((size_t)runs, sizeof(double)), *v_acct = calloc((size_t)runs, sizeof(double));
 	double *v_tick_p = calloc((size_t)runs, sizeof(double)), *v_tick_n = calloc((size_t)runs, sizeof(double));
-	long squeue_rss = 0;
+	long squeue_rss = 0, bare_rss = 0;
 	unsigned nochange = 0, asked = 0;
 	if (!rows || !v_full || !v_full_w || !v_same || !v_tick || !v_bare || !v_rows || !v_sinfo ||
 	    !v_squeue || !v_squeue_w || !v_acct || !v_tick_p || !v_tick_n) {
@@ -567,6 +583,13 @@ int main(int argc, char **argv)
 		}
 		if (rss > squeue_rss)
 			squeue_rss = rss;
+		char *bare_argv[] = {"/proc/self/exe", "--bare-load", NULL};
+		if (run_proc(bare_argv, NULL, NULL, &rss) < 0) {
+			fprintf(stderr, "bench_scale: the bare job load failed\n");
+			return 1;
+		}
+		if (rss > bare_rss)
+			bare_rss = rss;
 	}
 	double m_full = median(v_full, runs), m_full_w = median(v_full_w, runs);
 	double m_same = median(v_same, runs), m_tick = median(v_tick, runs);
@@ -592,6 +615,7 @@ int main(int argc, char **argv)
 	row("squeue, one process (CPU)", m_squeue * 1e3, "ms");
 	row("squeue, one process (wall)", m_squeue_w * 1e3, "ms");
 	row("squeue peak RSS", (double)squeue_rss / 1024, "MB");
+	row("bare slurm_load_jobs, a process doing only that: peak RSS", (double)bare_rss / 1024, "MB");
 	row("bare libslurm loads: node+part+job+resv (CPU)", m_bare * 1e3, "ms");
 	row("collector full refresh, 4 parts (CPU)", m_full * 1e3, "ms");
 	row("collector full refresh, 4 parts (wall)", m_full_w * 1e3, "ms");
@@ -691,7 +715,9 @@ int main(int argc, char **argv)
 		row("console RSS holding the jobs (VmRSS after)", (double)ui.rss_now_kb / 1024, "MB");
 		if (squeue_rss) {
 			ratio("P4", "console peak RSS / squeue peak RSS", (double)ui.rss_kb / (double)squeue_rss, "<=", 1.0);
-			printf("       (holding: %.4f)\n", (double)ui.rss_now_kb / (double)squeue_rss);
+			printf("       (holding: %.4f; the bare job load alone: %.4f; console above it: %.1f MB)\n",
+			       (double)ui.rss_now_kb / (double)squeue_rss, (double)bare_rss / (double)squeue_rss,
+			       (double)(ui.rss_kb - bare_rss) / 1024);
 		}
 		printf("  P5   key to screen, queue view, %d keys: p50 %.2f ms, p99 %.2f ms  target p99 <= 16 %s\n",
 		       ui.keys, ui.p5_p50, ui.p5_p99, ui.p5_p99 <= 16 ? "met" : "MISSED");

@@ -137,6 +137,61 @@ static void test_unchanged_refresh_shares(void **state)
 }
 
 /* Partition summaries add up: GPUs of normal = 8 nodes x 8. */
+/* The console's start-up order (collector.c): the queue alone first, the
+ * nodes in the next refresh. The jobs are then relinked against the node
+ * table, not asked for again: same strings (the same load), node indexes
+ * that name exactly the nodes of each running job. */
+static void test_jobs_first_then_nodes(void **state)
+{
+	(void)state;
+	struct oc_snapshot *a = oc_collector_refresh_once(cluster_util_backend, OC_MASK(OC_PART_JOBS), NULL);
+	assert_non_null(a);
+	assert_true(a->status[OC_PART_JOBS].fetched);
+	assert_false(a->status[OC_PART_NODES].fetched);
+	assert_int_equal(a->nodes->n, 0);
+	size_t running = 0;
+	for (size_t i = 0; i < a->jobs->n; i++) {
+		running += oc_job_holds_nodes(&a->jobs->v[i]);
+		assert_int_equal(a->jobs->v[i].node_count, 0);
+	}
+	assert_true(running > 0); /* the demo workload runs jobs */
+
+	struct oc_snapshot *b = oc_collector_refresh_once(cluster_util_backend, OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS), a);
+	assert_non_null(b);
+	assert_int_equal(b->nodes->n, 16);
+	assert_ptr_not_equal(b->jobs, a->jobs);
+	assert_ptr_equal(b->jobs->str, a->jobs->str); /* relinked, not loaded again */
+	assert_int_equal(b->jobs->node_generation, b->nodes->h.generation);
+	/* Against a load resolved at once (jobs that ended in between are
+	 * skipped; the demo's running jobs last for hours). */
+	struct oc_snapshot *c = oc_collector_refresh_once(cluster_util_backend, OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS), NULL);
+	assert_non_null(c);
+	size_t linked = 0, compared = 0;
+	for (size_t i = 0; i < b->jobs->n; i++) {
+		const struct oc_job *j = &b->jobs->v[i];
+		if (!oc_job_holds_nodes(j))
+			continue;
+		linked++;
+		assert_true(j->node_count > 0);
+		for (size_t m = 0; m < c->jobs->n; m++) {
+			const struct oc_job *d = &c->jobs->v[m];
+			if (d->job_id != j->job_id || !oc_job_holds_nodes(d))
+				continue;
+			assert_int_equal(j->node_count, d->node_count);
+			for (uint32_t k = 0; k < j->node_count; k++)
+				assert_string_equal(b->nodes->v[j->node_idx[k]].name, c->nodes->v[d->node_idx[k]].name);
+			compared++;
+		}
+	}
+	assert_int_equal(linked, running);
+	assert_true(compared > 0);
+	oc_snapshot_unref(&c);
+	oc_snapshot_unref(&a); /* the relinked table outlives the one it came from */
+	for (size_t i = 0; i < b->jobs->n; i++)
+		assert_non_null(b->jobs->v[i].user);
+	oc_snapshot_unref(&b);
+}
+
 static void test_partition_rows(void **state)
 {
 	(void)state;
@@ -167,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_jobs_match_squeue),
 		cmocka_unit_test(test_unchanged_refresh_shares),
 		cmocka_unit_test(test_partition_rows),
+		cmocka_unit_test(test_jobs_first_then_nodes),
 	};
 	return cmocka_run_group_tests(tests, cluster_util_setup, cluster_util_teardown);
 }

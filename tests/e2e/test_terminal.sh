@@ -108,3 +108,21 @@ ok "fg resumes the console and keys work"
 e2e_keys q
 e2e_wait 'e2e\$ *$' 5
 ok "q returns to the shell prompt"
+
+# The terminal goes away without a SIGHUP reaching the console (here it is
+# not the console's controlling terminal: setsid), as when an SSM or SSH
+# session drops under some agents: the console quits instead of polling
+# the dead terminal (and slurmctld) forever.
+real_bin=$OC_BIN
+OC_BIN=setsid e2e_start 80x24 -w "$real_bin" --cluster llm-poc --view nodes
+e2e_wait '^NODE +STATE' 15
+pid=$(pgrep -n -f -- "^$real_bin --cluster llm-poc --view nodes") || fail "cannot find the console's pid"
+e2e_tmux kill-server
+end=$((SECONDS + 10))
+while kill -0 "$pid" 2>/dev/null && ((SECONDS < end)); do sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then
+	ps -o pid,stat,pcpu,args -p "$pid" >&2 || true
+	kill -9 "$pid" 2>/dev/null || true
+	fail "the console kept running after its terminal went away"
+fi
+ok "a terminal gone without SIGHUP: the console quits"

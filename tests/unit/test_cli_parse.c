@@ -14,6 +14,7 @@
 
 #include "core/hostlist.h"
 #include "source/cli_parse.h"
+#include "source/source.h"
 #include "test_util.h"
 
 #define DATA OC_SOURCE_DIR "/tests/unit/data/cli-22.05/"
@@ -183,6 +184,62 @@ static void test_jobs(void **state)
 	assert_int_equal(limited, 1);
 	oc_jobs_unref(&j);
 	oc_node_index_free(&ix);
+	oc_nodes_unref(&n);
+}
+
+/* The start-up order: the queue parsed before any node table, then
+ * relinked against it (source/backend.c) gives the node indexes a parse
+ * against the table gives, and the copy outlives the table it came from
+ * (they share the strings). */
+static void test_jobs_relink(void **state)
+{
+	(void)state;
+	struct oc_nodes *n = load_nodes();
+	struct oc_node_index ix = {.nodes = n};
+	struct oc_nodes *none = oc_nodes_new();
+	struct oc_node_index ix0 = {.nodes = none};
+	size_t len;
+	char *t = slurp("squeue.json", &len);
+	struct oc_jobs *direct = NULL, *first = NULL;
+	char err[256];
+	assert_int_equal(oc_cli_parse_jobs_json(t, len, &ix, NULL, &direct, err, sizeof(err)), 0);
+	assert_int_equal(oc_cli_parse_jobs_json(t, len, &ix0, NULL, &first, err, sizeof(err)), 0);
+	free(t);
+	size_t holding = 0;
+	for (size_t i = 0; i < first->n; i++) {
+		assert_int_equal(first->v[i].node_count, 0);
+		holding += oc_job_holds_nodes(&direct->v[i]);
+	}
+	assert_int_equal(holding, 3);
+	struct oc_jobs *relinked = oc_jobs_relink(first, &ix, oc_cli_resolve_nodes);
+	assert_non_null(relinked);
+	assert_int_equal(relinked->node_generation, n->h.generation);
+	assert_true(relinked->h.generation > first->h.generation);
+	oc_jobs_unref(&first);
+	assert_int_equal(relinked->n, direct->n);
+	for (size_t i = 0; i < direct->n; i++) {
+		const struct oc_job *a = &direct->v[i], *b = &relinked->v[i];
+		assert_int_equal(a->job_id, b->job_id);
+		assert_string_equal(a->user, b->user);
+		if (a->nodes)
+			assert_string_equal(a->nodes, b->nodes);
+		assert_int_equal(a->node_count, b->node_count);
+		for (uint32_t k = 0; k < a->node_count; k++)
+			assert_int_equal(a->node_idx[k], b->node_idx[k]);
+	}
+	/* A copy of the copy shares the same strings, not a chain. */
+	struct oc_jobs *again = oc_jobs_relink(relinked, &ix0, oc_cli_resolve_nodes);
+	assert_non_null(again);
+	assert_ptr_equal(again->str, relinked->str);
+	oc_jobs_unref(&relinked);
+	for (size_t i = 0; i < again->n; i++)
+		assert_int_equal(again->v[i].node_count, 0);
+	assert_string_equal(again->v[0].user, direct->v[0].user);
+	oc_jobs_unref(&again);
+	oc_jobs_unref(&direct);
+	oc_node_index_free(&ix0);
+	oc_node_index_free(&ix);
+	oc_nodes_unref(&none);
 	oc_nodes_unref(&n);
 }
 
@@ -421,7 +478,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape),
 		cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_jobs),
-		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_partitions),
+		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_jobs_relink),
+		cmocka_unit_test(test_partitions),
 		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config),
 		cmocka_unit_test(test_assoc_mgr),    cmocka_unit_test(test_prefixes_and_noise),
 		cmocka_unit_test(test_reason_is_limit),
