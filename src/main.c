@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "rehearse_cli.h"
 #include "source/collector.h"
 #include "source/probe_ssh.h"
+#include "source/snapfile.h"
 #include "source/source.h"
 #include "ui/ui.h"
 
@@ -37,6 +39,8 @@ static void usage(FILE *out)
 		"       opsconsole onboard --cluster NAME --file TEAM.json [--dry-run] [--yes]\n"
 		"       opsconsole rehearse --cluster NAME [--checklist FILE] [--auto] [--report DIR]\n"
 		"       opsconsole --cluster NAME --once VIEW [--json] [--partition P] [--show-hidden]\n"
+		"       opsconsole --cluster NAME --record FILE\n"
+		"       opsconsole --snapshot FILE [--cluster NAME] [options]\n"
 		"A terminal operations console for Slurm GPU clusters.\n"
 		"\n"
 		"  -c, --cluster NAME   open the cluster NAME: its profile\n"
@@ -53,6 +57,10 @@ static void usage(FILE *out)
 		"      --once VIEW      print VIEW once and exit, for scripts: partitions, queue,\n"
 		"                       nodes, health, quota, reservations (docs/script-mode.md)\n"
 		"      --json           with --once: JSON (schema opsconsole.once/1)\n"
+		"      --record FILE    write the cluster's nodes, partitions, jobs and\n"
+		"                       reservations to FILE and exit (docs/snapshots.md)\n"
+		"      --snapshot FILE  the console on a recorded FILE instead of a cluster,\n"
+		"                       read-only; --cluster only picks the profile's looks\n"
 		"  -h, --help           this help\n"
 		"  -V, --version        version and the Slurm version it was built against\n"
 		"\n"
@@ -237,6 +245,57 @@ static time_t h_inflight(void *ctx)
 }
 
 /* Script mode (once_cli.c): no terminal, no threads. */
+/* --record FILE: one full refresh through the profile's backend, written
+ * to FILE.tmp and renamed, so FILE is a whole snapshot or is untouched. */
+static int main_record(const char *cluster, const char *path)
+{
+	struct oc_profile profile;
+	int rc = resolve_profile(cluster, &profile);
+	if (rc)
+		return rc;
+	char err[512];
+	struct oc_connection conn;
+	struct oc_backend *b = oc_connect_backend(&profile, &conn, err, sizeof(err));
+	if (!b) {
+		fprintf(stderr, "opsconsole: %s: %s\n", profile.name, err);
+		return 1;
+	}
+	unsigned mask = OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) |
+			OC_MASK(OC_PART_RESV);
+	struct oc_snapshot *s = oc_collector_refresh_once(b, mask, NULL);
+	oc_backend_close(&b);
+	oc_connect_close(&conn);
+	rc = s ? 0 : 1;
+	for (int p = 0; s && p < OC_PART_COUNT; p++)
+		if ((mask & OC_MASK(p)) && s->status[p].error[0]) {
+			fprintf(stderr, "opsconsole: %s: nothing recorded: %s\n", profile.name, s->status[p].error);
+			rc = 1;
+		}
+	char tmp[PATH_MAX + 8];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = rc ? NULL : fopen(tmp, "w");
+	if (!rc && !f) {
+		fprintf(stderr, "opsconsole: %s: %s\n", tmp, strerror(errno));
+		rc = 1;
+	}
+	if (f) {
+		bool ok = oc_snapfile_write(f, s, err, sizeof(err)) == 0;
+		ok = (fclose(f) == 0) && ok;
+		if (ok && rename(tmp, path) == 0) {
+			printf("recorded %s: %zu nodes, %zu partitions, %zu jobs, %zu reservations\n", path,
+			       s->nodes->n, s->partitions->n, s->jobs->n, s->reservations->n);
+		} else {
+			fprintf(stderr, "opsconsole: %s: %s\n", path, ok ? strerror(errno) : err);
+			unlink(tmp);
+			rc = 1;
+		}
+	}
+	if (!s)
+		fprintf(stderr, "opsconsole: %s: out of memory\n", profile.name);
+	oc_snapshot_unref(&s);
+	return rc;
+}
+
 static int main_once(const char *cluster, const char *view, const char *partition, int show_hidden,
 		     struct oc_once_args *once)
 {
@@ -272,7 +331,9 @@ int main(int argc, char **argv)
 	const char *cluster = NULL, *view = NULL, *partition = NULL, *theme = NULL, *keymap = NULL;
 	int show_hidden = 0, readonly = 0;
 	struct oc_once_args once = {0};
-	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP, OPT_ONCE, OPT_JSON };
+	const char *record = NULL, *snapshot = NULL;
+	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP, OPT_ONCE, OPT_JSON, OPT_RECORD,
+	       OPT_SNAPSHOT };
 	static const struct option opts[] = {
 		{"cluster", required_argument, NULL, 'c'},
 		{"view", required_argument, NULL, OPT_VIEW},
@@ -283,6 +344,8 @@ int main(int argc, char **argv)
 		{"keymap", required_argument, NULL, OPT_KEYMAP},
 		{"once", required_argument, NULL, OPT_ONCE},
 		{"json", no_argument, NULL, OPT_JSON},
+		{"record", required_argument, NULL, OPT_RECORD},
+		{"snapshot", required_argument, NULL, OPT_SNAPSHOT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -299,6 +362,8 @@ int main(int argc, char **argv)
 		case OPT_KEYMAP: keymap = optarg; break;
 		case OPT_ONCE: once.view = optarg; break;
 		case OPT_JSON: once.json = true; break;
+		case OPT_RECORD: record = optarg; break;
+		case OPT_SNAPSHOT: snapshot = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V':
 #ifdef OC_WITH_LIBSLURM
@@ -316,6 +381,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if ((record || snapshot) && (once.view || once.json)) {
+		fprintf(stderr, "opsconsole: --%s does not go with --once\n", record ? "record" : "snapshot");
+		return EXIT_USAGE;
+	}
+	if (record && snapshot) {
+		fprintf(stderr, "opsconsole: --record and --snapshot do not go together\n");
+		return EXIT_USAGE;
+	}
+	if (record)
+		return main_record(cluster, record);
 	if (once.view || once.json)
 		return main_once(cluster, view, partition, show_hidden, &once);
 	static const char *const view_names[] = {"partitions", "queue",	   "nodes", "health",
@@ -335,19 +410,31 @@ int main(int argc, char **argv)
 		view = "queue";
 
 	struct oc_profile profile;
-	int rc = resolve_profile(cluster, &profile);
+	int rc = 0;
+	if (snapshot && !cluster) {
+		oc_profile_defaults(&profile); /* no cluster: the default looks */
+		snprintf(profile.name, sizeof(profile.name), "snapshot");
+	} else {
+		rc = resolve_profile(cluster, &profile);
+	}
 	if (rc)
 		return rc;
 
 	char err[512];
 	/* The backend (libslurm, or the Slurm commands over a transport) comes
-	 * from the profile: connect.c, where the transport is chosen. */
+	 * from the profile: connect.c, where the transport is chosen; or a
+	 * recorded snapshot, read-only and without probes. */
 	struct oc_connection conn;
-	struct oc_backend *backend = oc_connect_backend(&profile, &conn, err, sizeof(err));
+	memset(&conn, 0, sizeof(conn));
+	struct oc_backend *backend = snapshot ? oc_snap_backend_open(snapshot, err, sizeof(err))
+					      : oc_connect_backend(&profile, &conn, err, sizeof(err));
 	if (!backend) {
-		fprintf(stderr, "opsconsole: %s: %s\n", profile.name, err);
+		fprintf(stderr, "opsconsole: %s: %s\n", snapshot ? "snapshot" : profile.name, err);
 		return 1;
 	}
+	time_t frozen_at = snapshot ? oc_snap_backend_taken(backend) : 0;
+	if (snapshot)
+		readonly = 1;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "opsconsole: the console needs a terminal (opsconsole onboard and rehearse work without one)\n");
 		oc_backend_close(&backend);
@@ -411,8 +498,9 @@ int main(int argc, char **argv)
 	/* Node probes: over SSH to each node, also in a read-only console
 	 * (they change nothing; draining from a result goes through the
 	 * worker like any write). */
-	struct oc_probe_runner *probe_runner = oc_probe_ssh_runner_new(&profile.probes, err, sizeof(err));
-	if (!probe_runner)
+	struct oc_probe_runner *probe_runner =
+		snapshot ? NULL : oc_probe_ssh_runner_new(&profile.probes, err, sizeof(err));
+	if (!probe_runner && !snapshot)
 		fprintf(stderr, "opsconsole: node probes disabled: %s\n", err);
 	struct oc_ui_config ucfg = {
 		.cluster = profile.name,
@@ -421,6 +509,7 @@ int main(int argc, char **argv)
 		.refresh_s = profile.refresh_s,
 		.show_hidden = show_hidden || profile.show_hidden,
 		.readonly = readonly || profile.readonly,
+		.frozen_at = frozen_at,
 		.theme = theme ? theme : (profile.theme[0] ? profile.theme : NULL),
 		.keymap = keymap ? keymap : (profile.keymap[0] ? profile.keymap : NULL),
 		.datadir = datadir,

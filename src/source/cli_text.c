@@ -46,6 +46,11 @@ int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_node_in
 	long n = oc_hostlist_count(expr, err, sizeof(err));
 	if (n <= 0)
 		return 0; /* malformed: nothing resolved */
+	/* A list far longer than the node table names nodes it cannot hold
+	 * (a broken recorded snapshot, say "n[1-99999999]"): nothing resolved,
+	 * rather than walking and allocating for every name. */
+	if (!ix->nodes || (size_t)n > ix->nodes->n * 4 + 64)
+		return 0;
 	if (oc_node_index_build(ix) < 0)
 		return -1;
 	struct resolve_ctx c = {.ix = ix, .cap = (uint32_t)n};

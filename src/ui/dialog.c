@@ -67,6 +67,10 @@ struct oc_dialog {
 
 static bool dialog_writes_allowed(struct oc_app *app, char *why, size_t len)
 {
+	if (app->cfg->frozen_at) {
+		snprintf(why, len, " a recorded snapshot (--snapshot): nothing here reaches a cluster");
+		return false;
+	}
 	if (app->cfg->readonly) {
 		snprintf(why, len, " read-only console (--readonly or \"readonly\": true in the profile)");
 		return false;

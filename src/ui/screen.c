@@ -217,7 +217,7 @@ static void stale_text(struct oc_app *app, char *buf, size_t len)
 static void draw_header(struct oc_app *app, int width)
 {
 	const struct oc_snapshot *s = app->snap;
-	char left[256], right[64], clock[16];
+	char left[256], right[96], clock[32];
 	unsigned focus = app->view[app->cur]->def->focus;
 	if (!focus)
 		focus = OC_MASK_ALL; /* a view without cluster data: show the freshest part */
@@ -226,7 +226,9 @@ static void draw_header(struct oc_app *app, int width)
 		if ((focus & OC_MASK(p)) && s->status[p].fetched > newest)
 			newest = s->status[p].fetched;
 	const char *mode = "";
-	if (app->cfg->readonly) {
+	if (app->cfg->frozen_at) {
+		mode = "  [recorded snapshot]";
+	} else if (app->cfg->readonly) {
 		mode = "  [read-only]";
 	} else if (app->worker) {
 		struct oc_whoami who;
@@ -237,7 +239,12 @@ static void draw_header(struct oc_app *app, int width)
 	snprintf(left, sizeof(left), " opsconsole  %s  Slurm %s%s", s->cluster[0] ? s->cluster : app->cfg->cluster,
 		 s->slurm_version[0] ? s->slurm_version : "?", mode);
 	fmt_clock(app->now, clock, sizeof(clock));
-	if (newest)
+	if (app->cfg->frozen_at) {
+		struct tm tm;
+		localtime_r(&app->now, &tm);
+		strftime(clock, sizeof(clock), "%Y-%m-%d %H:%M:%S", &tm);
+		snprintf(right, sizeof(right), "recorded %s ", clock);
+	} else if (newest)
 		snprintf(right, sizeof(right), "updated %llds ago  %s ", (long long)(app->now - newest), clock);
 	else
 		snprintf(right, sizeof(right), "connecting...  %s ", clock);
@@ -611,7 +618,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	app->cfg = cfg;
 	app->hooks = hooks;
 	app->show_hidden = cfg->show_hidden;
-	app->now = time(NULL);
+	app->now = app->cfg->frozen_at ? app->cfg->frozen_at : time(NULL);
 	app->datadir = cfg->datadir;
 	app->worker = cfg->worker;
 
@@ -713,7 +720,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 		} else if (waiting_to_quit && !busy) {
 			break;
 		}
-		app->now = time(NULL);
+		app->now = app->cfg->frozen_at ? app->cfg->frozen_at : time(NULL);
 		take_snapshot(app);
 		if (app->dirty || app->now != last_second) {
 			draw(app);

@@ -35,6 +35,9 @@ struct oc_ui_config {
 	double refresh_s;         /* the fast interval, for the stale rule */
 	bool show_hidden;
 	bool readonly;
+	/* A recorded snapshot (--snapshot): the screen's clock is the time it
+	 * was taken, so ages and elapsed times read as they did then. */
+	time_t frozen_at;
 	const char *keymap;       /* keymaps/NAME.json, NULL = "default" */
 	const char *theme;        /* themes/NAME.json, NULL = "default" */
 	const char *datadir;      /* installed data (share/opsconsole), may be NULL */

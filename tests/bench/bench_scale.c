@@ -353,7 +353,7 @@ struct ui_figures {
 	int have;
 	double p5_p50, p5_p99, p5_stop_p50, p5_stop_p99, p5_rt_p50, p5_rt_p99, p6_ms, spawn_ms;
 	double p5_cpu_p99, p5_stop_cpu_p99;
-	long rss_kb, rss_now_kb;
+	long rss_kb, rss_now_kb, snap_rss_kb, snap_jobs;
 	int keys, keys_stop;
 	char ui_note[160];
 };
@@ -385,6 +385,8 @@ static void read_ui(const char *path, struct ui_figures *u)
 		else if (!strcmp(key, "p5_stopped_cpu_p99")) u->p5_stop_cpu_p99 = v;
 		else if (!strcmp(key, "p4_console_rss_kb")) u->rss_kb = (long)v;
 		else if (!strcmp(key, "p4_console_rss_now_kb")) u->rss_now_kb = (long)v;
+		else if (!strcmp(key, "p4_snapshot_rss_kb")) u->snap_rss_kb = (long)v;
+		else if (!strcmp(key, "p4_snapshot_jobs")) u->snap_jobs = (long)v;
 	}
 	fclose(f);
 }
@@ -713,8 +715,15 @@ int main(int argc, char **argv)
 	} else {
 		row("console peak RSS (VmHWM, queue view)", (double)ui.rss_kb / 1024, "MB");
 		row("console RSS holding the jobs (VmRSS after)", (double)ui.rss_now_kb / 1024, "MB");
+		if (ui.snap_rss_kb)
+			row("console peak RSS on the recorded queue (--snapshot)", (double)ui.snap_rss_kb / 1024, "MB");
 		if (squeue_rss) {
 			ratio("P4", "console peak RSS / squeue peak RSS", (double)ui.rss_kb / (double)squeue_rss, "<=", 1.0);
+			if (ui.snap_rss_kb) {
+				char what[96];
+				snprintf(what, sizeof(what), "on a recorded snapshot (%ld jobs) / squeue", ui.snap_jobs);
+				ratio("P4", what, (double)ui.snap_rss_kb / (double)squeue_rss, "<=", 1.0);
+			}
 			printf("       (holding: %.4f; the bare job load alone: %.4f; console above it: %.1f MB)\n",
 			       (double)ui.rss_now_kb / (double)squeue_rss, (double)bare_rss / (double)squeue_rss,
 			       (double)(ui.rss_kb - bare_rss) / 1024);

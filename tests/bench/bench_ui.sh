@@ -5,7 +5,9 @@
 #       frame of the queue view drawn with the jobs loaded, median of RUNS,
 #       and what `tmux new-window` costs by itself (a window running date);
 #   P4  its peak RSS (VmHWM) after that frame and two more refreshes, and
-#       its RSS then (VmRSS: what holding the jobs costs);
+#       its RSS then (VmRSS: what holding the jobs costs); and the peak RSS
+#       of the console opened on the same queue recorded (--record, then
+#       --snapshot: holding the jobs without libslurm's load);
 #   P5  key to screen in the queue view: moves, page keys, sorting by each
 #       column, a filter typed character by character and cleared, KEYS
 #       keys in all; then the same with slurmctld stopped (SIGSTOP).
@@ -139,12 +141,35 @@ cp "$tmp/stopped.all" "$tmp/stopped.in"
 stop_console
 awk '{printf "%.3f\n", $1/1000}' "$tmp/live.rt" >"$tmp/live.rtms"
 
+# P4 on a recorded snapshot (the issue allows one): the same queue written
+# with --record, the console opened on it with --snapshot (no libslurm
+# load), its peak RSS once the queue view is drawn and two seconds have
+# passed.
+snap=$tmp/queue.jsonl
+"$OC_BIN" --cluster llm-poc --record "$snap" >/dev/null </dev/null || die "--record failed"
+: >"$log"
+tmux -L "$sock" new-window -d -t idle -n snap \
+	"env TERM=screen LANG=C.UTF-8 OC_LATENCY_LOG=$log $(printf '%q ' "$OC_BIN") --snapshot $(printf '%q' "$snap") --view queue"
+end=$((SECONDS + 60))
+until grep -q '^first_full_paint' "$log"; do
+	((SECONDS < end)) || die "no first paint on the snapshot within 60 s"
+	sleep 0.01
+done
+sleep 2
+spid=$(tmux -L "$sock" display-message -p -t idle:snap '#{pane_pid}')
+snap_rss=$(awk '/^VmHWM:/ {print $2}' "/proc/$spid/status")
+snap_jobs=$(grep -c '"t":"job"' "$snap")
+[[ -n $snap_rss ]] || die "cannot read VmHWM of the console on the snapshot"
+tmux -L "$sock" send-keys -t idle:snap q
+
 {
 	echo "p6_first_paint_ms=$p6"
 	echo "p6_spawn_ms=$spawn_ms"
 	echo "p6_runs=$runs"
 	echo "p4_console_rss_kb=$rss"
 	echo "p4_console_rss_now_kb=$rss_now"
+	echo "p4_snapshot_rss_kb=$snap_rss"
+	echo "p4_snapshot_jobs=$snap_jobs"
 	echo "p5_keys=$(wc -l <"$tmp/live.in")"
 	echo "p5_p50=$(pct "$tmp/live.in" 50)"
 	echo "p5_p99=$(pct "$tmp/live.in" 99)"

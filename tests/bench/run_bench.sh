@@ -111,15 +111,15 @@ done
 # How the cost grows with the queue: one line per size.
 echo
 echo "growth (medians; CPU in ms, RSS in MB)"
-printf '%8s %9s %9s %10s %10s %9s %9s %10s %10s\n' jobs squeue full tick own/bare consoleMB squeueMB paint_ms squeue_ms
+printf '%8s %9s %9s %10s %10s %9s %9s %9s %10s %10s\n' jobs squeue full tick own/bare consoleMB snapshotMB squeueMB paint_ms squeue_ms
 for n in "${sizes_sorted[@]}"; do
 	f=$out/scale-$n.txt
 	v() { awk -v k="$1" 'index($0, k) {print $(NF-1); exit}' "$f"; }
 	r() { awk -v k="$1" 'index($0, k) {print $(NF-4); exit}' "$f"; }
-	printf '%8s %9s %9s %10s %10s %9s %9s %10s %10s\n' "$n" \
+	printf '%8s %9s %9s %10s %10s %9s %9s %9s %10s %10s\n' "$n" \
 		"$(v 'squeue, one process (CPU)')" "$(v 'collector full refresh, 4 parts (CPU)')" \
 		"$(v 'unchanged tick, queue view')" "$(r 'own work')" \
-		"$(v 'console peak RSS')" "$(v 'squeue peak RSS')" \
+		"$(v 'console peak RSS (VmHWM')" "$(v 'console peak RSS on the recorded')" "$(v 'squeue peak RSS')" \
 		"$(v 'first full paint, queue view')" "$(v 'squeue, one process (wall)')"
 done
 echo "run_bench: results in $out" >&2

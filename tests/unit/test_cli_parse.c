@@ -23,19 +23,7 @@ static char *slurp(const char *name, size_t *len)
 {
 	char path[512];
 	snprintf(path, sizeof(path), DATA "%s", name);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = malloc((size_t)n + 1);
-	assert_non_null(b);
-	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-	b[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return b;
+	return test_util_slurp(path, len);
 }
 
 static struct oc_nodes *load_nodes(void)

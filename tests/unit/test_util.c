@@ -187,3 +187,20 @@ size_t test_util_shells(const char (**paths)[4096])
 	*paths = (const char(*)[4096])found;
 	return nfound;
 }
+
+char *test_util_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	b[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}

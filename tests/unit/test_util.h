@@ -36,6 +36,10 @@ void test_util_mkdirs(const struct test_util_dir *d, const char *rel);
 const char *test_util_write_file(const struct test_util_dir *d, const char *rel, const char *text,
 				 char buf[4096]);
 
+/* The whole file at path, NUL-terminated, its length in *len (the test
+ * fails when it cannot be read). The caller frees it. */
+char *test_util_slurp(const char *path, size_t *len);
+
 /* Fails the test, printing both, when needle is not in hay. Returns
  * nothing. */
 void test_util_assert_contains(const char *hay, const char *needle);

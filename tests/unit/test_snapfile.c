@@ -1,0 +1,200 @@
+/* test_snapfile.c: recorded snapshots (source/snapfile.h). A snapshot made
+ * from the outputs recorded on the local 22.05 cluster (the parsers of the
+ * CLI backend) is written, read back and written again: the two files are
+ * the same bytes, and the node indexes are resolved as the parsers resolve
+ * them. Broken and truncated files are refused with FILE:LINE, and
+ * nothing is kept. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "source/cli_parse.h"
+#include "source/snapfile.h"
+#include "test_util.h"
+
+#define DATA OC_SOURCE_DIR "/tests/unit/data/cli-22.05/"
+
+#define slurp test_util_slurp
+
+/* The demo cluster as the CLI backend parses it. */
+static struct oc_snapshot *demo_snapshot(void)
+{
+	struct oc_snapshot *s = oc_snapshot_new();
+	assert_non_null(s);
+	char err[256];
+	size_t len;
+	char *t = slurp(DATA "sinfo.json", &len);
+	oc_nodes_unref(&s->nodes);
+	assert_int_equal(oc_cli_parse_nodes_json(t, len, NULL, &s->nodes, err, sizeof(err)), 0);
+	free(t);
+	struct oc_node_index ix = {.nodes = s->nodes};
+	t = slurp(DATA "partitions.txt", &len);
+	oc_partitions_unref(&s->partitions);
+	assert_int_equal(oc_cli_parse_partitions(t, len, &ix, NULL, &s->partitions, err, sizeof(err)), 0);
+	free(t);
+	t = slurp(DATA "squeue.json", &len);
+	oc_jobs_unref(&s->jobs);
+	assert_int_equal(oc_cli_parse_jobs_json(t, len, &ix, NULL, &s->jobs, err, sizeof(err)), 0);
+	free(t);
+	t = slurp(DATA "reservations.txt", &len);
+	oc_reservations_unref(&s->reservations);
+	assert_int_equal(oc_cli_parse_reservations(t, len, &ix, NULL, &s->reservations, err, sizeof(err)), 0);
+	free(t);
+	oc_node_index_free(&ix);
+	snprintf(s->cluster, sizeof(s->cluster), "llm-poc");
+	snprintf(s->slurm_version, sizeof(s->slurm_version), "22.05.8");
+	snprintf(s->slurm_user, sizeof(s->slurm_user), "slurm");
+	s->taken = 1796000000;
+	return s;
+}
+
+static void write_file(const char *path, const struct oc_snapshot *s)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	char err[256];
+	assert_int_equal(oc_snapfile_write(f, s, err, sizeof(err)), 0);
+	fclose(f);
+}
+
+static void test_roundtrip(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/oc-snapfile-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char a[128], b[128];
+	snprintf(a, sizeof(a), "%s/a.jsonl", dir);
+	snprintf(b, sizeof(b), "%s/b.jsonl", dir);
+	struct oc_snapshot *s = demo_snapshot();
+	assert_int_equal(s->nodes->n, 16);
+	assert_true(s->jobs->n > 5);
+	assert_int_equal(s->reservations->n, 1);
+	write_file(a, s);
+
+	char err[256];
+	struct oc_snapshot *r = oc_snapfile_read(a, err, sizeof(err));
+	if (!r)
+		fail_msg("%s", err);
+	write_file(b, r);
+	size_t la, lb;
+	char *ta = slurp(a, &la), *tb = slurp(b, &lb);
+	assert_int_equal(la, lb);
+	assert_memory_equal(ta, tb, la);
+	free(ta);
+	free(tb);
+
+	assert_string_equal(r->cluster, "llm-poc");
+	assert_int_equal(r->taken, 1796000000);
+	assert_int_equal(r->status[OC_PART_JOBS].fetched, 1796000000);
+	assert_int_equal(r->status[OC_PART_ACCT].fetched, 0);
+	/* Node indexes as the parsers resolved them. */
+	for (size_t i = 0; i < s->jobs->n; i++) {
+		const struct oc_job *x = &s->jobs->v[i], *y = &r->jobs->v[i];
+		assert_int_equal(x->node_count, y->node_count);
+		for (uint32_t k = 0; k < x->node_count; k++)
+			assert_int_equal(x->node_idx[k], y->node_idx[k]);
+	}
+	for (size_t i = 0; i < s->partitions->n; i++)
+		assert_int_equal(s->partitions->v[i].node_count, r->partitions->v[i].node_count);
+	assert_int_equal(s->reservations->v[0].node_idx_count, r->reservations->v[0].node_idx_count);
+	/* Users, accounts, partitions are interned. */
+	const char *u0 = NULL;
+	for (size_t i = 0; i < r->jobs->n; i++) {
+		const char *u = r->jobs->v[i].user;
+		if (u0 && strcmp(u, u0) == 0)
+			assert_ptr_equal(u, u0);
+		if (!u0)
+			u0 = u;
+	}
+
+	/* The backend serves it read as it is, every time. */
+	struct oc_backend *be = oc_snap_backend_open(a, err, sizeof(err));
+	assert_non_null(be);
+	struct oc_snapshot *n1 = oc_snapshot_new();
+	assert_int_equal(be->ops->refresh(be, OC_MASK_ALL, NULL, n1), 0);
+	assert_int_equal(n1->jobs->n, s->jobs->n);
+	assert_string_equal(n1->status[OC_PART_JOBS].error, "");
+	assert_non_null(strstr(n1->status[OC_PART_ACCT].error, "no association manager"));
+	oc_snapshot_unref(&n1);
+	oc_backend_close(&be);
+
+	oc_snapshot_unref(&r);
+	oc_snapshot_unref(&s);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+
+/* Each broken file: refused with the message and (when a line is at fault)
+ * its line number. */
+static void check_broken(const char *dir, const char *name, const char *text, const char *want)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	char err[512];
+	struct oc_snapshot *r = oc_snapfile_read(path, err, sizeof(err));
+	if (r)
+		fail_msg("%s was read", name);
+	if (!strstr(err, want))
+		fail_msg("%s: '%s' lacks '%s'", name, err, want);
+	unlink(path);
+}
+
+#define HDR "{\"schema\":\"opsconsole.snapshot/1\",\"cluster\":\"c\",\"slurm_version\":\"22.05.8\",\"slurm_user\":\"slurm\",\"taken\":1,"
+
+static void test_broken(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/oc-snapfile-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char err[256];
+	assert_null(oc_snapfile_read("/nonexistent/x.jsonl", err, sizeof(err)));
+	assert_non_null(strstr(err, "No such file"));
+	check_broken(dir, "empty", "", "empty: not an opsconsole snapshot");
+	check_broken(dir, "other", "{\"schema\":\"opsconsole.once/1\"}\n", ":1: not an opsconsole snapshot");
+	check_broken(dir, "notjson", HDR "\"nodes\":0,\"partitions\":0,\"jobs\":1,\"reservations\":0}\n{\"t\":\"job\",\n",
+		     ":2: ");
+	check_broken(dir, "array", "[1,2]\n", ":1: not a JSON object");
+	check_broken(dir, "nocount", HDR "\"nodes\":0,\"partitions\":0,\"jobs\":-1,\"reservations\":0}\n",
+		     ":1: the header's \"jobs\" is missing or not a count");
+	check_broken(dir, "truncated", HDR "\"nodes\":0,\"partitions\":0,\"jobs\":2,\"reservations\":0}\n", "truncated: 0 of the 2 jobs");
+	check_broken(dir, "extra",
+		     HDR "\"nodes\":0,\"partitions\":0,\"jobs\":0,\"reservations\":0}\n{\"t\":\"job\"}\n",
+		     ":2: more rows of this kind than the header announces");
+	check_broken(dir, "kind",
+		     HDR "\"nodes\":0,\"partitions\":0,\"jobs\":0,\"reservations\":0}\n{\"t\":\"qos\"}\n",
+		     ":2: unknown row kind \"qos\"");
+	check_broken(dir, "type",
+		     HDR "\"nodes\":1,\"partitions\":0,\"jobs\":0,\"reservations\":0}\n{\"t\":\"node\",\"name\":7}\n",
+		     ":2: \"name\" is not a string");
+	check_broken(dir, "missing",
+		     HDR "\"nodes\":1,\"partitions\":0,\"jobs\":0,\"reservations\":0}\n{\"t\":\"node\",\"name\":\"n1\"}\n",
+		     ":2: \"base\" is missing or not an integer");
+	check_broken(dir, "state",
+		     HDR "\"nodes\":0,\"partitions\":0,\"jobs\":1,\"reservations\":0}\n"
+			 "{\"t\":\"job\",\"job_id\":1,\"array_job_id\":0,\"array_task_id\":0,\"state\":50,\"flags\":0,"
+			 "\"submit_time\":0,\"start_time\":0,\"end_time\":0,\"time_limit_min\":0,\"num_nodes\":0,"
+			 "\"num_cpus\":0,\"gpus\":0,\"priority\":0}\n",
+		     ":2: \"state\" is out of range");
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_broken),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
