@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/datafiles.h"
 #include "core/nodeindex.h"
@@ -22,17 +23,18 @@ struct field {
 	const char *key;
 	enum ftype type;
 	size_t off;
-	int max; /* F_ENUM: the largest value the model knows */
+	int max; /* F_ENUM: the largest value the model knows; F_STR: 1 = required */
 };
 
 #define FS(T, m) {#m, F_STR, offsetof(T, m), 0}
+#define FR(T, m) {#m, F_STR, offsetof(T, m), 1} /* a string every row has */
 #define FU(T, m) {#m, F_U32, offsetof(T, m), 0}
 #define FL(T, m) {#m, F_U64, offsetof(T, m), 0}
 #define FT(T, m) {#m, F_TIME, offsetof(T, m), 0}
 #define FE(T, m, max) {#m, F_ENUM, offsetof(T, m), max}
 
 static const struct field node_fields[] = {
-	FS(struct oc_node, name),	   FS(struct oc_node, addr),	    FE(struct oc_node, base, OC_NODE_FUTURE),
+	FR(struct oc_node, name),	   FS(struct oc_node, addr),	    FE(struct oc_node, base, OC_NODE_FUTURE),
 	FU(struct oc_node, flags),	   FS(struct oc_node, reason),	    FS(struct oc_node, reason_user),
 	FT(struct oc_node, reason_time),   FU(struct oc_node, cpus),	    FU(struct oc_node, alloc_cpus),
 	FL(struct oc_node, mem_mb),	   FL(struct oc_node, alloc_mem_mb), FU(struct oc_node, gpus),
@@ -41,7 +43,7 @@ static const struct field node_fields[] = {
 	FT(struct oc_node, boot_time),	   FT(struct oc_node, slurmd_start_time), FU(struct oc_node, cpu_load),
 };
 static const struct field part_fields[] = {
-	FS(struct oc_partition, name),		FS(struct oc_partition, nodes),
+	FR(struct oc_partition, name),		FS(struct oc_partition, nodes),
 	FU(struct oc_partition, flags),		FS(struct oc_partition, allow_groups),
 	FS(struct oc_partition, allow_accounts), FS(struct oc_partition, allow_qos),
 	FS(struct oc_partition, qos),		FU(struct oc_partition, priority_tier),
@@ -51,7 +53,7 @@ static const struct field part_fields[] = {
 };
 static const struct field job_fields[] = {
 	FU(struct oc_job, job_id),	   FU(struct oc_job, array_job_id), FU(struct oc_job, array_task_id),
-	FS(struct oc_job, name),	   FS(struct oc_job, user),	    FS(struct oc_job, account),
+	FS(struct oc_job, name),	   FR(struct oc_job, user),	    FS(struct oc_job, account),
 	FS(struct oc_job, partition),	   FS(struct oc_job, qos),	    FE(struct oc_job, state, OC_JOB_STATE_COUNT - 1),
 	FU(struct oc_job, flags),	   FS(struct oc_job, reason),	    FS(struct oc_job, nodes),
 	FT(struct oc_job, submit_time),	   FT(struct oc_job, start_time),   FT(struct oc_job, end_time),
@@ -59,7 +61,7 @@ static const struct field job_fields[] = {
 	FU(struct oc_job, gpus),	   FU(struct oc_job, priority),
 };
 static const struct field resv_fields[] = {
-	FS(struct oc_reservation, name),       FS(struct oc_reservation, nodes),
+	FR(struct oc_reservation, name),       FS(struct oc_reservation, nodes),
 	FS(struct oc_reservation, users),      FS(struct oc_reservation, accounts),
 	FS(struct oc_reservation, flags),      FT(struct oc_reservation, start_time),
 	FT(struct oc_reservation, end_time),   FU(struct oc_reservation, node_count),
@@ -198,6 +200,8 @@ static int row_fill(struct reader *r, const json_t *o, void *row, const struct f
 		if (f[i].type == F_STR) {
 			const char **dst = (const char **)(void *)p;
 			*dst = NULL;
+			if (!v && f[i].max)
+				return rerr(r, "\"%s\" is missing", f[i].key);
 			if (!v)
 				continue;
 			if (!json_is_string(v))
@@ -338,6 +342,15 @@ struct oc_snapshot *oc_snapfile_read(const char *path, char *err, size_t errlen)
 				goto fail;
 			}
 			s->taken = (time_t)json_integer_value(tk);
+			/* Every row is a line of 8 bytes or more: a header
+			 * announcing more than the file can hold is refused
+			 * before anything is allocated for it. */
+			struct stat st;
+			if (fstat(fileno(f), &st) == 0 &&
+			    (want[0] + want[1] + want[2] + want[3]) > (size_t)st.st_size / 8) {
+				rerr(&r, "%s", "the header announces more rows than the file holds");
+				goto fail;
+			}
 			if (make_tables(s, want[0], want[1], want[2], want[3]) < 0) {
 				rerr(&r, "%s", "out of memory");
 				goto fail;
@@ -454,10 +467,11 @@ static int snap_refresh(struct oc_backend *base, unsigned mask, const struct oc_
 	for (int p = 0; p < OC_PART_COUNT; p++) {
 		if (!(mask & OC_MASK(p)))
 			continue;
+		/* The association manager is not recorded: the quota view
+		 * says so (its table stays empty), no STALE banner. */
 		next->status[p].fetched = s->taken;
 		next->status[p].error_since = 0;
-		snprintf(next->status[p].error, sizeof(next->status[p].error), "%s",
-			 p == OC_PART_ACCT ? "a recorded snapshot holds no association manager" : "");
+		next->status[p].error[0] = '\0';
 	}
 	return 0;
 }

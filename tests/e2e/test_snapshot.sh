@@ -32,6 +32,10 @@ e2e_wait '^gpu-st-b300-7 +drain' 5
 e2e_keys d
 e2e_wait 'a recorded snapshot \(--snapshot\): nothing here reaches a cluster' 5
 ok "--snapshot: the nodes view, and actions refused"
+e2e_keys Escape 5
+e2e_wait 'a recorded snapshot holds no association manager' 5
+e2e_wait_gone 'STALE' 2
+ok "--snapshot: the quota view says the limits are not recorded"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 
@@ -39,7 +43,7 @@ e2e_wait 'EXIT=0' 5
 rc=0
 msg=$("$OC_BIN" --snapshot /etc/passwd 2>&1 </dev/null) || rc=$?
 ((rc == 1)) && grep -q '/etc/passwd:1: ' <<<"$msg" || fail "a non-snapshot file: rc $rc: $msg"
-head -3 "$snap" >"$work/cut.jsonl"
+head -n -1 "$snap" >"$work/cut.jsonl"
 rc=0
 msg=$("$OC_BIN" --snapshot "$work/cut.jsonl" 2>&1 </dev/null) || rc=$?
 ((rc == 1)) && grep -q 'truncated: ' <<<"$msg" || fail "a truncated snapshot: rc $rc: $msg"

@@ -285,7 +285,9 @@ static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 	char msg[256] = "";
 	if (!lv->snap->seq)
 		return 0;
-	if (a && !a->enabled && lv->snap->status[OC_PART_ACCT].fetched)
+	if (lv->app->cfg->frozen_at)
+		snprintf(msg, sizeof(msg), " a recorded snapshot holds no association manager: no GrpTRES limits or use");
+	else if (a && !a->enabled && lv->snap->status[OC_PART_ACCT].fetched)
 		snprintf(msg, sizeof(msg), " accounting is not configured (AccountingStorageType=none): no GrpTRES limits");
 	else if (a && a->dbd_error[0])
 		snprintf(msg, sizeof(msg), " %s; limits and use shown are slurmctld's cache", a->dbd_error);
