@@ -13,9 +13,11 @@ node=gpu-st-b300-12
 e2e_on_exit scontrol update NodeName="$node" State=RESUME
 
 # What must not change: node states and reasons, reservations, the
-# accounting (associations and QoS).
+# accounting (associations and QoS). The not-responding mark ('*') is left
+# out: a ping a loaded slurmd misses (the ASan stage of CI) says nothing
+# about the forms.
 state() {
-	sinfo -h -N -o '%N|%T|%E' | sort -u
+	sinfo -h -N -o '%N|%T|%E' | sed 's/\*|/|/' | sort -u
 	scontrol show res -o 2>/dev/null | sed -n 's/^\(ReservationName=[^ ]*\).*/\1/p' | sort
 	sacctmgr -P -n show assoc format=account,user,qos,defaultqos,grptres,fairshare | sort
 	sacctmgr -P -n show qos format=name,maxjobspu,maxsubmitpu,priority | sort
