@@ -4,7 +4,8 @@
 # MariaDB, tmux for the end-to-end tests, jq to check script mode's JSON,
 # rpm (rpmbuild) and cpio to build and unpack the .rpm, OpenSSH (server and
 # client) and iproute2 (ss) for the SSH tests' private sshd, clang
-# (libFuzzer) and valgrind for the reliability drills.
+# (libFuzzer) and valgrind for the reliability drills, debootstrap for the
+# chroots with newer Slurm (tests/chroot/chroot.sh).
 # Does nothing when all is there.
 set -euo pipefail
 
@@ -13,7 +14,7 @@ pkgs=(
 	libslurm-dev libncurses-dev libjansson-dev libssh-dev libcmocka-dev
 	slurmctld slurmd slurmdbd slurm-client munge mariadb-server
 	tmux procps util-linux passwd man-db groff-base jq rpm cpio
-	openssh-server openssh-client iproute2
+	openssh-server openssh-client iproute2 debootstrap
 	clang libclang-rt-dev valgrind
 )
 missing=()

@@ -46,7 +46,7 @@ info() { printf '[chroot] %s\n' "$*"; }
 # stage's clang (the chroot stages run no fuzzing and no sanitizers).
 chroot_pkgs() {
 	sed -n '/^pkgs=(/,/^)/p' "$REPO_ROOT/tests/install-deps.sh" | sed '1d;$d' |
-		tr ' \t' '\n\n' | grep -v -e '^$' -e '^clang$' -e '^libclang-rt-dev$' | sort -u
+		tr ' \t' '\n\n' | grep -v -e '^$' -e '^clang$' -e '^libclang-rt-dev$' -e '^debootstrap$' | sort -u
 }
 
 mirror() {
