@@ -581,8 +581,12 @@ static int cl_check_body(struct cl_load *l, const char *where, json_t *obj, cons
 			return -1;
 		if (strcmp(result, "refused") == 0)
 			c->refused = true;
+		else if (strcmp(result, "never_runs") == 0)
+			c->never_runs = true;
 		else if (strcmp(result, "accepted") != 0)
-			return cl_fail(l, where, "\"result\" must be \"refused\" or \"accepted\" (got \"%s\")", result);
+			return cl_fail(l, where,
+				       "\"result\" must be \"refused\", \"accepted\" or \"never_runs\" (got \"%s\")",
+				       result);
 		return cl_label_ref(l, where, lb, c->job);
 	}
 	case OC_CHECK_SACCT:

@@ -89,6 +89,7 @@ struct oc_check {
 	const char *reason_contains;
 	/* submit */
 	bool refused;               /* the submission must have been refused (else accepted) */
+	bool never_runs;            /* refused, or accepted and ended without running */
 	/* accounting */
 	bool dbd_up;                /* slurmdbd must answer (else: must be unreachable) */
 	/* all */

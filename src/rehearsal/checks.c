@@ -763,6 +763,52 @@ static enum oc_verdict eval_job(const struct oc_check *c, const struct oc_check_
 	return v;
 }
 
+/* "never_runs": Slurm refuses the submission (22.05, or EnforcePartLimits
+ * on), or accepts it and ends the job without running it (25.11 with the
+ * default EnforcePartLimits=NO: CANCELLED at once, Reason
+ * uid_N_not_in_group_permitted_to_use_this_partition_(gpu)). "contains"
+ * applies to the refusal or to the ended job's reason. */
+static enum oc_verdict eval_never_runs(const struct oc_check *c, const struct oc_check_input *in,
+				       const struct oc_step_submit *sb, char *ev, size_t len)
+{
+	if (sb->result == 1) {
+		EV_APPEND("submission %s refused: %s", c->job, sb->text);
+		if (c->contains && !strcasestr(sb->text, c->contains)) {
+			EV_APPEND(" (expected Slurm's answer to contain \"%s\")", c->contains);
+			return OC_VERDICT_FAIL;
+		}
+		return OC_VERDICT_PASS;
+	}
+	EV_APPEND("submission %s accepted as job %u", c->job, sb->job_id);
+	const struct oc_step_job *sj = oc_step_rec_job(in->rec, c->job);
+	const struct oc_job *j = find_job(in->snap, sb->job_id);
+	/* Not start_time: Slurm sets it to the end time of a pending job that
+	 * it cancels. Nodes are allocated only to a job that started. */
+	if ((sj && sj->seen_running) ||
+	    (j && (j->state == OC_JOB_RUNNING || j->state == OC_JOB_COMPLETE || (j->nodes && *j->nodes)))) {
+		EV_APPEND(", and it ran%s%s (expected it never to run)", j && j->nodes ? " on " : "",
+			  j && j->nodes ? j->nodes : "");
+		return OC_VERDICT_FAIL;
+	}
+	if (!j) {
+		EV_APPEND(", not in the queue%s", in->snap && in->snap->status[OC_PART_JOBS].error[0]
+							  ? " (cannot read jobs)"
+							  : " (cannot tell whether it ran)");
+		return OC_VERDICT_WAIT;
+	}
+	EV_APPEND(", %s, reason %s", oc_job_state_name(j->state), j->reason ? j->reason : "None");
+	if (!job_final(j->state)) {
+		EV_APPEND(" [expected Slurm to end it without running it]");
+		return OC_VERDICT_WAIT;
+	}
+	if (c->contains && !(j->reason && strcasestr(j->reason, c->contains))) {
+		EV_APPEND(" (expected the reason to contain \"%s\")", c->contains);
+		return OC_VERDICT_FAIL;
+	}
+	EV_APPEND(": ended without running");
+	return OC_VERDICT_PASS;
+}
+
 static enum oc_verdict eval_submit(const struct oc_check *c, const struct oc_check_input *in, char *ev,
 				   size_t len)
 {
@@ -779,6 +825,8 @@ static enum oc_verdict eval_submit(const struct oc_check *c, const struct oc_che
 		EV_APPEND("submission %s could not be tried: %s", c->job, sb->text);
 		return OC_VERDICT_FAIL;
 	}
+	if (c->never_runs)
+		return eval_never_runs(c, in, sb, ev, len);
 	if (sb->result == 0)
 		EV_APPEND("submission %s accepted as job %u", c->job, sb->job_id);
 	else

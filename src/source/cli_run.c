@@ -72,3 +72,19 @@ int oc_cli_run(struct oc_transport *t, const char *slurm_bin, const char *const 
 		snprintf(err, errlen, "%s exited with status %d", argv[0], r->exit_status);
 	return 1;
 }
+
+const char *oc_cli_json_opt(int version)
+{
+	return version >= 2411 && version <= 2605 ? "--json=v0.0.42" : "--json";
+}
+
+void oc_cli_nodes_argv(int version, const char *argv[5])
+{
+	const char *json = oc_cli_json_opt(version);
+	if (version >= 2302) {
+		argv[0] = "scontrol", argv[1] = json, argv[2] = "show", argv[3] = "nodes";
+	} else {
+		argv[0] = "sinfo", argv[1] = "--all", argv[2] = json, argv[3] = NULL;
+	}
+	argv[4] = NULL;
+}

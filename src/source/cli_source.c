@@ -4,6 +4,7 @@
  *   nodes         sinfo --all --json (22.05) | scontrol --json show nodes (23.02+)
  *   partitions    scontrol --all --oneliner show partition
  *   jobs          squeue --all --json
+ *                 (--json=v0.0.42 from 24.11 to 26.05: oc_cli_json_opt)
  *   reservations  scontrol --oneliner show reservation
  *   accounting    scontrol show assoc_mgr flags=assoc,qos, and at most every
  *                 30 s sacctmgr -P -n show assoc / show qos (slurmdbd's part)
@@ -430,9 +431,9 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	struct oc_run_result r;
 	if (mask & OC_MASK(OC_PART_NODES)) {
 		struct oc_part_status *st = &next->status[OC_PART_NODES];
-		const char *json22[] = {"sinfo", "--all", "--json", NULL};
-		const char *json23[] = {"scontrol", "--json", "show", "nodes", NULL};
-		int rc = run_part(b, OC_PART_NODES, b->version >= 2302 ? json23 : json22, next, &r, err, sizeof(err));
+		const char *nodes_argv[5];
+		oc_cli_nodes_argv(b->version, nodes_argv);
+		int rc = run_part(b, OC_PART_NODES, nodes_argv, next, &r, err, sizeof(err));
 		struct oc_nodes *t = NULL;
 		if (rc == 1) {
 			status_ok(st);
@@ -459,9 +460,9 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	struct oc_node_index ix = {.nodes = next->nodes};
 
 	static const char *const parts_argv[] = {"scontrol", "--all", "--oneliner", "show", "partition", NULL};
-	static const char *const jobs_argv[] = {"squeue", "--all", "--json", NULL};
+	const char *const jobs_argv[] = {"squeue", "--all", oc_cli_json_opt(b->version), NULL};
 	static const char *const resv_argv[] = {"scontrol", "--oneliner", "show", "reservation", NULL};
-	static const struct indexed_part indexed[] = {
+	const struct indexed_part indexed[] = {
 		{OC_PART_PARTITIONS, "partitions", parts_argv, parse_partitions, swap_partitions},
 		{OC_PART_JOBS, "jobs", jobs_argv, parse_jobs, swap_jobs},
 		{OC_PART_RESV, "reservations", resv_argv, parse_resv, swap_resv},

@@ -33,6 +33,19 @@ struct oc_backend *oc_cli_backend_open(struct oc_transport *t, const char *slurm
 int oc_cli_writer_init(struct oc_writer *w, struct oc_transport *t, const char *slurm_bin, char *err, size_t errlen);
 void oc_cli_writer_fini(struct oc_writer *w);
 
+/* The --json option for a Slurm of version (major * 100 + minor): from
+ * 24.11 to 26.05 the output is pinned to data_parser v0.0.42, which every
+ * one of them has (24.11: v0.0.40-42, 25.05: 41-43, 25.11: 42-44, 26.05:
+ * 42-45), so the shape CI reads on 24.11 and 26.05 is the one 25.05 and
+ * 25.11 print. Older releases (22.05: openapi v0.0.38; 23.02-24.05) and
+ * newer ones get their default: a plain "--json". Static string. */
+const char *oc_cli_json_opt(int version);
+
+/* The command that lists the nodes as JSON, into argv (5 slots, NULL
+ * terminated): "sinfo --all --json" before 23.02, "scontrol --json show
+ * nodes" from 23.02 (whose sinfo groups nodes per partition). */
+void oc_cli_nodes_argv(int version, const char *argv[5]);
+
 /* Run one Slurm command over t: argv[0] is a bare name ("scontrol"),
  * prefixed with slurm_bin when set. Returns 0 when it exited 0 (*r
  * filled), 1 when it ran and failed (err: its stderr, else its stdout,

@@ -276,10 +276,10 @@ static int cw_read_nodes(void *ctx, struct oc_nodes **out, char *err, size_t err
 	int v = writer_version(w, err, errlen);
 	if (v < 0)
 		return -1;
-	const char *json22[] = {"sinfo", "--all", "--json", NULL};
-	const char *json23[] = {"scontrol", "--json", "show", "nodes", NULL};
+	const char *nodes_argv[5];
+	oc_cli_nodes_argv(v, nodes_argv);
 	struct oc_run_result r;
-	int rc = run(w, v >= 2302 ? json23 : json22, OC_CLI_TIMEOUT_S, &r, err, errlen);
+	int rc = run(w, nodes_argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
 	if (rc == 0)
 		rc = oc_cli_parse_nodes_json(r.out, r.out_len, NULL, out, err, errlen);
 	oc_run_result_clear(&r);

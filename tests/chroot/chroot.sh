@@ -30,6 +30,10 @@
 #  * sid's Release file can be past its Valid-Until date: apt inside is told
 #    not to check it.
 set -euo pipefail
+# The caller's locale goes inside (the tests type UTF-8); this script's own
+# commands run in C.
+HOST_LANG=${LANG:-C.UTF-8}
+HOST_LC_ALL=${LC_ALL:-}
 export LC_ALL=C
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -93,7 +97,8 @@ in_ns() {
 		mount --bind "$repo" "$d$at"
 		exec chroot "$d" "$@"' oc-chroot "$d" "$REPO_ROOT" "$MOUNT_AT" \
 		/usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LC_ALL=C TERM="${TERM:-xterm}" "${passenv[@]}" "$@"
+		HOME=/root LANG="$HOST_LANG" ${HOST_LC_ALL:+LC_ALL="$HOST_LC_ALL"} TERM="${TERM:-xterm}" \
+		"${passenv[@]}" "$@"
 }
 
 ensure() {
@@ -153,4 +158,4 @@ run) run "$suite" "$@" ;;
 path) printf '%s\n' "$CACHE/$suite" ;;
 slurm) slurm_version "$suite" ;;
 *) die "unknown command: $cmd" ;;
-esac
+esac; exit $? # on the line of esac: an edit of this file while it runs cannot run a stray line

@@ -526,6 +526,61 @@ static void test_check_submit(void **state)
 		       "nothing was submitted");
 }
 
+/* "never_runs" (mu-gpu-refused): refused at once (22.05), or accepted and
+ * ended by Slurm without running (25.11 with EnforcePartLimits=NO). */
+static void test_check_submit_never_runs(void **state)
+{
+	struct test_util_dir *f = *state;
+	const char *want = "{\"kind\": \"submit\", \"job\": \"p\", \"result\": \"never_runs\", \"contains\": \"permitted\"}";
+	struct oc_snapshot *s = snap_new();
+	struct oc_step_rec rec;
+	memset(&rec, 0, sizeof(rec));
+	struct oc_check_input in = {.snap = s, .rec = &rec};
+	/* 22.05: refused */
+	oc_step_rec_add_submit(&rec, "p", 1, 0, "sbatch: error: Batch job submission failed: User's group not permitted to use this partition");
+	expect_verdict(f, SUBMIT_P, want, &in, PASS, "refused: sbatch: error");
+	oc_step_rec_clear_run(&rec);
+	oc_step_rec_add_submit(&rec, "p", 1, 0, "sbatch: error: Invalid qos specification");
+	expect_verdict(f, SUBMIT_P, want, &in, FAIL, "expected Slurm's answer to contain \"permitted\"");
+	oc_step_rec_clear_run(&rec);
+
+	/* 25.11: accepted, then cancelled at once with the group reason */
+	oc_step_rec_add_submit(&rec, "p", 0, 42, "");
+	oc_step_rec_add_job(&rec, "p", 42);
+	struct oc_job jobs[1];
+	memset(jobs, 0, sizeof(jobs));
+	jobs[0].job_id = 42;
+	jobs[0].state = OC_JOB_CANCELLED;
+	jobs[0].reason = "uid_1001_not_in_group_permitted_to_use_this_partition_(gpu)";
+	set_jobs(s, jobs, 1);
+	expect_verdict(f, SUBMIT_P, want, &in, PASS, "accepted as job 42, CANCELLED, reason uid_1001_not_in_group_permitted");
+	/* Slurm sets the start time of a pending job it cancels: not a run */
+	s->jobs->v[0].start_time = 1000;
+	expect_verdict(f, SUBMIT_P, want, &in, PASS, "ended without running");
+	s->jobs->v[0].start_time = 0;
+	/* ended for another reason */
+	s->jobs->v[0].reason = "None";
+	expect_verdict(f, SUBMIT_P, want, &in, FAIL, "expected the reason to contain \"permitted\"");
+	/* still pending: not yet */
+	s->jobs->v[0].state = OC_JOB_PENDING;
+	s->jobs->v[0].reason = "JobHeldUser";
+	expect_verdict(f, SUBMIT_P, want, &in, WAIT, "expected Slurm to end it without running it");
+	/* it ran: the runbook's intent is broken */
+	s->jobs->v[0].state = OC_JOB_RUNNING;
+	s->jobs->v[0].start_time = 1000;
+	s->jobs->v[0].nodes = "n3";
+	expect_verdict(f, SUBMIT_P, want, &in, FAIL, "and it ran on n3 (expected it never to run)");
+	/* ran and ended since: still a failure */
+	s->jobs->v[0].state = OC_JOB_CANCELLED;
+	s->jobs->v[0].reason = "uid_1001_not_in_group_permitted_to_use_this_partition_(gpu)";
+	expect_verdict(f, SUBMIT_P, want, &in, FAIL, "and it ran");
+	/* gone from the queue: cannot tell */
+	s->jobs->v[0].job_id = 41;
+	expect_verdict(f, SUBMIT_P, want, &in, WAIT, "cannot tell whether it ran");
+	oc_step_rec_clear_run(&rec);
+	oc_snapshot_unref(&s);
+}
+
 static void test_check_sacct_file_accounting(void **state)
 {
 	struct test_util_dir *f = *state;
@@ -1010,6 +1065,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_idle_nodes, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_check_job, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_check_submit, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_check_submit_never_runs, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_check_sacct_file_accounting, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_session, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_report, test_util_setup, test_util_teardown),

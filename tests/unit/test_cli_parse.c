@@ -14,6 +14,7 @@
 
 #include "core/hostlist.h"
 #include "source/cli_parse.h"
+#include "source/cli_source.h"
 #include "source/source.h"
 #include "test_util.h"
 
@@ -461,13 +462,36 @@ static void test_reason_is_limit(void **state)
 	assert_false(oc_cli_reason_is_limit(NULL));
 }
 
+/* The JSON commands per Slurm version: data_parser v0.0.42 pinned from
+ * 24.11 to 26.05, the release's default elsewhere. */
+static void test_json_commands(void **state)
+{
+	(void)state;
+	assert_string_equal(oc_cli_json_opt(2205), "--json");
+	assert_string_equal(oc_cli_json_opt(2405), "--json");
+	assert_string_equal(oc_cli_json_opt(2411), "--json=v0.0.42");
+	assert_string_equal(oc_cli_json_opt(2511), "--json=v0.0.42");
+	assert_string_equal(oc_cli_json_opt(2605), "--json=v0.0.42");
+	assert_string_equal(oc_cli_json_opt(2611), "--json");
+	const char *argv[5];
+	oc_cli_nodes_argv(2205, argv);
+	assert_string_equal(argv[0], "sinfo");
+	assert_string_equal(argv[2], "--json");
+	assert_null(argv[3]);
+	oc_cli_nodes_argv(2511, argv);
+	assert_string_equal(argv[0], "scontrol");
+	assert_string_equal(argv[1], "--json=v0.0.42");
+	assert_string_equal(argv[3], "nodes");
+	assert_null(argv[4]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape),
 		cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_jobs_relink),
-		cmocka_unit_test(test_partitions),
+		cmocka_unit_test(test_partitions),   cmocka_unit_test(test_json_commands),
 		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config),
 		cmocka_unit_test(test_assoc_mgr),    cmocka_unit_test(test_prefixes_and_noise),
 		cmocka_unit_test(test_reason_is_limit),
