@@ -353,9 +353,8 @@ int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size
 	if (plan_uint(&q, 2, &h) == 0 && q[0] == ':' && plan_digit(q[1]) && plan_digit(q[2]) &&
 	    q[3] == '\0') {
 		q++;
-		plan_fixed(&q, 2, &mi);
 		/* HH:MM today, or tomorrow when that is past. */
-		if (h > 23 || mi > 59)
+		if (plan_fixed(&q, 2, &mi) < 0 || h > 23 || mi > 59)
 			return plan_fail(err, errlen, "start: HH:MM with hours 0-23 and minutes 0-59");
 		tm.tm_hour = (int)h;
 		tm.tm_min = (int)mi;

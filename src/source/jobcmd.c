@@ -198,6 +198,7 @@ int oc_jobcmd_job_id(const char *out, uint32_t *id)
  * output. */
 struct sacct_pair {
 	const char *user, *account;
+	char *user_end; /* the '|' after user, cut once the map is freed */
 	unsigned long jobs;
 };
 
@@ -247,6 +248,7 @@ int oc_jobcmd_sacct_count(char *buf, char *out, size_t outlen, char *err, size_t
 				}
 				pairs[np].user = s;
 				pairs[np].account = bar1 + 1;
+				pairs[np].user_end = bar1;
 				np++;
 			}
 			pairs[k].jobs++;
@@ -259,7 +261,7 @@ int oc_jobcmd_sacct_count(char *buf, char *out, size_t outlen, char *err, size_t
 	if (rc == 0) {
 		/* Now split the keys into user and account. */
 		for (size_t i = 0; i < np; i++)
-			*strchr(pairs[i].user, '|') = '\0';
+			*pairs[i].user_end = '\0';
 		qsort(pairs, np, sizeof(*pairs), sacct_pair_cmp);
 		size_t k = 0;
 		for (size_t i = 0; i < np && rc == 0; i++) {

@@ -612,8 +612,12 @@ static int read_cluster(struct oc_transport *t, const char *bindir, char *out, s
 	 * an open cluster event (sacctmgr filters events by its own
 	 * ClusterName). */
 	char all[512] = "";
-	for (size_t i = 0; i < nall; i++)
-		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", i ? ", " : "", names[i]);
+	for (size_t i = 0, len = 0; i < nall; i++) {
+		int w = snprintf(all + len, sizeof(all) - len, "%s%s", i ? ", " : "", names[i]);
+		if (w < 0 || (size_t)w >= sizeof(all) - len)
+			break; /* only for the message below: cut there */
+		len += (size_t)w;
+	}
 	const char *show_event[] = {"-P", "-n", "show", "event", "event=cluster", "format=cluster", NULL};
 	if (run_read(t, bindir, show_event, out, READ_OUT_MAX, pc->err, pc->errlen) < 0)
 		return -1;

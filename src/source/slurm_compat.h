@@ -1,5 +1,5 @@
-/* slurm_compat.h: libslurm types whose spelling changed between releases,
- * behind one name each, for the files of src/source/ that use them.
+/* slurm_compat.h: libslurm types and calls whose spelling changed between
+ * releases, behind one name each, for the files of src/source/ that use them.
  * Internal: include only from src/source/. */
 #ifndef OC_SOURCE_SLURM_COMPAT_H
 #define OC_SOURCE_SLURM_COMPAT_H
@@ -22,5 +22,26 @@ typedef list_itr_t *oc_list_itr;
 typedef List oc_list;
 typedef ListIterator oc_list_itr;
 #endif
+
+/* slurm_free_ctl_conf was renamed slurm_free_conf in 26.05. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+#define oc_slurm_free_conf(conf) slurm_free_conf(conf)
+#else
+#define oc_slurm_free_conf(conf) slurm_free_ctl_conf(conf)
+#endif
+
+/* slurm_kill_job takes a slurm_step_id_t instead of the job id from 26.05 on
+ * (libslurm reads only its job_id). Returns what slurm_kill_job returns,
+ * errno set as it leaves it. */
+static inline int oc_slurm_kill_job(uint32_t job_id, uint16_t sig, uint16_t flags)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+	id.job_id = job_id;
+	return slurm_kill_job(id, sig, flags);
+#else
+	return slurm_kill_job(job_id, sig, flags);
+#endif
+}
 
 #endif

@@ -575,7 +575,7 @@ static void backend_load_conf(struct slurm_backend *b, struct oc_snapshot *next)
 	b->accounting = conf->accounting_storage_type &&
 			!strstr(conf->accounting_storage_type, "/none");
 	b->conf_loaded = 1;
-	slurm_free_ctl_conf(conf);
+	oc_slurm_free_conf(conf);
 }
 
 #define REPLACE_TABLE(field, unref, value)  \

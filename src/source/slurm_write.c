@@ -548,7 +548,10 @@ static int sw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 			return -1;
 		}
 		msg.node_state = NODE_STATE_DRAIN;
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(26, 5, 0)
+		/* Gone in 26.05: slurmctld always took the RPC's own uid. */
 		msg.reason_uid = (uint32_t)getuid();
+#endif
 		break;
 	}
 	case OC_NODE_OP_RESUME:
@@ -868,7 +871,7 @@ static int sw_whoami(void *ctx, char *user, size_t user_len, enum oc_admin_level
 			  (conf->slurm_user_name && strcmp(conf->slurm_user_name, name) == 0);
 	bool accounting = conf->accounting_storage_type &&
 			  !strstr(conf->accounting_storage_type, "/none");
-	slurm_free_ctl_conf(conf);
+	oc_slurm_free_conf(conf);
 	if (slurm_user) {
 		*level = OC_ADMIN_ADMIN;
 		return 0;
@@ -1019,7 +1022,7 @@ static int sw_cancel_job(void *ctx, uint32_t job_id, int signal, char *err, size
 	uint16_t sig = signal ? (uint16_t)signal : (uint16_t)SIGKILL;
 	uint16_t flags = signal ? (uint16_t)KILL_JOB_BATCH : 0;
 	errno = 0;
-	if (slurm_kill_job(job_id, sig, flags) == SLURM_SUCCESS)
+	if (oc_slurm_kill_job(job_id, sig, flags) == SLURM_SUCCESS)
 		return 0;
 	int e = errno;
 	/* As scancel: a plain cancel of a job that has already ended is done. */
@@ -1097,7 +1100,7 @@ static int sw_read_config(void *ctx, struct oc_config **out, char *err, size_t e
 		return -1;
 	}
 	struct oc_config *t = oc_slurm_convert_config(conf, NULL);
-	slurm_free_ctl_conf(conf);
+	oc_slurm_free_conf(conf);
 	if (!t) {
 		seterr(err, errlen, "out of memory");
 		return -1;

@@ -355,6 +355,27 @@ static void ssh_t_exit_signal_cb(ssh_session s, ssh_channel ch, const char *sig,
 
 /* Reads what is there of one stream into b. Returns bytes read (0:
  * none now), -1 on a session error, -2 when out of memory. */
+/* The exit status the server sent for the channel's command, -1 when it sent
+ * none (or only a signal). libssh 0.11 deprecates ssh_channel_get_exit_status
+ * for ssh_channel_get_exit_state. */
+static int ssh_t_exit_status(ssh_channel ch)
+{
+#if LIBSSH_VERSION_INT >= SSH_VERSION_INT(0, 11, 0)
+	uint32_t code = 0;
+	char *sig = NULL;
+	int core = 0;
+	int rc = ssh_channel_get_exit_state(ch, &code, &sig, &core);
+	bool signaled = sig != NULL;
+	if (sig)
+		ssh_string_free_char(sig);
+	if (rc != SSH_OK || signaled || code > INT32_MAX)
+		return -1;
+	return (int)code;
+#else
+	return ssh_channel_get_exit_status(ch);
+#endif
+}
+
 static long ssh_t_drain(ssh_channel ch, int is_stderr, struct ssh_t_buf *b)
 {
 	long total = 0;
@@ -479,7 +500,7 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 		r->exit_status = OC_EXEC_TIMED_OUT;
 		oc_datafile_err(err, errlen, "timed out after %d s", timeout_s);
 	} else if (rc == SSH_T_DONE) {
-		int status = ssh_channel_get_exit_status(ch);
+		int status = ssh_t_exit_status(ch);
 		if (x.has_status || status >= 0) {
 			r->exit_status = x.has_status ? x.status : status;
 			if (err && errlen)

@@ -29,6 +29,26 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
+/* "Queue full, try again": 26.05.2 removed ESLURM_ERROR_ON_DESC_TO_RECORD_COPY
+ * (never sent) and answers MaxJobCount with ESLURM_MAX_JOB_COUNT, not EAGAIN. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 2)
+#define BENCH_QUEUE_FULL ESLURM_MAX_JOB_COUNT
+#else
+#define BENCH_QUEUE_FULL ESLURM_ERROR_ON_DESC_TO_RECORD_COPY
+#endif
+
+/* SIGKILL to a whole job; slurm_kill_job takes a slurm_step_id_t from 26.05 on. */
+static int bench_kill_job(uint32_t job_id)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+	id.job_id = job_id;
+	return slurm_kill_job(id, SIGKILL, 0);
+#else
+	return slurm_kill_job(job_id, SIGKILL, 0);
+#endif
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -90,7 +110,7 @@ static int fill(long want, const struct passwd *pw, const char *account, const c
 			int e = errno;
 			/* A busy controller answers EAGAIN-like errors: retry a little. */
 			if ((e == EAGAIN || e == ESLURM_NOT_SUPPORTED || e == SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT ||
-			     e == ESLURM_ERROR_ON_DESC_TO_RECORD_COPY) && retries++ < 100) {
+			     e == BENCH_QUEUE_FULL) && retries++ < 100) {
 				usleep(100000);
 				continue;
 			}
@@ -121,7 +141,7 @@ static int clear(const struct passwd *pw)
 		uint32_t st = j->job_state & JOB_STATE_BASE;
 		if (st != JOB_PENDING && st != JOB_RUNNING)
 			continue;
-		if (slurm_kill_job(j->job_id, SIGKILL, 0) == SLURM_SUCCESS)
+		if (bench_kill_job(j->job_id) == SLURM_SUCCESS)
 			n++;
 		else if (errno != ESLURM_ALREADY_DONE)
 			failed++;

@@ -216,7 +216,11 @@ static void *churn_main(void *arg)
 		slurm_init_job_desc_msg(&d);
 		char comment[48];
 		snprintf(comment, sizeof(comment), "bench churn %lu", atomic_load(&c->updates));
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+		d.step_id.job_id = c->ids[k++ % c->nids]; /* job_id moved into step_id in 25.11 */
+#else
 		d.job_id = c->ids[k++ % c->nids];
+#endif
 		d.comment = comment;
 		if (slurm_update_job(&d) == SLURM_SUCCESS)
 			atomic_fetch_add(&c->updates, 1);
