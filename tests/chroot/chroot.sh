@@ -11,9 +11,10 @@
 #
 # The chroots live under $OC_CHROOT_CACHE (default /var/cache/opsconsole/
 # chroots), outside the clone, so that later runs on the same machine reuse
-# them. One is made anew when the list of packages it was made with changes
-# (a stamp holds a hash of the list and of this script's version), or when it
-# is older than $OC_CHROOT_MAX_DAYS (default 7) days: sid moves. Making one
+# them. When the list of packages changes (a stamp holds a hash of the list
+# and of this script's version) the new list is installed into the cached
+# chroot; one older than $OC_CHROOT_MAX_DAYS (default 7) days, or one the
+# install fails in, is made anew (sid moves). Making one
 # takes about 5 minutes and 1.3 GB (debootstrap minbase, then the packages of
 # tests/install-deps.sh but clang).
 #
@@ -101,32 +102,53 @@ in_ns() {
 		"${passenv[@]}" "$@"
 }
 
+# apt_install DIR: the packages into the chroot DIR (log: $CACHE/SUITE.apt.log).
+apt_install() {
+	# shellcheck disable=SC2046
+	in_ns "$1" /bin/sh -c 'apt-get -o Acquire::Check-Valid-Until=false update -qq &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" &&
+		apt-get clean' sh $(chroot_pkgs) >"$2" 2>&1
+}
+
 ensure() {
 	local suite=$1 d="$CACHE/$1" want have
+	mkdir -p "$CACHE"
+	# One maker at a time per suite (CI and a developer on one machine).
+	exec 9>"$CACHE/$suite.lock"
+	flock 9
 	want=$(stamp_of "$suite")
 	have=$(cat "$d/.oc-stamp" 2>/dev/null || true)
-	if [ "$want" = "$have" ] && [ -n "$(find "$d/.oc-stamp" -mtime -"$MAX_DAYS" 2>/dev/null)" ]; then
+	local fresh=""
+	[ -e "$d/.oc-stamp" ] && fresh=$(find "$d/.oc-stamp" -mtime -"$MAX_DAYS" 2>/dev/null)
+	if [ "$want" = "$have" ] && [ -n "$fresh" ]; then
 		info "$suite: cached in $d ($(slurm_version "$suite"))"
 		return 0
 	fi
+	local t0=$SECONDS
+	if [ -n "$fresh" ]; then
+		# The package list changed: install into the cached chroot (the
+		# stamp's age stays, so a sid chroot is still made anew weekly).
+		info "$suite: the package list changed: installing into $d"
+		if apt_install "$d" "$CACHE/$suite.apt.log"; then
+			printf '%s\n' "$want" >"$d/.oc-stamp.new"
+			touch -r "$d/.oc-stamp" "$d/.oc-stamp.new"
+			mv "$d/.oc-stamp.new" "$d/.oc-stamp"
+			info "$suite: ready in $((SECONDS - t0)) s ($(slurm_version "$suite"))"
+			return 0
+		fi
+		info "$suite: that failed (log: $CACHE/$suite.apt.log): making the chroot anew"
+	fi
 	command -v debootstrap >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; }
-	local uri t0=$SECONDS
+	local uri
 	uri=$(mirror)
 	info "$suite: making a chroot in $d (debootstrap minbase, then $(chroot_pkgs | wc -l) packages)"
 	rm -rf "$d.new"
-	mkdir -p "$CACHE"
 	debootstrap --variant=minbase "$suite" "$d.new" "$uri" >"$CACHE/$suite.debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$CACHE/$suite.debootstrap.log" >&2; die "debootstrap $suite failed (log: $CACHE/$suite.debootstrap.log)"; }
 	printf '#!/bin/sh\nexit 101\n' >"$d.new/usr/sbin/policy-rc.d"
 	chmod 755 "$d.new/usr/sbin/policy-rc.d"
-	local ok=0
-	# shellcheck disable=SC2046
-	if in_ns "$d.new" /bin/sh -c 'apt-get -o Acquire::Check-Valid-Until=false update -qq &&
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" &&
-		apt-get clean' sh $(chroot_pkgs) >"$CACHE/$suite.apt.log" 2>&1; then
-		ok=1
-	fi
-	[ "$ok" = 1 ] || { tail -n 20 "$CACHE/$suite.apt.log" >&2; die "installing the packages in the $suite chroot failed (log: $CACHE/$suite.apt.log)"; }
+	apt_install "$d.new" "$CACHE/$suite.apt.log" ||
+		{ tail -n 20 "$CACHE/$suite.apt.log" >&2; die "installing the packages in the $suite chroot failed (log: $CACHE/$suite.apt.log)"; }
 	mkdir -p "$d.new$MOUNT_AT"
 	rm -rf "$d"
 	mv "$d.new" "$d"
