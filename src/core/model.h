@@ -345,6 +345,19 @@ void oc_snapshot_unref(struct oc_snapshot **s);
  * or unset. */
 const char *oc_config_get(const struct oc_config *c, const char *key);
 
+/* Since Slurm 24.05 `scontrol show config` (and libslurm's
+ * slurm_ctl_conf_2_key_pairs) prints the keys that hold a list as
+ * "Prolog[0] = /a", "Prolog[1] = /b" (Prolog, Epilog, PrologSlurmctld,
+ * EpilogSlurmctld; SlurmctldHost in every release) and leaves them out
+ * when unset. Both backends call this on the table they build: for every
+ * such "Key[N]" with no plain "Key" in t, it adds "Key" = the values in
+ * index order joined with ',' (NULL when none is set), just before
+ * "Key[0]"; the indexed keys stay as scontrol prints them. So
+ * oc_config_get(t, "Prolog") reads the same on 22.05 and 26.05. Returns
+ * 0 (t unchanged when it has no indexed key), or -1 on ENOMEM (t then
+ * unchanged too). */
+int oc_config_fold_arrays(struct oc_config *t);
+
 /* Find a node by name (linear scan; the source keeps an index for hot
  * paths). Returns its index or -1. */
 long oc_nodes_find(const struct oc_nodes *t, const char *name);

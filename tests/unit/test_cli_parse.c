@@ -349,6 +349,63 @@ static void test_config(void **state)
 	check_bad(oc_cli_parse_config("garbage\n", 8, NULL, &c, err, sizeof(err)), err, "no \"Key = value\"");
 }
 
+/* 24.05 and later: the keys that hold a list print as "Prolog[0] = ...",
+ * an unset one not at all. oc_config_get(.., "Prolog") finds them joined
+ * with ','; the indexed keys stay. */
+static void test_config_arrays(void **state)
+{
+	(void)state;
+	const char *t = "Configuration data as of 2026-08-20T10:00:00\n"
+			"ClusterName             = llm-poc\n"
+			"Epilog[0]               = /opt/ops/epilog.sh\n"
+			"EpilogMsgTime           = 2000 usec\n"
+			"PrologSlurmctld[0]      = /opt/ops/pctld.sh\n"
+			"Prolog[1]               = /fsx/b.sh\n"
+			"Prolog[0]               = /opt/a.sh\n"
+			"PrologEpilogTimeout     = 65534\n"
+			"SlurmctldHost[0]        = head-1(10.0.0.1)\n"
+			"SlurmctldHost[1]        = head-2\n"
+			"SLURM_VERSION           = 24.11.5\n";
+	struct oc_config *c = NULL;
+	char err[256];
+	assert_int_equal(oc_cli_parse_config(t, strlen(t), NULL, &c, err, sizeof(err)), 0);
+	assert_string_equal(oc_config_get(c, "Prolog"), "/opt/a.sh,/fsx/b.sh");
+	assert_string_equal(oc_config_get(c, "prolog"), "/opt/a.sh,/fsx/b.sh");
+	assert_string_equal(oc_config_get(c, "Prolog[1]"), "/fsx/b.sh");
+	assert_string_equal(oc_config_get(c, "Epilog"), "/opt/ops/epilog.sh");
+	assert_string_equal(oc_config_get(c, "PrologSlurmctld"), "/opt/ops/pctld.sh");
+	assert_null(oc_config_get(c, "EpilogSlurmctld")); /* unset: absent */
+	assert_string_equal(oc_config_get(c, "SlurmctldHost"), "head-1(10.0.0.1),head-2");
+	assert_string_equal(oc_config_get(c, "PrologEpilogTimeout"), "65534");
+	/* The folded key sits just before its first indexed key. */
+	size_t i = 0;
+	while (i < c->n && strcmp(c->keys[i], "Epilog") != 0)
+		i++;
+	assert_true(i + 1 < c->n);
+	assert_string_equal(c->keys[i + 1], "Epilog[0]");
+	assert_int_equal(c->n, 14);
+	oc_config_unref(&c);
+
+	/* A plain key wins: nothing is added. Not an index: left alone. */
+	const char *u = "Prolog = /x.sh\nProlog[0] = /y.sh\nA[b] = 1\nB[] = 2\nC[1]x = 3\n";
+	assert_int_equal(oc_cli_parse_config(u, strlen(u), NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c->n, 5);
+	assert_string_equal(oc_config_get(c, "Prolog"), "/x.sh");
+	assert_null(oc_config_get(c, "A"));
+	assert_null(oc_config_get(c, "B"));
+	assert_null(oc_config_get(c, "C"));
+	oc_config_unref(&c);
+
+	/* 22.05's "Prolog = /path" and the recorded file are unchanged. */
+	const char *v = "Prolog                  = /opt/a.sh\nPrologSlurmctld         = (null)\n";
+	assert_int_equal(oc_cli_parse_config(v, strlen(v), NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c->n, 2);
+	assert_string_equal(oc_config_get(c, "Prolog"), "/opt/a.sh");
+	assert_null(oc_config_get(c, "PrologSlurmctld"));
+	oc_config_unref(&c);
+	assert_int_equal(oc_config_fold_arrays(NULL), 0);
+}
+
 static void test_assoc_mgr(void **state)
 {
 	(void)state;
@@ -468,7 +525,7 @@ int main(void)
 		cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_jobs_relink),
 		cmocka_unit_test(test_partitions),
-		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config),
+		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config), cmocka_unit_test(test_config_arrays),
 		cmocka_unit_test(test_assoc_mgr),    cmocka_unit_test(test_prefixes_and_noise),
 		cmocka_unit_test(test_reason_is_limit),
 	};
