@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/hostlist.h"
+#include "core/state.h"
 #include "source/cli_parse.h"
 #include "source/source.h"
 #include "test_util.h"
@@ -90,6 +91,48 @@ static void test_nodes_newer_shape(void **state)
 	assert_string_equal(n->v[0].partitions, "gpu,large");
 	assert_int_equal(n->v[0].alloc_gpus, 4);
 	assert_int_equal(n->v[0].gpus, 8);
+	oc_nodes_unref(&n);
+}
+
+/* The state words of 24.05 to 26.05 (data_parser v0.0.41 to v0.0.45) and
+ * a word this build does not know: kept in other_flags, not dropped. */
+static void test_nodes_new_states(void **state)
+{
+	(void)state;
+	const char *t = "{\"nodes\": ["
+			"{\"name\": \"n1\", \"state\": [\"IDLE\", \"BLOCKED\"]},"
+			"{\"name\": \"n2\", \"state\": [\"IDLE\", \"EXTERNAL\"]},"
+			"{\"name\": \"n3\", \"state\": [\"FUTURE\", \"DYNAMIC_FUTURE\", \"CLOUD\"]},"
+			"{\"name\": \"n4\", \"state\": [\"MIXED\", \"POWER_DOWN\", \"POWER_DRAIN\","
+			" \"POWER_DOWN_ASAP\"]},"
+			"{\"name\": \"n5\", \"state\": [\"IDLE\", \"REBOOT_ISSUED\", \"REBOOT_REQUESTED\"]},"
+			"{\"name\": \"n6\", \"state\": [\"IDLE\", \"SHINY_NEW\", \"POWERED_DOWN\", \"GLOW\"]},"
+			"{\"name\": \"n7\", \"state\": [\"ERROR\"]},"
+			"{\"name\": \"n8\", \"state\": \"idle\", \"state_flags\": [\"PLANNED\", \"DYNAMIC_NORM\"]},"
+			"{\"name\": \"n9\", \"state\": [\"IDLE\", \"INVALID_REG\", \"POWER_UP\"]}"
+			"]}";
+	struct oc_nodes *n = NULL;
+	char err[256], b[128];
+	assert_int_equal(oc_cli_parse_nodes_json(t, strlen(t), NULL, &n, err, sizeof(err)), 0);
+	assert_int_equal(n->n, 9);
+	static const char *const want[][2] = {
+		{"block", "IDLE+BLOCKED"},
+		{"idle", "IDLE+EXTERNAL"},
+		{"futr", "FUTURE+CLOUD+DYNAMIC_FUTURE"},
+		{"mix!", "MIXED+POWER_DOWN+POWER_DRAIN"},
+		{"boot^", "IDLE+REBOOT_REQUESTED+REBOOT_ISSUED"},
+		{"idle~?", "IDLE+POWERED_DOWN+SHINY_NEW+GLOW"},
+		{"unk?", "UNKNOWN+ERROR"},
+		{"plnd", "IDLE+DYNAMIC_NORM+PLANNED"},
+		{"inval", "IDLE+INVALID_REG+POWER_UP"},
+	};
+	for (size_t i = 0; i < n->n; i++) {
+		assert_string_equal(oc_node_state_compact(&n->v[i], b, sizeof(b)), want[i][0]);
+		assert_string_equal(oc_node_state_long(&n->v[i], b, sizeof(b)), want[i][1]);
+	}
+	assert_null(n->v[0].other_flags);
+	assert_string_equal(n->v[5].other_flags, "+SHINY_NEW+GLOW");
+	assert_true(n->v[5].flags & OC_NF_OTHER);
 	oc_nodes_unref(&n);
 }
 
@@ -521,7 +564,7 @@ static void test_reason_is_limit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape),
+		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape), cmocka_unit_test(test_nodes_new_states),
 		cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_jobs_relink),
 		cmocka_unit_test(test_partitions),
