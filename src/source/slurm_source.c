@@ -520,34 +520,53 @@ fail:
 
 /* ---- reservations ------------------------------------------------------ */
 
-/* Reservation flags with the names Slurm prints (scontrol show res). */
+/* Reservation flags with the names Slurm prints (scontrol show res), in
+ * the order of its reservation_flags_string() (26.05). The NO_* ones are
+ * the update requests that clear a flag; scontrol prints them when set.
+ * Not named (scontrol does not print them either): GRES_REQ (23.11+),
+ * TRES_PER_NODE and SCHED_FAILED (25.05+), internal bits. */
 static const struct {
 	uint64_t bit;
 	const char *name;
 } resv_flag_names[] = {
 	{RESERVE_FLAG_MAINT, "MAINT"},
+	{RESERVE_FLAG_NO_MAINT, "NO_MAINT"},
+	{RESERVE_FLAG_FLEX, "FLEX"},
+	{RESERVE_FLAG_OVERLAP, "OVERLAP"},
 	{RESERVE_FLAG_IGN_JOBS, "IGNORE_JOBS"},
+	{RESERVE_FLAG_HOURLY, "HOURLY"},
+	{RESERVE_FLAG_NO_HOURLY, "NO_HOURLY"},
 	{RESERVE_FLAG_DAILY, "DAILY"},
-	{RESERVE_FLAG_WEEKLY, "WEEKLY"},
+	{RESERVE_FLAG_NO_DAILY, "NO_DAILY"},
 	{RESERVE_FLAG_WEEKDAY, "WEEKDAY"},
 	{RESERVE_FLAG_WEEKEND, "WEEKEND"},
-	{RESERVE_FLAG_ANY_NODES, "ANY_NODES"},
-	{RESERVE_FLAG_STATIC, "STATIC"},
-	{RESERVE_FLAG_PART_NODES, "PART_NODES"},
-	{RESERVE_FLAG_OVERLAP, "OVERLAP"},
+	{RESERVE_FLAG_WEEKLY, "WEEKLY"},
+	{RESERVE_FLAG_NO_WEEKLY, "NO_WEEKLY"},
 	{RESERVE_FLAG_SPEC_NODES, "SPEC_NODES"},
-#ifdef RESERVE_FLAG_FIRST_CORES /* gone in 23.11 */
+	{RESERVE_FLAG_ALL_NODES, "ALL_NODES"},
+	{RESERVE_FLAG_ANY_NODES, "ANY_NODES"},
+	{RESERVE_FLAG_NO_ANY_NODES, "NO_ANY_NODES"},
+	{RESERVE_FLAG_STATIC, "STATIC"},
+	{RESERVE_FLAG_NO_STATIC, "NO_STATIC"},
+	{RESERVE_FLAG_PART_NODES, "PART_NODES"},
+	{RESERVE_FLAG_NO_PART_NODES, "NO_PART_NODES"},
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 11, 0) /* gone in 23.11 */
 	{RESERVE_FLAG_FIRST_CORES, "FIRST_CORES"},
 #endif
 	{RESERVE_FLAG_TIME_FLOAT, "TIME_FLOAT"},
 	{RESERVE_FLAG_REPLACE, "REPLACE"},
-	{RESERVE_FLAG_ALL_NODES, "ALL_NODES"},
-	{RESERVE_FLAG_PURGE_COMP, "PURGE_COMP"},
-	{RESERVE_FLAG_FLEX, "FLEX"},
-	{RESERVE_FLAG_NO_HOLD_JOBS, "NO_HOLD_JOBS_AFTER_END"},
 	{RESERVE_FLAG_REPLACE_DOWN, "REPLACE_DOWN"},
+	{RESERVE_FLAG_PURGE_COMP, "PURGE_COMP"},
+	{RESERVE_FLAG_NO_HOLD_JOBS, "NO_HOLD_JOBS_AFTER_END"},
 	{RESERVE_FLAG_MAGNETIC, "MAGNETIC"},
-	{RESERVE_FLAG_HOURLY, "HOURLY"},
+	{RESERVE_FLAG_NO_MAGNETIC, "NO_MAGNETIC"},
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+	{RESERVE_FLAG_USER_DEL, "USER_DELETE"},
+	{RESERVE_FLAG_NO_USER_DEL, "NO_USER_DELETE"},
+#endif
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
+	{RESERVE_FLAG_FORCE_START, "FORCE_START"},
+#endif
 };
 
 void oc_slurm_resv_flags_string(uint64_t f, char *buf, size_t len)
@@ -558,8 +577,10 @@ void oc_slurm_resv_flags_string(uint64_t f, char *buf, size_t len)
 		if (!(f & resv_flag_names[i].bit))
 			continue;
 		int w = snprintf(buf + off, len - off, "%s%s", off ? "," : "", resv_flag_names[i].name);
-		if (w < 0 || (size_t)w >= len - off)
+		if (w < 0 || (size_t)w >= len - off) {
+			buf[off] = '\0'; /* no half name */
 			break;
+		}
 		off += (size_t)w;
 	}
 }

@@ -126,6 +126,45 @@ static void test_other_short(void **state)
 	assert_true(n.flags & OC_NF_OTHER);
 }
 
+/* Reservation flags: the names scontrol prints, both ways, with the ones
+ * of some releases only behind the same guards as slurm_source.c. */
+static void test_resv_flags(void **state)
+{
+	(void)state;
+	char b[512];
+	uint64_t bit = 0;
+	oc_slurm_resv_flags_string(RESERVE_FLAG_MAINT | RESERVE_FLAG_IGN_JOBS | RESERVE_FLAG_MAGNETIC |
+					   RESERVE_FLAG_NO_HOLD_JOBS | RESERVE_FLAG_FLEX,
+				   b, sizeof(b));
+	assert_string_equal(b, "MAINT,FLEX,IGNORE_JOBS,NO_HOLD_JOBS_AFTER_END,MAGNETIC");
+	oc_slurm_resv_flags_string(RESERVE_FLAG_HOURLY | RESERVE_FLAG_REPLACE_DOWN | RESERVE_FLAG_NO_MAINT, b, sizeof(b));
+	assert_string_equal(b, "NO_MAINT,HOURLY,REPLACE_DOWN");
+	assert_int_equal(oc_slurm_resv_flag_bit("magnetic", 8, &bit), 0);
+	assert_true(bit == RESERVE_FLAG_MAGNETIC);
+	assert_int_equal(oc_slurm_resv_flag_bit("NO_HOLD_JOBS_AFTER_END", 22, &bit), 0);
+	assert_true(bit == RESERVE_FLAG_NO_HOLD_JOBS);
+	assert_int_equal(oc_slurm_resv_flag_bit("ALLOW_JOBS", 10, &bit), -1);
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+	oc_slurm_resv_flags_string(RESERVE_FLAG_USER_DEL | RESERVE_FLAG_MAINT, b, sizeof(b));
+	assert_string_equal(b, "MAINT,USER_DELETE");
+	assert_int_equal(oc_slurm_resv_flag_bit("USER_DELETE", 11, &bit), 0);
+	assert_true(bit == RESERVE_FLAG_USER_DEL);
+#else
+	assert_int_equal(oc_slurm_resv_flag_bit("USER_DELETE", 11, &bit), -1);
+#endif
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
+	oc_slurm_resv_flags_string(RESERVE_FLAG_FORCE_START, b, sizeof(b));
+	assert_string_equal(b, "FORCE_START");
+	assert_int_equal(oc_slurm_resv_flag_bit("FORCE_START", 11, &bit), 0);
+#else
+	assert_int_equal(oc_slurm_resv_flag_bit("FORCE_START", 11, &bit), -1);
+#endif
+	/* A short buffer: the names that fit, never half a name. */
+	char s[12];
+	oc_slurm_resv_flags_string(RESERVE_FLAG_MAINT | RESERVE_FLAG_IGN_JOBS, s, sizeof(s));
+	assert_string_equal(s, "MAINT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_guarded_flags),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_other_short),
+		cmocka_unit_test(test_resv_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
