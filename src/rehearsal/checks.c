@@ -631,7 +631,7 @@ static enum oc_verdict eval_node(const struct oc_check *c, const struct oc_check
 			continue;
 		}
 		const struct oc_node *n = &s->nodes->v[at];
-		char st[32];
+		char st[256]; /* the long state whole, other_flags included */
 		bool drained = n->flags & OC_NF_DRAIN, answers = !(n->flags & OC_NF_NOT_RESPONDING);
 		EV_APPEND("%s: %s", n->name, oc_node_state_long(n, st, sizeof(st)));
 		if (n->reason)
