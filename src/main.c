@@ -16,6 +16,7 @@
 #include "actions/worker.h"
 #include "connect.h"
 #include "core/profile.h"
+#include "core/version.h"
 #include "onboard_cli.h"
 #include "once_cli.h"
 #include "rehearse_cli.h"
@@ -62,7 +63,10 @@ static void usage(FILE *out)
 		"      --snapshot FILE  the console on a recorded FILE instead of a cluster,\n"
 		"                       read-only; --cluster only picks the profile's looks\n"
 		"  -h, --help           this help\n"
-		"  -V, --version        version and the Slurm version it was built against\n"
+		"  -V, --version        version and the Slurm version it was built against; with\n"
+		"                       --cluster NAME (or a ClusterName in the default\n"
+		"                       slurm.conf) also the version slurmctld runs, and a\n"
+		"                       warning when their majors differ\n"
 		"\n"
 		"Exit status: 0 normal quit, 1 runtime failure, 2 usage or profile error.\n"
 		"With --once: 0 fine, 1 findings (health, quota), 2 error.\n");
@@ -296,6 +300,73 @@ static int main_record(const char *cluster, const char *path)
 	return rc;
 }
 
+/* --version: the Slurm the program was built against and, for the cluster
+ * named by --cluster (or, without it, the default slurm.conf's, when it
+ * names one), the version its slurmctld runs, with a warning when the
+ * libslurm this console would use is of another major. Returns 0, 1 when
+ * the cluster could not be asked, EXIT_USAGE for an unknown cluster. */
+static int main_version(const char *cluster)
+{
+	const char *built = NULL;
+#ifdef OC_WITH_LIBSLURM
+	built = oc_slurm_build_version();
+	printf("opsconsole %s (built against Slurm %s)\n", OC_VERSION, built);
+#else
+	printf("opsconsole %s (built without libslurm: reads the cluster with the Slurm commands)\n", OC_VERSION);
+#endif
+	fflush(stdout);
+	if (!cluster) {
+		char name[64];
+		const char *conf = default_slurm_conf();
+		if (oc_slurm_conf_cluster_name(conf, name, sizeof(name)) != 0) {
+			printf("slurmctld: not asked (no --cluster, and no ClusterName in %s)\n", conf);
+			return 0;
+		}
+	}
+	struct oc_profile profile;
+	int rc = resolve_profile(cluster, &profile);
+	if (rc)
+		return rc;
+	char err[512];
+	struct oc_connection conn;
+	struct oc_backend *b = oc_connect_backend(&profile, &conn, err, sizeof(err));
+	if (!b) {
+		printf("slurmctld of %s: not asked: %s\n", profile.name, err);
+		return 1;
+	}
+	bool via_libslurm = !conn.cli;
+	/* The partitions, the smallest part: its error says why when the
+	 * controller does not answer. */
+	struct oc_snapshot *s = oc_collector_refresh_once(b, OC_MASK(OC_PART_PARTITIONS), NULL);
+	oc_backend_close(&b);
+	oc_connect_close(&conn);
+	const char *how = via_libslurm ? "libslurm" : "the Slurm commands";
+	if (!s || !s->slurm_version[0]) {
+		const char *why = !s ? "out of memory" : s->status[OC_PART_PARTITIONS].error;
+		printf("slurmctld of %s: version unknown (asked through %s): %s\n", profile.name, how,
+		       why[0] ? why : "no answer");
+		oc_snapshot_unref(&s);
+		return 1;
+	}
+	printf("slurmctld of %s: Slurm %s (asked through %s)\n", s->cluster[0] ? s->cluster : profile.name,
+	       s->slurm_version, how);
+	if (built && oc_version_majors_differ(built, s->slurm_version)) {
+		char bm[16], cm[16];
+		oc_version_major(built, bm, sizeof(bm));
+		oc_version_major(s->slurm_version, cm, sizeof(cm));
+		if (via_libslurm)
+			printf("WARNING: libslurm %s and slurmctld %s are different majors: build opsconsole against "
+			       "Slurm %s, or set \"backend\": \"cli\" in the profile\n",
+			       bm, cm, cm);
+		else
+			printf("note: built against libslurm %s, slurmctld runs %s; this profile reads through the "
+			       "Slurm commands, which do not use it\n",
+			       bm, cm);
+	}
+	oc_snapshot_unref(&s);
+	return 0;
+}
+
 static int main_once(const char *cluster, const char *view, const char *partition, int show_hidden,
 		     struct oc_once_args *once)
 {
@@ -329,7 +400,7 @@ int main(int argc, char **argv)
 		return oc_rehearse_cli(argc - 1, argv + 1, resolve_profile, datadir);
 	}
 	const char *cluster = NULL, *view = NULL, *partition = NULL, *theme = NULL, *keymap = NULL;
-	int show_hidden = 0, readonly = 0;
+	int show_hidden = 0, readonly = 0, version = 0;
 	struct oc_once_args once = {0};
 	const char *record = NULL, *snapshot = NULL;
 	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP, OPT_ONCE, OPT_JSON, OPT_RECORD,
@@ -365,14 +436,7 @@ int main(int argc, char **argv)
 		case OPT_RECORD: record = optarg; break;
 		case OPT_SNAPSHOT: snapshot = optarg; break;
 		case 'h': usage(stdout); return 0;
-		case 'V':
-#ifdef OC_WITH_LIBSLURM
-			printf("opsconsole %s (built against Slurm %s)\n", OC_VERSION, oc_slurm_build_version());
-#else
-			printf("opsconsole %s (built without libslurm: reads the cluster with the Slurm commands)\n",
-			       OC_VERSION);
-#endif
-			return 0;
+		case 'V': version = 1; break;
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
@@ -381,6 +445,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (version)
+		return main_version(cluster);
 	if ((record || snapshot) && (once.view || once.json)) {
 		fprintf(stderr, "opsconsole: --%s does not go with --once\n", record ? "record" : "snapshot");
 		return EXIT_USAGE;
@@ -502,8 +568,14 @@ int main(int argc, char **argv)
 		snapshot ? NULL : oc_probe_ssh_runner_new(&profile.probes, err, sizeof(err));
 	if (!probe_runner && !snapshot)
 		fprintf(stderr, "opsconsole: node probes disabled: %s\n", err);
+	const char *libslurm_version = NULL;
+#ifdef OC_WITH_LIBSLURM
+	if (!snapshot && !conn.cli)
+		libslurm_version = oc_slurm_build_version();
+#endif
 	struct oc_ui_config ucfg = {
 		.cluster = profile.name,
+		.libslurm_version = libslurm_version,
 		.start_view = view,
 		.start_arg = partition,
 		.refresh_s = profile.refresh_s,

@@ -129,6 +129,132 @@ const char *oc_config_get(const struct oc_config *c, const char *key)
 	return NULL;
 }
 
+/* When key is "Base[N]" (N decimal digits), the length of Base and N in
+ * *idx; else 0. */
+static size_t config_array_base(const char *key, unsigned long *idx)
+{
+	const char *br = strchr(key, '[');
+	if (!br || br == key)
+		return 0;
+	const char *d = br + 1;
+	unsigned long v = 0;
+	if (*d < '0' || *d > '9')
+		return 0;
+	for (; *d >= '0' && *d <= '9'; d++) {
+		if (v > 100000ul)
+			return 0;
+		v = v * 10 + (unsigned long)(*d - '0');
+	}
+	if (d[0] != ']' || d[1] != '\0')
+		return 0;
+	*idx = v;
+	return (size_t)(br - key);
+}
+
+/* Whether t holds the plain key base (blen bytes). */
+static bool config_has_plain(const struct oc_config *t, const char *base, size_t blen)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strlen(t->keys[i]) == blen && strncasecmp(t->keys[i], base, blen) == 0)
+			return true;
+	return false;
+}
+
+/* Whether entry i is the first indexed key of its base in t. */
+static bool config_first_of_base(const struct oc_config *t, size_t i, size_t blen)
+{
+	unsigned long idx;
+	for (size_t j = 0; j < i; j++)
+		if (config_array_base(t->keys[j], &idx) == blen && strncasecmp(t->keys[j], t->keys[i], blen) == 0)
+			return false;
+	return true;
+}
+
+/* The values of base's indexed keys in index order, joined with ',', in
+ * t's arena; *out NULL when none is set. Returns 0, or -1 on ENOMEM. */
+static int config_join(struct oc_config *t, const char *base, size_t blen, const char **out)
+{
+	*out = NULL;
+	size_t total = 0, cnt = 0;
+	unsigned long idx;
+	for (size_t i = 0; i < t->n; i++)
+		if (config_array_base(t->keys[i], &idx) == blen && strncasecmp(t->keys[i], base, blen) == 0 &&
+		    t->values[i]) {
+			total += strlen(t->values[i]) + 1;
+			cnt++;
+		}
+	if (!cnt)
+		return 0;
+	char *buf = oc_arena_alloc(&t->h.arena, total);
+	if (!buf)
+		return -1;
+	size_t used = 0;
+	/* Smallest index above the last one taken, cnt times (lists are short). */
+	unsigned long last = 0;
+	bool any = false;
+	for (size_t k = 0; k < cnt; k++) {
+		long best = -1;
+		unsigned long best_idx = 0;
+		for (size_t i = 0; i < t->n; i++) {
+			if (config_array_base(t->keys[i], &idx) != blen || strncasecmp(t->keys[i], base, blen) != 0 ||
+			    !t->values[i] || (any && idx <= last))
+				continue;
+			if (best < 0 || idx < best_idx) {
+				best = (long)i;
+				best_idx = idx;
+			}
+		}
+		if (best < 0)
+			break; /* the same index twice: the first one counts */
+		size_t vl = strlen(t->values[best]);
+		if (used)
+			buf[used++] = ',';
+		memcpy(buf + used, t->values[best], vl);
+		used += vl;
+		last = best_idx;
+		any = true;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int oc_config_fold_arrays(struct oc_config *t)
+{
+	if (!t)
+		return 0;
+	size_t add = 0;
+	unsigned long idx;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t blen = config_array_base(t->keys[i], &idx);
+		if (blen && config_first_of_base(t, i, blen) && !config_has_plain(t, t->keys[i], blen))
+			add++;
+	}
+	if (!add)
+		return 0;
+	const char **keys = oc_arena_alloc(&t->h.arena, (t->n + add) * sizeof(*keys));
+	const char **values = oc_arena_alloc(&t->h.arena, (t->n + add) * sizeof(*values));
+	if (!keys || !values)
+		return -1;
+	size_t n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t blen = config_array_base(t->keys[i], &idx);
+		if (blen && config_first_of_base(t, i, blen) && !config_has_plain(t, t->keys[i], blen)) {
+			char *k = oc_arena_alloc(&t->h.arena, blen + 1);
+			if (!k || config_join(t, t->keys[i], blen, &values[n]) < 0)
+				return -1;
+			memcpy(k, t->keys[i], blen);
+			keys[n++] = k;
+		}
+		keys[n] = t->keys[i];
+		values[n++] = t->values[i];
+	}
+	t->keys = keys;
+	t->values = values;
+	t->n = n;
+	return 0;
+}
+
 long oc_nodes_find(const struct oc_nodes *t, const char *name)
 {
 	if (!t || !name)

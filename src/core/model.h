@@ -57,7 +57,16 @@ enum oc_node_flag {
 	OC_NF_PLANNED = 1u << 12,
 	OC_NF_CLOUD = 1u << 13,
 	OC_NF_INVALID_REG = 1u << 14,
-	OC_NF_DYNAMIC = 1u << 15,
+	OC_NF_DYNAMIC = 1u << 15,           /* DYNAMIC_NORM */
+	OC_NF_BLOCKED = 1u << 16,           /* 24.05+: blocked by an exclusive topology block */
+	OC_NF_EXTERNAL = 1u << 17,          /* 25.05+: an external node, no slurmd */
+	OC_NF_DYNAMIC_FUTURE = 1u << 18,
+	OC_NF_POWER_UP = 1u << 19,          /* power up requested */
+	OC_NF_POWER_DRAIN = 1u << 20,       /* power down asap: drain, then power down */
+	OC_NF_REBOOT_CANCEL = 1u << 21,
+	OC_NF_RESUME = 1u << 22,
+	OC_NF_UNDRAIN = 1u << 23,
+	OC_NF_OTHER = 1u << 24,             /* flags with no name here: oc_node.other_flags */
 };
 
 struct oc_node {
@@ -65,6 +74,12 @@ struct oc_node {
 	const char *addr;         /* NodeAddr, NULL when not known */
 	enum oc_node_base base;
 	uint32_t flags;           /* enum oc_node_flag */
+	/* State words the console has no flag for (a newer Slurm's, or a base
+	 * such as ERROR), as Slurm names them, '+' before each: "+FOO+BAR";
+	 * a bit libslurm set that this build does not know is "+0x10000000".
+	 * Set with OC_NF_OTHER; NULL when none. Never dropped: oc_node_state_long
+	 * prints them, oc_node_state_compact marks the state with '?'. */
+	const char *other_flags;
 	const char *reason;       /* NULL when none */
 	const char *reason_user;  /* user name (or uid as text), NULL if none */
 	time_t reason_time;
@@ -344,6 +359,19 @@ void oc_snapshot_unref(struct oc_snapshot **s);
 /* The value of a configuration key (case-insensitive), NULL when absent
  * or unset. */
 const char *oc_config_get(const struct oc_config *c, const char *key);
+
+/* Since Slurm 24.05 `scontrol show config` (and libslurm's
+ * slurm_ctl_conf_2_key_pairs) prints the keys that hold a list as
+ * "Prolog[0] = /a", "Prolog[1] = /b" (Prolog, Epilog, PrologSlurmctld,
+ * EpilogSlurmctld; SlurmctldHost in every release) and leaves them out
+ * when unset. Both backends call this on the table they build: for every
+ * such "Key[N]" with no plain "Key" in t, it adds "Key" = the values in
+ * index order joined with ',' (NULL when none is set), just before
+ * "Key[0]"; the indexed keys stay as scontrol prints them. So
+ * oc_config_get(t, "Prolog") reads the same on 22.05 and 26.05. Returns
+ * 0 (t unchanged when it has no indexed key), or -1 on ENOMEM (t then
+ * unchanged too). */
+int oc_config_fold_arrays(struct oc_config *t);
 
 /* Find a node by name (linear scan; the source keeps an index for hot
  * paths). Returns its index or -1. */

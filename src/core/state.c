@@ -68,10 +68,8 @@ static const char *state_word(char *buf, size_t len, const char *word, char suff
  * node_state_string_compact(): invalid registration, maintenance and
  * reboot (which replace the base word on idle/down nodes), drain, fail,
  * then the base state. */
-const char *oc_node_state_compact(const struct oc_node *n, char *buf, size_t len)
+static const char *state_compact(const struct oc_node *n, char *buf, size_t len)
 {
-	if (!n)
-		return state_copy(buf, len, "unk");
 
 	uint32_t f = n->flags;
 	bool busy_base = n->base == OC_NODE_ALLOCATED || n->base == OC_NODE_MIXED;
@@ -125,6 +123,8 @@ const char *oc_node_state_compact(const struct oc_node *n, char *buf, size_t len
 			return state_word(buf, len, "idle", s);
 		if (f & OC_NF_RESERVED)
 			return state_copy(buf, len, "resv");
+		if (f & OC_NF_BLOCKED) /* 24.05 and later */
+			return state_copy(buf, len, "block");
 		if (f & OC_NF_PLANNED)
 			return state_copy(buf, len, "plnd");
 		return state_copy(buf, len, "idle");
@@ -143,28 +143,56 @@ const char *oc_node_state_compact(const struct oc_node *n, char *buf, size_t len
 	}
 }
 
+/* sinfo's word, then '?' when the node has a state flag the console has
+ * no name for (other_flags): sinfo of the cluster's release would print
+ * something this table does not know, so the state is not shown as if it
+ * were plain. */
+const char *oc_node_state_compact(const struct oc_node *n, char *buf, size_t len)
+{
+	if (!n)
+		return state_copy(buf, len, "unk");
+	state_compact(n, buf, len);
+	if ((n->flags & OC_NF_OTHER) && buf && len > 0) {
+		size_t l = strlen(buf);
+		if (l + 1 < len) {
+			buf[l] = '?';
+			buf[l + 1] = '\0';
+		}
+	}
+	return buf;
+}
+
 /* scontrol's flag names, in the order scontrol prints them (the order of
- * Slurm's node_state_flags[] table). */
+ * Slurm's node_state_flags[] table, 26.05), then the ones scontrol prints
+ * as "?" with their openapi (JSON) names. */
 static const struct {
 	uint32_t flag;
 	const char *name;
 } state_flag_names[] = {
+	{ OC_NF_BLOCKED, "BLOCKED" },
 	{ OC_NF_CLOUD, "CLOUD" },
 	{ OC_NF_COMPLETING, "COMPLETING" },
 	{ OC_NF_DRAIN, "DRAIN" },
+	{ OC_NF_DYNAMIC_FUTURE, "DYNAMIC_FUTURE" },
 	{ OC_NF_DYNAMIC, "DYNAMIC_NORM" },
+	{ OC_NF_EXTERNAL, "EXTERNAL" },
 	{ OC_NF_INVALID_REG, "INVALID_REG" },
 	{ OC_NF_FAIL, "FAIL" },
 	{ OC_NF_MAINT, "MAINTENANCE" },
 	{ OC_NF_POWER_DOWN_PENDING, "POWER_DOWN" },
+	{ OC_NF_POWER_UP, "POWER_UP" },
 	{ OC_NF_POWERED_DOWN, "POWERED_DOWN" },
 	{ OC_NF_REBOOT_REQUESTED, "REBOOT_REQUESTED" },
 	{ OC_NF_REBOOT_ISSUED, "REBOOT_ISSUED" },
 	{ OC_NF_RESERVED, "RESERVED" },
+	{ OC_NF_RESUME, "RESUME" },
 	{ OC_NF_NOT_RESPONDING, "NOT_RESPONDING" },
 	{ OC_NF_PLANNED, "PLANNED" },
 	{ OC_NF_POWERING_UP, "POWERING_UP" },
 	{ OC_NF_POWERING_DOWN, "POWERING_DOWN" },
+	{ OC_NF_POWER_DRAIN, "POWER_DRAIN" },
+	{ OC_NF_REBOOT_CANCEL, "REBOOT_CANCELED" },
+	{ OC_NF_UNDRAIN, "UNDRAIN" },
 };
 
 /* scontrol's base state word. Static string. */
@@ -209,6 +237,8 @@ const char *oc_node_state_long(const struct oc_node *n, char *buf, size_t len)
 			break;
 		used += (size_t)w;
 	}
+	if ((n->flags & OC_NF_OTHER) && n->other_flags && used < len)
+		snprintf(buf + used, len - used, "%s", n->other_flags);
 	return buf;
 }
 

@@ -7,14 +7,17 @@
 #include "core/model.h"
 
 /* sinfo's short state (%t): "idle", "alloc", "mix", "down", "drain",
- * "drng", "comp", "fail", "failg", "maint", "futr", "unk", with one
- * suffix when it applies: '*' not responding, '~' powered down,
- * '#' powering up, '%' powering down, '!' power down pending,
- * '@' reboot requested, '^' reboot issued, '-' planned, '$' maintenance.
+ * "drng", "comp", "fail", "failg", "maint", "boot", "inval", "resv",
+ * "block" (24.05+), "plnd", "futr", "unk", with one suffix when it
+ * applies: '*' not responding, '~' powered down, '#' powering up,
+ * '%' powering down, '!' power down pending, '@' reboot requested,
+ * '^' reboot issued, '-' planned, '$' maintenance. Then '?' when the node
+ * has a flag the console has no name for (oc_node.other_flags).
  * Writes into buf (always NUL terminated); returns buf. */
 const char *oc_node_state_compact(const struct oc_node *n, char *buf, size_t len);
 
-/* scontrol's long state: "IDLE+DRAIN+NOT_RESPONDING", "IDLE+CLOUD+POWERED_DOWN".
+/* scontrol's long state: "IDLE+DRAIN+NOT_RESPONDING", "IDLE+CLOUD+POWERED_DOWN",
+ * then other_flags as they came ("IDLE+FOO").
  * Writes into buf (always NUL terminated); returns buf. */
 const char *oc_node_state_long(const struct oc_node *n, char *buf, size_t len);
 

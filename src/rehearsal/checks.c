@@ -631,7 +631,7 @@ static enum oc_verdict eval_node(const struct oc_check *c, const struct oc_check
 			continue;
 		}
 		const struct oc_node *n = &s->nodes->v[at];
-		char st[32];
+		char st[256]; /* the long state whole, other_flags included */
 		bool drained = n->flags & OC_NF_DRAIN, answers = !(n->flags & OC_NF_NOT_RESPONDING);
 		EV_APPEND("%s: %s", n->name, oc_node_state_long(n, st, sizeof(st)));
 		if (n->reason)
@@ -957,7 +957,8 @@ long oc_checks_idle_nodes(const struct oc_snapshot *snap, const char *partition)
 	const uint32_t busy = OC_NF_DRAIN | OC_NF_COMPLETING | OC_NF_NOT_RESPONDING | OC_NF_POWERED_DOWN |
 			      OC_NF_POWERING_UP | OC_NF_POWERING_DOWN | OC_NF_POWER_DOWN_PENDING | OC_NF_FAIL |
 			      OC_NF_MAINT | OC_NF_RESERVED | OC_NF_REBOOT_REQUESTED | OC_NF_REBOOT_ISSUED |
-			      OC_NF_INVALID_REG;
+			      OC_NF_INVALID_REG | OC_NF_BLOCKED | OC_NF_POWER_DRAIN |
+			      OC_NF_OTHER; /* a flag of unknown meaning: not counted as free */
 	long n = 0;
 	for (uint32_t i = 0; i < p->node_count; i++) {
 		uint32_t at = p->node_idx[i];

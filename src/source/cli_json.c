@@ -130,6 +130,8 @@ static const json_t *load_array(const char *text, size_t len, const char *key, j
 
 /* ---- nodes ------------------------------------------------------------ */
 
+/* The words of openapi's NODE_STATES flags (data_parser v0.0.38 to
+ * v0.0.45, i.e. 22.05 to 26.05) and the flags they stand for. */
 static const struct {
 	const char *name;
 	uint32_t flag;
@@ -151,10 +153,40 @@ static const struct {
 	{"CLOUD", OC_NF_CLOUD},
 	{"INVALID_REG", OC_NF_INVALID_REG},
 	{"DYNAMIC_NORM", OC_NF_DYNAMIC},
+	{"DYNAMIC_FUTURE", OC_NF_DYNAMIC_FUTURE},
+	{"BLOCKED", OC_NF_BLOCKED},     /* 24.05 and later */
+	{"EXTERNAL", OC_NF_EXTERNAL},   /* 25.05 and later */
+	{"POWER_UP", OC_NF_POWER_UP},
+	{"POWER_DRAIN", OC_NF_POWER_DRAIN},
+	/* Two bits in one word, printed besides the single ones. */
+	{"POWER_DOWN_ASAP", OC_NF_POWER_DOWN_PENDING | OC_NF_POWER_DRAIN},
+	{"POWER_DOWN_FORCE", OC_NF_POWER_DOWN_PENDING | OC_NF_POWERED_DOWN},
+	{"REBOOT_CANCELED", OC_NF_REBOOT_CANCEL},
+	{"RESUME", OC_NF_RESUME},
+	{"UNDRAIN", OC_NF_UNDRAIN},
 };
 
-/* One state word: a base (sets *base) or a flag (returned). */
-static uint32_t node_word(const char *w, enum oc_node_base *base)
+/* Words of a node's state the tables here do not know: appended to other
+ * as "+WORD" (cut at its size, never mid-word). */
+struct node_other {
+	char s[256];
+	size_t len;
+};
+
+static void node_other_add(struct node_other *o, const char *w)
+{
+	size_t wl = strlen(w);
+	if (!wl || o->len + wl + 2 > sizeof(o->s))
+		return;
+	o->s[o->len++] = '+';
+	memcpy(o->s + o->len, w, wl);
+	o->len += wl;
+	o->s[o->len] = '\0';
+}
+
+/* One state word: a base (sets *base) or a flag (returned); a word known
+ * to neither is kept in *other and returns OC_NF_OTHER. */
+static uint32_t node_word(const char *w, enum oc_node_base *base, struct node_other *other)
 {
 	static const struct {
 		const char *name;
@@ -171,19 +203,21 @@ static uint32_t node_word(const char *w, enum oc_node_base *base)
 	for (size_t i = 0; i < sizeof(node_flag_names) / sizeof(node_flag_names[0]); i++)
 		if (strcasecmp(w, node_flag_names[i].name) == 0)
 			return node_flag_names[i].flag;
-	return 0;
+	/* "ERROR", "INVALID", a flag of a later release: shown, not dropped. */
+	node_other_add(other, w);
+	return OC_NF_OTHER;
 }
 
-static uint32_t node_words(const json_t *v, enum oc_node_base *base)
+static uint32_t node_words(const json_t *v, enum oc_node_base *base, struct node_other *other)
 {
 	uint32_t f = 0;
 	if (json_is_string(v))
-		return node_word(json_string_value(v), base);
+		return node_word(json_string_value(v), base, other);
 	size_t i;
 	const json_t *e;
 	json_array_foreach(v, i, e)
 		if (json_is_string(e))
-			f |= node_word(json_string_value(e), base);
+			f |= node_word(json_string_value(e), base, other);
 	return f;
 }
 
@@ -194,8 +228,15 @@ static int node_fill(struct oc_arena *a, const json_t *o, struct oc_node *n)
 		return -1;
 	n->addr = oc_arena_strdup_nonempty(a, jstr(o, "address"));
 	n->base = OC_NODE_UNKNOWN;
-	n->flags = node_words(json_object_get(o, "state"), &n->base);
-	n->flags |= node_words(json_object_get(o, "state_flags"), &n->base);
+	struct node_other other = {.len = 0};
+	other.s[0] = '\0';
+	n->flags = node_words(json_object_get(o, "state"), &n->base, &other);
+	n->flags |= node_words(json_object_get(o, "state_flags"), &n->base, &other);
+	if (other.len) {
+		n->other_flags = oc_arena_strdup(a, other.s);
+		if (!n->other_flags)
+			return -1;
+	}
 	n->reason = oc_arena_strdup_nonempty(a, jstr(o, "reason"));
 	if (n->reason) {
 		n->reason_time = (time_t)jnum(o, "reason_changed_at", 0, NULL);

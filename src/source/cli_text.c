@@ -435,6 +435,9 @@ int oc_cli_parse_config(const char *text, size_t len, const struct oc_config *pr
 		oc_config_unref(&t);
 		return -1;
 	}
+	/* "Prolog[0] = ..." (24.05 and later) also as "Prolog". */
+	if (oc_config_fold_arrays(t) < 0)
+		goto oom;
 	*out = t;
 	return 0;
 oom:

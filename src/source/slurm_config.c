@@ -8,7 +8,10 @@
  * reply carries: Account Gather, Cgroup Support, External Sensors (up to
  * 23.11), MPI Plugins and the select plugin's pairs. The table holds them
  * in that order; a key of a later section that is already there is left
- * out, so that a lookup finds the main section's value. */
+ * out, so that a lookup finds the main section's value. The keys that
+ * hold a list, "Prolog[0]", "Prolog[1]" since 24.05, are also folded
+ * into "Prolog" by oc_config_fold_arrays (core/model.c), as the CLI
+ * backend's parser does. */
 #include "source/slurm_convert.h"
 
 #include <stdlib.h>
@@ -108,6 +111,9 @@ struct oc_config *oc_slurm_convert_config(slurm_conf_t *conf, const struct oc_co
 	slurm_list_destroy((oc_list)main_list);
 	for (size_t i = 0; rc == 0 && i < nsections; i++)
 		rc = config_add_list(t, sections[i], cap);
+	/* "Prolog[0]" (24.05 and later) also as "Prolog" (core/model.h). */
+	if (rc == 0)
+		rc = oc_config_fold_arrays(t);
 	if (rc < 0)
 		oc_config_unref(&t);
 	return t;

@@ -57,6 +57,14 @@ struct oc_reservations *oc_slurm_convert_resv(const reserve_info_msg_t *msg,
  * ENOMEM (or when conf is NULL). */
 struct oc_config *oc_slurm_convert_config(slurm_conf_t *conf, const struct oc_config *prev);
 
+/* A node's node_state (NODE_STATE_* base and flags) into the model's
+ * *base and *flags; the bits and bases the model has no flag for (the
+ * ERROR base, 22.05's NET, a bit of a newer Slurm) go to other as
+ * "+PERFCTRS+0x40000000" (len bytes, always NUL-terminated, "" when none)
+ * with OC_NF_OTHER in *flags. */
+void oc_slurm_node_state(uint32_t node_state, enum oc_node_base *base, uint32_t *flags, char *other,
+			 size_t len);
+
 /* Reservation flag bits as Slurm prints them ("MAINT,IGNORE_JOBS") into
  * buf (always NUL-terminated; names that do not fit are left out). */
 void oc_slurm_resv_flags_string(uint64_t flags, char *buf, size_t len);

@@ -90,45 +90,102 @@ static void status_fail(struct oc_part_status *st, time_t now, const char *what)
 
 /* ---- nodes ------------------------------------------------------------ */
 
-static uint32_t node_flags_from_slurm(uint32_t s)
+/* NODE_STATE_* flag bits -> the model's flags; every flag bit of the
+ * slurm.h built against is here (checked against 22.05, 24.05, 24.11,
+ * 25.05, 25.11, 26.05), the ones that exist only in some releases behind
+ * guards. A bit with oc 0 has no flag in the model: it goes to
+ * other_flags under its scontrol name. */
+static const struct {
+	uint32_t slurm, oc;
+	const char *name; /* for other_flags when oc is 0 */
+} node_flag_map[] = {
+	{NODE_STATE_DRAIN, OC_NF_DRAIN, NULL},
+	{NODE_STATE_COMPLETING, OC_NF_COMPLETING, NULL},
+	{NODE_STATE_NO_RESPOND, OC_NF_NOT_RESPONDING, NULL},
+	{NODE_STATE_POWERED_DOWN, OC_NF_POWERED_DOWN, NULL},
+	{NODE_STATE_POWERING_UP, OC_NF_POWERING_UP, NULL},
+	{NODE_STATE_POWERING_DOWN, OC_NF_POWERING_DOWN, NULL},
+	{NODE_STATE_POWER_DOWN, OC_NF_POWER_DOWN_PENDING, NULL},
+	{NODE_STATE_POWER_UP, OC_NF_POWER_UP, NULL},
+	{NODE_STATE_POWER_DRAIN, OC_NF_POWER_DRAIN, NULL},
+	{NODE_STATE_FAIL, OC_NF_FAIL, NULL},
+	{NODE_STATE_MAINT, OC_NF_MAINT, NULL},
+	{NODE_STATE_RES, OC_NF_RESERVED, NULL},
+	{NODE_STATE_REBOOT_REQUESTED, OC_NF_REBOOT_REQUESTED, NULL},
+	{NODE_STATE_REBOOT_ISSUED, OC_NF_REBOOT_ISSUED, NULL},
+	{NODE_STATE_REBOOT_CANCEL, OC_NF_REBOOT_CANCEL, NULL},
+	{NODE_STATE_PLANNED, OC_NF_PLANNED, NULL},
+	{NODE_STATE_CLOUD, OC_NF_CLOUD, NULL},
+	{NODE_STATE_INVALID_REG, OC_NF_INVALID_REG, NULL},
+	{NODE_STATE_DYNAMIC_NORM, OC_NF_DYNAMIC, NULL},
+	{NODE_STATE_DYNAMIC_FUTURE, OC_NF_DYNAMIC_FUTURE, NULL},
+	{NODE_RESUME, OC_NF_RESUME, NULL},
+	{NODE_STATE_UNDRAIN, OC_NF_UNDRAIN, NULL},
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+	{NODE_STATE_BLOCKED, OC_NF_BLOCKED, NULL},
+#else
+	{NODE_STATE_NET, 0, "PERFCTRS"}, /* Cray network performance counters, gone in 24.05 */
+#endif
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
+	{NODE_STATE_EXTERNAL, OC_NF_EXTERNAL, NULL}, /* bit 4, NET's until 23.11 */
+#endif
+};
+
+/* Appends "+word" to other (len bytes, NUL-terminated) when it fits. */
+static void node_other_add(char *other, size_t len, const char *word)
 {
-	static const struct {
-		uint32_t slurm, oc;
-	} map[] = {
-		{NODE_STATE_DRAIN, OC_NF_DRAIN},
-		{NODE_STATE_COMPLETING, OC_NF_COMPLETING},
-		{NODE_STATE_NO_RESPOND, OC_NF_NOT_RESPONDING},
-		{NODE_STATE_POWERED_DOWN, OC_NF_POWERED_DOWN},
-		{NODE_STATE_POWERING_UP, OC_NF_POWERING_UP},
-		{NODE_STATE_POWERING_DOWN, OC_NF_POWERING_DOWN},
-		{NODE_STATE_POWER_DOWN, OC_NF_POWER_DOWN_PENDING},
-		{NODE_STATE_FAIL, OC_NF_FAIL},
-		{NODE_STATE_MAINT, OC_NF_MAINT},
-		{NODE_STATE_RES, OC_NF_RESERVED},
-		{NODE_STATE_REBOOT_REQUESTED, OC_NF_REBOOT_REQUESTED},
-		{NODE_STATE_REBOOT_ISSUED, OC_NF_REBOOT_ISSUED},
-		{NODE_STATE_PLANNED, OC_NF_PLANNED},
-		{NODE_STATE_CLOUD, OC_NF_CLOUD},
-		{NODE_STATE_INVALID_REG, OC_NF_INVALID_REG},
-		{NODE_STATE_DYNAMIC_NORM, OC_NF_DYNAMIC},
-	};
-	uint32_t f = 0;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (s & map[i].slurm)
-			f |= map[i].oc;
-	return f;
+	size_t used = strlen(other);
+	if (used + strlen(word) + 2 <= len)
+		snprintf(other + used, len - used, "+%s", word);
 }
 
-static enum oc_node_base node_base_from_slurm(uint32_t s)
+void oc_slurm_node_state(uint32_t s, enum oc_node_base *base, uint32_t *flags, char *other, size_t len)
 {
+	uint32_t f = 0, known = 0;
+	other[0] = '\0';
 	switch (s & NODE_STATE_BASE) {
-	case NODE_STATE_DOWN: return OC_NODE_DOWN;
-	case NODE_STATE_IDLE: return OC_NODE_IDLE;
-	case NODE_STATE_ALLOCATED: return OC_NODE_ALLOCATED;
-	case NODE_STATE_MIXED: return OC_NODE_MIXED;
-	case NODE_STATE_FUTURE: return OC_NODE_FUTURE;
-	default: return OC_NODE_UNKNOWN;
+	case NODE_STATE_DOWN: *base = OC_NODE_DOWN; break;
+	case NODE_STATE_IDLE: *base = OC_NODE_IDLE; break;
+	case NODE_STATE_ALLOCATED: *base = OC_NODE_ALLOCATED; break;
+	case NODE_STATE_MIXED: *base = OC_NODE_MIXED; break;
+	case NODE_STATE_FUTURE: *base = OC_NODE_FUTURE; break;
+	case NODE_STATE_UNKNOWN: *base = OC_NODE_UNKNOWN; break;
+	case NODE_STATE_ERROR:
+		*base = OC_NODE_UNKNOWN;
+		node_other_add(other, len, "ERROR");
+		f |= OC_NF_OTHER;
+		break;
+	default: { /* a base this build does not know: as a number */
+		char w[24];
+		snprintf(w, sizeof(w), "BASE_%u", (unsigned)(s & NODE_STATE_BASE));
+		*base = OC_NODE_UNKNOWN;
+		node_other_add(other, len, w);
+		f |= OC_NF_OTHER;
+		break;
 	}
+	}
+	for (size_t i = 0; i < sizeof(node_flag_map) / sizeof(node_flag_map[0]); i++) {
+		known |= node_flag_map[i].slurm;
+		if (!(s & node_flag_map[i].slurm))
+			continue;
+		if (node_flag_map[i].oc) {
+			f |= node_flag_map[i].oc;
+		} else {
+			node_other_add(other, len, node_flag_map[i].name);
+			f |= OC_NF_OTHER;
+		}
+	}
+	/* Bits of a newer slurmctld than this libslurm: by number. */
+	uint32_t rest = s & NODE_STATE_FLAGS & ~known;
+	for (unsigned b = 0; b < 32; b++) {
+		if (!(rest & (1u << b)))
+			continue;
+		char w[16];
+		snprintf(w, sizeof(w), "0x%x", 1u << b);
+		node_other_add(other, len, w);
+		f |= OC_NF_OTHER;
+	}
+	*flags = f;
 }
 
 static void node_fill_alloc(struct oc_arena *a, const node_info_t *ni, struct oc_node *n)
@@ -188,8 +245,12 @@ struct oc_nodes *oc_slurm_convert_nodes(struct oc_slurm_uid_cache *uids, const n
 		struct oc_node *n = &t->v[t->n++];
 		n->name = oc_arena_strdup(a, ni->name);
 		n->addr = oc_arena_strdup_nonempty(a, ni->node_addr);
-		n->base = node_base_from_slurm(ni->node_state);
-		n->flags = node_flags_from_slurm(ni->node_state);
+		char other[128];
+		oc_slurm_node_state(ni->node_state, &n->base, &n->flags, other, sizeof(other));
+		if (other[0] && !(n->other_flags = oc_arena_strdup(a, other))) {
+			oc_nodes_unref(&t);
+			return NULL;
+		}
 		n->reason = oc_arena_strdup_nonempty(a, ni->reason);
 		if (n->reason) {
 			n->reason_time = ni->reason_time;
@@ -459,34 +520,53 @@ fail:
 
 /* ---- reservations ------------------------------------------------------ */
 
-/* Reservation flags with the names Slurm prints (scontrol show res). */
+/* Reservation flags with the names Slurm prints (scontrol show res), in
+ * the order of its reservation_flags_string() (26.05). The NO_* ones are
+ * the update requests that clear a flag; scontrol prints them when set.
+ * Not named (scontrol does not print them either): GRES_REQ (23.11+),
+ * TRES_PER_NODE and SCHED_FAILED (25.05+), internal bits. */
 static const struct {
 	uint64_t bit;
 	const char *name;
 } resv_flag_names[] = {
 	{RESERVE_FLAG_MAINT, "MAINT"},
+	{RESERVE_FLAG_NO_MAINT, "NO_MAINT"},
+	{RESERVE_FLAG_FLEX, "FLEX"},
+	{RESERVE_FLAG_OVERLAP, "OVERLAP"},
 	{RESERVE_FLAG_IGN_JOBS, "IGNORE_JOBS"},
+	{RESERVE_FLAG_HOURLY, "HOURLY"},
+	{RESERVE_FLAG_NO_HOURLY, "NO_HOURLY"},
 	{RESERVE_FLAG_DAILY, "DAILY"},
-	{RESERVE_FLAG_WEEKLY, "WEEKLY"},
+	{RESERVE_FLAG_NO_DAILY, "NO_DAILY"},
 	{RESERVE_FLAG_WEEKDAY, "WEEKDAY"},
 	{RESERVE_FLAG_WEEKEND, "WEEKEND"},
-	{RESERVE_FLAG_ANY_NODES, "ANY_NODES"},
-	{RESERVE_FLAG_STATIC, "STATIC"},
-	{RESERVE_FLAG_PART_NODES, "PART_NODES"},
-	{RESERVE_FLAG_OVERLAP, "OVERLAP"},
+	{RESERVE_FLAG_WEEKLY, "WEEKLY"},
+	{RESERVE_FLAG_NO_WEEKLY, "NO_WEEKLY"},
 	{RESERVE_FLAG_SPEC_NODES, "SPEC_NODES"},
-#ifdef RESERVE_FLAG_FIRST_CORES /* gone in 23.11 */
+	{RESERVE_FLAG_ALL_NODES, "ALL_NODES"},
+	{RESERVE_FLAG_ANY_NODES, "ANY_NODES"},
+	{RESERVE_FLAG_NO_ANY_NODES, "NO_ANY_NODES"},
+	{RESERVE_FLAG_STATIC, "STATIC"},
+	{RESERVE_FLAG_NO_STATIC, "NO_STATIC"},
+	{RESERVE_FLAG_PART_NODES, "PART_NODES"},
+	{RESERVE_FLAG_NO_PART_NODES, "NO_PART_NODES"},
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 11, 0) /* gone in 23.11 */
 	{RESERVE_FLAG_FIRST_CORES, "FIRST_CORES"},
 #endif
 	{RESERVE_FLAG_TIME_FLOAT, "TIME_FLOAT"},
 	{RESERVE_FLAG_REPLACE, "REPLACE"},
-	{RESERVE_FLAG_ALL_NODES, "ALL_NODES"},
-	{RESERVE_FLAG_PURGE_COMP, "PURGE_COMP"},
-	{RESERVE_FLAG_FLEX, "FLEX"},
-	{RESERVE_FLAG_NO_HOLD_JOBS, "NO_HOLD_JOBS_AFTER_END"},
 	{RESERVE_FLAG_REPLACE_DOWN, "REPLACE_DOWN"},
+	{RESERVE_FLAG_PURGE_COMP, "PURGE_COMP"},
+	{RESERVE_FLAG_NO_HOLD_JOBS, "NO_HOLD_JOBS_AFTER_END"},
 	{RESERVE_FLAG_MAGNETIC, "MAGNETIC"},
-	{RESERVE_FLAG_HOURLY, "HOURLY"},
+	{RESERVE_FLAG_NO_MAGNETIC, "NO_MAGNETIC"},
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+	{RESERVE_FLAG_USER_DEL, "USER_DELETE"},
+	{RESERVE_FLAG_NO_USER_DEL, "NO_USER_DELETE"},
+#endif
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
+	{RESERVE_FLAG_FORCE_START, "FORCE_START"},
+#endif
 };
 
 void oc_slurm_resv_flags_string(uint64_t f, char *buf, size_t len)
@@ -497,8 +577,10 @@ void oc_slurm_resv_flags_string(uint64_t f, char *buf, size_t len)
 		if (!(f & resv_flag_names[i].bit))
 			continue;
 		int w = snprintf(buf + off, len - off, "%s%s", off ? "," : "", resv_flag_names[i].name);
-		if (w < 0 || (size_t)w >= len - off)
+		if (w < 0 || (size_t)w >= len - off) {
+			buf[off] = '\0'; /* no half name */
 			break;
+		}
 		off += (size_t)w;
 	}
 }

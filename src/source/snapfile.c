@@ -41,6 +41,7 @@ static const struct field node_fields[] = {
 	FU(struct oc_node, alloc_gpus),	   FS(struct oc_node, cfg_tres),    FS(struct oc_node, alloc_tres),
 	FS(struct oc_node, partitions),	   FS(struct oc_node, features),    FS(struct oc_node, version),
 	FT(struct oc_node, boot_time),	   FT(struct oc_node, slurmd_start_time), FU(struct oc_node, cpu_load),
+	FS(struct oc_node, other_flags),
 };
 static const struct field part_fields[] = {
 	FR(struct oc_partition, name),		FS(struct oc_partition, nodes),

@@ -60,7 +60,7 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		return;
 	}
 	const struct oc_node *n = &s->nodes->v[idx];
-	char buf[512], a[64], b[64];
+	char buf[512], a[256], b[64];
 	int y = 1;
 	snprintf(buf, sizeof(buf), "%s (%s)   health: %s", oc_node_state_long(n, a, sizeof(a)),
 		 oc_node_state_compact(n, b, sizeof(b)), oc_health_name(oc_node_health(n)));

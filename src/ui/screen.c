@@ -22,6 +22,7 @@
 
 #include "actions/probe.h"
 #include "actions/worker.h"
+#include "core/version.h"
 #include "core/views.h"
 #include "ui/ui_int.h"
 #include "ui/ui_config.h"
@@ -236,8 +237,13 @@ static void draw_header(struct oc_app *app, int width)
 		if (who.known && who.level == OC_ADMIN_NONE)
 			mode = "  [view only]";
 	}
-	snprintf(left, sizeof(left), " opsconsole  %s  Slurm %s%s", s->cluster[0] ? s->cluster : app->cfg->cluster,
-		 s->slurm_version[0] ? s->slurm_version : "?", mode);
+	/* A libslurm of another major than slurmctld's (an upgrade day's
+	 * mistake): said right after the controller's version. */
+	char mismatch[64] = "";
+	if (app->cfg->libslurm_version && oc_version_majors_differ(app->cfg->libslurm_version, s->slurm_version))
+		snprintf(mismatch, sizeof(mismatch), " [libslurm %.16s: other major]", app->cfg->libslurm_version);
+	snprintf(left, sizeof(left), " opsconsole  %s  Slurm %s%s%s", s->cluster[0] ? s->cluster : app->cfg->cluster,
+		 s->slurm_version[0] ? s->slurm_version : "?", mismatch, mode);
 	fmt_clock(app->now, clock, sizeof(clock));
 	if (app->cfg->frozen_at) {
 		struct tm tm;

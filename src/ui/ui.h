@@ -30,6 +30,10 @@ struct oc_probe_config;
 
 struct oc_ui_config {
 	const char *cluster;      /* the name the console was opened with */
+	/* The Slurm version of the libslurm the backend reads through ("22.05.8"),
+	 * NULL for the CLI backend: the header marks a controller of another
+	 * major. */
+	const char *libslurm_version;
 	const char *start_view;   /* "partitions" (default), "queue", "nodes" */
 	const char *start_arg;    /* e.g. a partition for the queue view */
 	double refresh_s;         /* the fast interval, for the stale rule */

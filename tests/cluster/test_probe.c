@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <slurm/slurm.h>
 
 #include "cluster_util.h"
 #include "actions/writer.h"

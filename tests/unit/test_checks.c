@@ -286,6 +286,19 @@ static void test_check_config(void **state)
 	set_config(s, kv2, 1);
 	expect_verdict(f, NULL, "{\"kind\": \"config\", \"key\": \"Prolog\", \"not_under\": [\"/fsx\", \"/lustre\"]}", &in,
 		       FAIL, "/lustre/b.sh is under /lustre");
+	/* 24.05 and later print "Prolog[0] = ...": the backends fold the
+	 * indexed keys into "Prolog" (oc_config_fold_arrays), which the check
+	 * reads like 22.05's single value. */
+	static const char *const kv3[] = {"Prolog[0]", "/opt/a.sh", "Prolog[1]", "/lustre/b.sh", "Epilog[0]",
+					  "/opt/e.sh"};
+	set_config(s, kv3, 3);
+	assert_int_equal(oc_config_fold_arrays(s->config), 0);
+	expect_verdict(f, NULL, "{\"kind\": \"config\", \"key\": \"Prolog\", \"not_under\": [\"/fsx\", \"/lustre\"]}", &in,
+		       FAIL, "/lustre/b.sh is under /lustre");
+	expect_verdict(f, NULL, "{\"kind\": \"config\", \"key\": \"Epilog\", \"not_under\": [\"/fsx\"]}", &in, PASS,
+		       "Epilog=/opt/e.sh");
+	expect_verdict(f, NULL, "{\"kind\": \"config\", \"key\": \"EpilogSlurmctld\", \"not_under\": [\"/fsx\"]}", &in,
+		       FAIL, "expected it to be set");
 	oc_snapshot_unref(&s);
 }
 

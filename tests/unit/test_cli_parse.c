@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/hostlist.h"
+#include "core/state.h"
 #include "source/cli_parse.h"
 #include "source/cli_source.h"
 #include "source/source.h"
@@ -91,6 +92,48 @@ static void test_nodes_newer_shape(void **state)
 	assert_string_equal(n->v[0].partitions, "gpu,large");
 	assert_int_equal(n->v[0].alloc_gpus, 4);
 	assert_int_equal(n->v[0].gpus, 8);
+	oc_nodes_unref(&n);
+}
+
+/* The state words of 24.05 to 26.05 (data_parser v0.0.41 to v0.0.45) and
+ * a word this build does not know: kept in other_flags, not dropped. */
+static void test_nodes_new_states(void **state)
+{
+	(void)state;
+	const char *t = "{\"nodes\": ["
+			"{\"name\": \"n1\", \"state\": [\"IDLE\", \"BLOCKED\"]},"
+			"{\"name\": \"n2\", \"state\": [\"IDLE\", \"EXTERNAL\"]},"
+			"{\"name\": \"n3\", \"state\": [\"FUTURE\", \"DYNAMIC_FUTURE\", \"CLOUD\"]},"
+			"{\"name\": \"n4\", \"state\": [\"MIXED\", \"POWER_DOWN\", \"POWER_DRAIN\","
+			" \"POWER_DOWN_ASAP\"]},"
+			"{\"name\": \"n5\", \"state\": [\"IDLE\", \"REBOOT_ISSUED\", \"REBOOT_REQUESTED\"]},"
+			"{\"name\": \"n6\", \"state\": [\"IDLE\", \"SHINY_NEW\", \"POWERED_DOWN\", \"GLOW\"]},"
+			"{\"name\": \"n7\", \"state\": [\"ERROR\"]},"
+			"{\"name\": \"n8\", \"state\": \"idle\", \"state_flags\": [\"PLANNED\", \"DYNAMIC_NORM\"]},"
+			"{\"name\": \"n9\", \"state\": [\"IDLE\", \"INVALID_REG\", \"POWER_UP\"]}"
+			"]}";
+	struct oc_nodes *n = NULL;
+	char err[256], b[128];
+	assert_int_equal(oc_cli_parse_nodes_json(t, strlen(t), NULL, &n, err, sizeof(err)), 0);
+	assert_int_equal(n->n, 9);
+	static const char *const want[][2] = {
+		{"block", "IDLE+BLOCKED"},
+		{"idle", "IDLE+EXTERNAL"},
+		{"futr", "FUTURE+CLOUD+DYNAMIC_FUTURE"},
+		{"mix!", "MIXED+POWER_DOWN+POWER_DRAIN"},
+		{"boot^", "IDLE+REBOOT_REQUESTED+REBOOT_ISSUED"},
+		{"idle~?", "IDLE+POWERED_DOWN+SHINY_NEW+GLOW"},
+		{"unk?", "UNKNOWN+ERROR"},
+		{"plnd", "IDLE+DYNAMIC_NORM+PLANNED"},
+		{"inval", "IDLE+INVALID_REG+POWER_UP"},
+	};
+	for (size_t i = 0; i < n->n; i++) {
+		assert_string_equal(oc_node_state_compact(&n->v[i], b, sizeof(b)), want[i][0]);
+		assert_string_equal(oc_node_state_long(&n->v[i], b, sizeof(b)), want[i][1]);
+	}
+	assert_null(n->v[0].other_flags);
+	assert_string_equal(n->v[5].other_flags, "+SHINY_NEW+GLOW");
+	assert_true(n->v[5].flags & OC_NF_OTHER);
 	oc_nodes_unref(&n);
 }
 
@@ -350,6 +393,63 @@ static void test_config(void **state)
 	check_bad(oc_cli_parse_config("garbage\n", 8, NULL, &c, err, sizeof(err)), err, "no \"Key = value\"");
 }
 
+/* 24.05 and later: the keys that hold a list print as "Prolog[0] = ...",
+ * an unset one not at all. oc_config_get(.., "Prolog") finds them joined
+ * with ','; the indexed keys stay. */
+static void test_config_arrays(void **state)
+{
+	(void)state;
+	const char *t = "Configuration data as of 2026-08-20T10:00:00\n"
+			"ClusterName             = llm-poc\n"
+			"Epilog[0]               = /opt/ops/epilog.sh\n"
+			"EpilogMsgTime           = 2000 usec\n"
+			"PrologSlurmctld[0]      = /opt/ops/pctld.sh\n"
+			"Prolog[1]               = /fsx/b.sh\n"
+			"Prolog[0]               = /opt/a.sh\n"
+			"PrologEpilogTimeout     = 65534\n"
+			"SlurmctldHost[0]        = head-1(10.0.0.1)\n"
+			"SlurmctldHost[1]        = head-2\n"
+			"SLURM_VERSION           = 24.11.5\n";
+	struct oc_config *c = NULL;
+	char err[256];
+	assert_int_equal(oc_cli_parse_config(t, strlen(t), NULL, &c, err, sizeof(err)), 0);
+	assert_string_equal(oc_config_get(c, "Prolog"), "/opt/a.sh,/fsx/b.sh");
+	assert_string_equal(oc_config_get(c, "prolog"), "/opt/a.sh,/fsx/b.sh");
+	assert_string_equal(oc_config_get(c, "Prolog[1]"), "/fsx/b.sh");
+	assert_string_equal(oc_config_get(c, "Epilog"), "/opt/ops/epilog.sh");
+	assert_string_equal(oc_config_get(c, "PrologSlurmctld"), "/opt/ops/pctld.sh");
+	assert_null(oc_config_get(c, "EpilogSlurmctld")); /* unset: absent */
+	assert_string_equal(oc_config_get(c, "SlurmctldHost"), "head-1(10.0.0.1),head-2");
+	assert_string_equal(oc_config_get(c, "PrologEpilogTimeout"), "65534");
+	/* The folded key sits just before its first indexed key. */
+	size_t i = 0;
+	while (i < c->n && strcmp(c->keys[i], "Epilog") != 0)
+		i++;
+	assert_true(i + 1 < c->n);
+	assert_string_equal(c->keys[i + 1], "Epilog[0]");
+	assert_int_equal(c->n, 14);
+	oc_config_unref(&c);
+
+	/* A plain key wins: nothing is added. Not an index: left alone. */
+	const char *u = "Prolog = /x.sh\nProlog[0] = /y.sh\nA[b] = 1\nB[] = 2\nC[1]x = 3\n";
+	assert_int_equal(oc_cli_parse_config(u, strlen(u), NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c->n, 5);
+	assert_string_equal(oc_config_get(c, "Prolog"), "/x.sh");
+	assert_null(oc_config_get(c, "A"));
+	assert_null(oc_config_get(c, "B"));
+	assert_null(oc_config_get(c, "C"));
+	oc_config_unref(&c);
+
+	/* 22.05's "Prolog = /path" and the recorded file are unchanged. */
+	const char *v = "Prolog                  = /opt/a.sh\nPrologSlurmctld         = (null)\n";
+	assert_int_equal(oc_cli_parse_config(v, strlen(v), NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c->n, 2);
+	assert_string_equal(oc_config_get(c, "Prolog"), "/opt/a.sh");
+	assert_null(oc_config_get(c, "PrologSlurmctld"));
+	oc_config_unref(&c);
+	assert_int_equal(oc_config_fold_arrays(NULL), 0);
+}
+
 static void test_assoc_mgr(void **state)
 {
 	(void)state;
@@ -488,11 +588,11 @@ static void test_json_commands(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape),
+		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape), cmocka_unit_test(test_nodes_new_states),
 		cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_jobs_relink),
 		cmocka_unit_test(test_partitions),   cmocka_unit_test(test_json_commands),
-		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config),
+		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config), cmocka_unit_test(test_config_arrays),
 		cmocka_unit_test(test_assoc_mgr),    cmocka_unit_test(test_prefixes_and_noise),
 		cmocka_unit_test(test_reason_is_limit),
 	};

@@ -107,6 +107,34 @@ static const struct node_case node_cases[] = {
 	{ OC_NODE_FUTURE, OC_NF_CLOUD, "futr", "FUTURE+CLOUD", OC_HEALTH_OK },
 	{ OC_NODE_IDLE, OC_NF_DYNAMIC, "idle", "IDLE+DYNAMIC_NORM", OC_HEALTH_OK },
 	{ OC_NODE_UNKNOWN, OC_NF_PLANNED, "plnd", "UNKNOWN+PLANNED", OC_HEALTH_OK },
+	/* 24.05 to 26.05: blocked by an exclusive topology block ("block"
+	 * after "resv", before "plnd"); external, dynamic, power requests. */
+	{ OC_NODE_IDLE, OC_NF_BLOCKED, "block", "IDLE+BLOCKED", OC_HEALTH_OK },
+	{ OC_NODE_IDLE, OC_NF_BLOCKED | OC_NF_PLANNED, "block", "IDLE+BLOCKED+PLANNED", OC_HEALTH_OK },
+	{ OC_NODE_IDLE, OC_NF_BLOCKED | OC_NF_RESERVED, "resv", "IDLE+BLOCKED+RESERVED", OC_HEALTH_OK },
+	{ OC_NODE_IDLE, OC_NF_BLOCKED | OC_NF_NOT_RESPONDING, "idle*", "IDLE+BLOCKED+NOT_RESPONDING",
+	  OC_HEALTH_NOT_RESPONDING },
+	{ OC_NODE_MIXED, OC_NF_BLOCKED, "mix", "MIXED+BLOCKED", OC_HEALTH_OK },
+	{ OC_NODE_IDLE, OC_NF_EXTERNAL, "idle", "IDLE+EXTERNAL", OC_HEALTH_OK },
+	{ OC_NODE_FUTURE, OC_NF_DYNAMIC_FUTURE, "futr", "FUTURE+DYNAMIC_FUTURE", OC_HEALTH_OK },
+	{ OC_NODE_IDLE, OC_NF_POWERED_DOWN | OC_NF_POWER_UP, "idle~", "IDLE+POWER_UP+POWERED_DOWN",
+	  OC_HEALTH_POWER },
+	{ OC_NODE_MIXED, OC_NF_POWER_DOWN_PENDING | OC_NF_POWER_DRAIN, "mix!", "MIXED+POWER_DOWN+POWER_DRAIN",
+	  OC_HEALTH_OK },
+	{ OC_NODE_IDLE, OC_NF_REBOOT_ISSUED, "boot^", "IDLE+REBOOT_ISSUED", OC_HEALTH_OK },
+	{ OC_NODE_MIXED, OC_NF_REBOOT_ISSUED, "mix^", "MIXED+REBOOT_ISSUED", OC_HEALTH_OK },
+	{ OC_NODE_ALLOCATED, OC_NF_DRAIN | OC_NF_POWER_DOWN_PENDING, "drng!", "ALLOCATED+DRAIN+POWER_DOWN",
+	  OC_HEALTH_DRAINING },
+	{ OC_NODE_IDLE, OC_NF_DRAIN | OC_NF_POWERING_UP, "drain#", "IDLE+DRAIN+POWERING_UP", OC_HEALTH_DRAINED },
+	{ OC_NODE_IDLE, OC_NF_DRAIN | OC_NF_POWERING_DOWN, "drain%", "IDLE+DRAIN+POWERING_DOWN",
+	  OC_HEALTH_DRAINED },
+	{ OC_NODE_IDLE, OC_NF_DYNAMIC | OC_NF_CLOUD | OC_NF_POWERED_DOWN, "idle~",
+	  "IDLE+CLOUD+DYNAMIC_NORM+POWERED_DOWN", OC_HEALTH_POWER },
+	{ OC_NODE_DOWN, OC_NF_INVALID_REG | OC_NF_NOT_RESPONDING, "inval", "DOWN+INVALID_REG+NOT_RESPONDING",
+	  OC_HEALTH_DOWN },
+	{ OC_NODE_MIXED, OC_NF_MAINT | OC_NF_RESERVED, "mix$", "MIXED+MAINTENANCE+RESERVED", OC_HEALTH_OK },
+	{ OC_NODE_IDLE, OC_NF_RESUME | OC_NF_UNDRAIN | OC_NF_REBOOT_CANCEL, "idle",
+	  "IDLE+RESUME+REBOOT_CANCELED+UNDRAIN", OC_HEALTH_OK },
 };
 
 static void test_node_state_table(void **state)
@@ -137,6 +165,30 @@ static void test_node_state_table(void **state)
 				    oc_health_name(oc_node_health(&n)), oc_health_name(c->health));
 		assert_int_equal(oc_node_health(&n), c->health);
 	}
+}
+
+/* A flag the console has no name for is shown: '?' after sinfo's word,
+ * its name after scontrol's. */
+static void test_node_state_other(void **state)
+{
+	(void)state;
+	char buf[64];
+	struct oc_node n = { .base = OC_NODE_IDLE, .flags = OC_NF_OTHER, .other_flags = "+SHINY_NEW" };
+	assert_string_equal(oc_node_state_compact(&n, buf, sizeof(buf)), "idle?");
+	assert_string_equal(oc_node_state_long(&n, buf, sizeof(buf)), "IDLE+SHINY_NEW");
+	n.flags |= OC_NF_DRAIN | OC_NF_NOT_RESPONDING;
+	n.other_flags = "+ERROR+0x40000000";
+	assert_string_equal(oc_node_state_compact(&n, buf, sizeof(buf)), "drain*?");
+	assert_string_equal(oc_node_state_long(&n, buf, sizeof(buf)), "IDLE+DRAIN+NOT_RESPONDING+ERROR+0x40000000");
+	assert_int_equal(oc_node_health(&n), OC_HEALTH_DRAINED);
+	/* The mark is dropped, not the word, when the buffer is short. */
+	n.flags = OC_NF_OTHER;
+	char small[5];
+	assert_string_equal(oc_node_state_compact(&n, small, sizeof(small)), "idle");
+	/* OC_NF_OTHER without a string (it did not fit): still marked. */
+	n.other_flags = NULL;
+	assert_string_equal(oc_node_state_compact(&n, buf, sizeof(buf)), "idle?");
+	assert_string_equal(oc_node_state_long(&n, buf, sizeof(buf)), "IDLE");
 }
 
 static void test_node_state_buffers(void **state)
@@ -327,6 +379,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node_state_table),
 		cmocka_unit_test(test_node_state_buffers),
+		cmocka_unit_test(test_node_state_other),
 		cmocka_unit_test(test_health_names),
 		cmocka_unit_test(test_job_states),
 		cmocka_unit_test(test_format_minutes),
