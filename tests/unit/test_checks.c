@@ -574,10 +574,13 @@ static void test_check_submit_never_runs(void **state)
 	/* ended for another reason */
 	s->jobs->v[0].reason = "None";
 	expect_verdict(f, SUBMIT_P, want, &in, FAIL, "expected the reason to contain \"permitted\"");
-	/* still pending: not yet */
+	/* still pending for another reason: not yet */
 	s->jobs->v[0].state = OC_JOB_PENDING;
 	s->jobs->v[0].reason = "JobHeldUser";
 	expect_verdict(f, SUBMIT_P, want, &in, WAIT, "expected Slurm to end it without running it");
+	/* 24.11: pending with the refusal as its reason */
+	s->jobs->v[0].reason = "uid 1000 not in group permitted to use this partition (gpu). groups allowed: root";
+	expect_verdict(f, SUBMIT_P, want, &in, PASS, "pending, and Slurm will not start it");
 	/* it ran: the runbook's intent is broken */
 	s->jobs->v[0].state = OC_JOB_RUNNING;
 	s->jobs->v[0].start_time = 1000;
