@@ -3,7 +3,7 @@
  * parsers of cli_parse.h:
  *   nodes         sinfo --all --json (22.05) | scontrol --json show nodes (23.02+)
  *   partitions    scontrol --all --oneliner show partition
- *   jobs          squeue --all --json
+ *   jobs          squeue --all --states=all --json
  *                 (--json=v0.0.42 from 24.11 to 26.05: oc_cli_json_opt)
  *   reservations  scontrol --oneliner show reservation
  *   accounting    scontrol show assoc_mgr flags=assoc,qos, and at most every
@@ -460,7 +460,9 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	struct oc_node_index ix = {.nodes = next->nodes};
 
 	static const char *const parts_argv[] = {"scontrol", "--all", "--oneliner", "show", "partition", NULL};
-	const char *const jobs_argv[] = {"squeue", "--all", oc_cli_json_opt(b->version), NULL};
+	/* --states=all: from 23.02 squeue's JSON honours its default filter
+	 * (pending and running only); libslurm's load lists every record. */
+	const char *const jobs_argv[] = {"squeue", "--all", "--states=all", oc_cli_json_opt(b->version), NULL};
 	static const char *const resv_argv[] = {"scontrol", "--oneliner", "show", "reservation", NULL};
 	const struct indexed_part indexed[] = {
 		{OC_PART_PARTITIONS, "partitions", parts_argv, parse_partitions, swap_partitions},

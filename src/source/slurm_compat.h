@@ -4,6 +4,8 @@
 #ifndef OC_SOURCE_SLURM_COMPAT_H
 #define OC_SOURCE_SLURM_COMPAT_H
 
+#include <stdlib.h>
+
 #include <slurm/slurm.h>
 
 /* hostlist_t became the struct itself (used through pointers) in 23.11. */
@@ -43,5 +45,25 @@ static inline int oc_slurm_kill_job(uint32_t job_id, uint16_t sig, uint16_t flag
 	return slurm_kill_job(job_id, sig, flags);
 #endif
 }
+
+/* The reservation name slurm_create_reservation returns: strdup'd up to
+ * 25.11, xstrdup'd from 26.05 on (upstream 74f4b700bc, "Return xstring
+ * from slurm_create_reservation()"), and free() on xmalloc'd memory aborts
+ * the process. slurm.h says "caller must xfree" but declares no xfree;
+ * libslurm exports slurm_xfree(void **), the function behind Slurm's own
+ * xfree() macro (src/common/xmalloc.h, the same signature from 22.05 to
+ * 26.05): declared here for that one use. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+extern void slurm_xfree(void **item);
+static inline void oc_slurm_free_resv_name(char *name)
+{
+	slurm_xfree((void **)&name);
+}
+#else
+static inline void oc_slurm_free_resv_name(char *name)
+{
+	free(name);
+}
+#endif
 
 #endif

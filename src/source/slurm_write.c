@@ -696,8 +696,8 @@ static int sw_resv_create(void *ctx, const struct oc_resv_spec *spec, char *name
 	msg.duration = duration;
 
 	errno = 0;
-	/* The name comes back strdup'd by libslurm (src/api/update_config.c,
-	 * 22.05 to 25.11): plain free() releases it. */
+	/* The name comes back strdup'd (22.05 to 25.11) or xstrdup'd (26.05):
+	 * oc_slurm_free_resv_name releases it either way. */
 	char *created = slurm_create_reservation(&msg);
 	int e = errno;
 	free(name);
@@ -710,7 +710,7 @@ static int sw_resv_create(void *ctx, const struct oc_resv_spec *spec, char *name
 	}
 	if (name_out && name_len)
 		snprintf(name_out, name_len, "%s", created);
-	free(created);
+	oc_slurm_free_resv_name(created);
 	return 0;
 }
 
