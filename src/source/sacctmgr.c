@@ -190,13 +190,20 @@ static bool failure_line(const char *line, size_t len)
 	       starts(line, len, "These associations don't have access to their default qos");
 }
 
-/* A line by which sacctmgr says that what an add asked for exists. */
+/* A line by which sacctmgr says that what an add asked for exists.
+ * 24.11+ answers an "add user" whose associations all exist with
+ * "Request didn't affect anything" / "Nothing added." / "Make sure the
+ * accounts requested here have been added ..." (user_functions.c), the
+ * same words as for an account the cluster does not have: the onboarding's
+ * read-back (onboard_apply.c) tells the two apart. */
 static bool already_line(const char *line, size_t len)
 {
 	return equals(line, len, "Nothing new added.") ||
 	       equals(line, len, "Data has not changed since time specified") ||
 	       (starts(line, len, "This cluster ") && ends(line, len, " already exists.  Not adding.")) ||
-	       starts(line, len, "Already existing account ");
+	       starts(line, len, "Already existing account ") || equals(line, len, "Request didn't affect anything") ||
+	       equals(line, len, "Nothing added.") ||
+	       starts(line, len, "Make sure the accounts requested here have been added to the system/cluster.");
 }
 
 static bool not_already_cb(const char *line, size_t len, void *arg)

@@ -53,7 +53,7 @@ fi
 e2e_check_cli_ran() {
 	[ -n "$E2E_BIN_LOG" ] || return 0
 	grep -Eq '^squeue .*--json' "$E2E_BIN_LOG" || fail "the console ran no squeue --json ($E2E_BIN_LOG)"
-	grep -Eq '^(sinfo .*--json|scontrol --json show nodes)' "$E2E_BIN_LOG" || fail "the console read no nodes"
+	grep -Eq '^(sinfo .*--json|scontrol --json(=v[0-9.]+)? show nodes)' "$E2E_BIN_LOG" || fail "the console read no nodes"
 	grep -Eq '^scontrol .*show partition' "$E2E_BIN_LOG" || fail "the console read no partitions"
 	ok "the console read the cluster with the Slurm commands (backend $E2E_BACKEND)"
 }
