@@ -3,6 +3,7 @@
 #
 #   cluster.sh start  [--demo] [--dir DIR] [--conf-override KEY=VALUE ...]
 #   cluster.sh stop   [--dir DIR]
+#   cluster.sh kill   [--dir DIR]      # SIGKILL every process of it (a crash)
 #   cluster.sh status [--dir DIR]
 #   cluster.sh env    [--dir DIR]      # eval "$(tests/cluster/cluster.sh env)"
 #   cluster.sh demo   [--dir DIR]
@@ -79,6 +80,7 @@ usage() {
 	cat <<'EOF'
 usage: cluster.sh start  [--demo] [--dir DIR] [--conf-override KEY=VALUE ...]
        cluster.sh stop   [--dir DIR]
+       cluster.sh kill   [--dir DIR]      # SIGKILL everything (a crash)
        cluster.sh status [--dir DIR]
        cluster.sh env    [--dir DIR]
        cluster.sh demo   [--dir DIR]
@@ -112,7 +114,7 @@ for o in "${OVERRIDES[@]}"; do
 	[[ $o == *=* ]] || die "--conf-override expects KEY=VALUE, got: $o"
 done
 case $CMD in
-start | stop | status | env | demo) ;;
+start | stop | kill | status | env | demo) ;;
 -h | --help | help) usage; exit 0 ;;
 *) usage >&2; die "unknown command: $CMD" ;;
 esac
@@ -1087,6 +1089,19 @@ cmd_stop() {
 	info "stopped (no process of $DIR left)"
 }
 
+# A crash of the whole cluster (power loss): SIGKILL to every process at
+# once, nothing saved, pid files, sockets and locks left behind. `start`
+# must recover from it (tests/cluster/test_lifecycle.sh).
+cmd_kill() {
+	((EUID == 0)) || die "must run as root"
+	local pids=() left=()
+	mapfile -t pids < <(cluster_pids)
+	info "killing (-9) ${#pids[@]} processes of $CLUSTER_NAME in $DIR"
+	if ((${#pids[@]})); then kill_wait KILL 5 "${pids[@]}"; fi
+	mapfile -t left < <(cluster_pids)
+	((${#left[@]} == 0)) || die "processes still alive after SIGKILL: ${left[*]}"
+}
+
 cmd_status() {
 	local ok=0 pid i n st states munge_up=1 ctld_up=1
 	line() { printf '%-22s %-5s %s\n' "$1" "$2" "$3"; }
@@ -1119,6 +1134,7 @@ DIR_ARG=""
 case $CMD in
 start) cmd_start ;;
 stop) cmd_stop ;;
+kill) cmd_kill ;;
 status) cmd_status ;;
 env) printf 'export SLURM_CONF=%s\n' "$CONF" ;;
 demo)
@@ -1126,4 +1142,4 @@ demo)
 	ctld_ok || die "cluster is not running (slurmctld at 127.0.0.1:$CTLD_PORT does not answer); run: $0 start${DIR_ARG}"
 	run_demo
 	;;
-esac
+esac; exit $? # on the line of esac: a run never reads past it, even when the file is edited meanwhile
