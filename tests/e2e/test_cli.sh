@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Command line: --version names the Slurm it was built against (or that it
-# has no libslurm); an unknown
+# has no libslurm) and, with --cluster, the one slurmctld runs; an unknown
 # cluster lists the known ones and exits 2; bad options exit 2.
 set -uo pipefail
 : "${OC_BIN:?}"
@@ -11,6 +11,16 @@ out=$("$OC_BIN" --version) || fail "--version failed"
 echo "$out" | grep -Eq '^opsconsole [0-9.]+ \((built against Slurm [0-9]+\.[0-9]+|built without libslurm: reads the cluster with the Slurm commands\))' ||
 	fail "--version: $out"
 echo "ok: --version: $out"
+
+# --version --cluster: the version slurmctld runs, the same as sinfo's, and
+# no warning (the test cluster is the Slurm the console was built against).
+out=$("$OC_BIN" --version --cluster llm-poc) || fail "--version --cluster llm-poc failed: $out"
+want=$(sinfo --version | awk '{ print $2 }')
+echo "$out" | grep -q "^slurmctld of llm-poc: Slurm $want (asked through " || fail "--version --cluster: $out (sinfo says $want)"
+if echo "$out" | grep -q '^opsconsole .*built against Slurm'; then
+	! echo "$out" | grep -q 'WARNING' || fail "--version --cluster warns on one major: $out"
+fi
+echo "ok: --version --cluster names slurmctld's $want"
 
 out=$("$OC_BIN" --help) || fail "--help failed"
 echo "$out" | grep -q -- '--cluster NAME' || fail "--help lacks --cluster"
