@@ -55,6 +55,17 @@ static const char *slurm_errtext(void)
 	int e = errno;
 	if (e == 0)
 		return "unknown error";
+	/* A slurmctld more than two releases away from this libslurm answers
+	 * in a protocol it cannot read: libslurm logs "Incompatible versions
+	 * of client and server code" (to the stderr log) and returns
+	 * SLURM_ERROR, "Unspecified error". Say what it usually means. */
+	if (e == SLURM_ERROR) {
+		static char hint[112];
+		if (!hint[0])
+			snprintf(hint, sizeof(hint), "Unspecified error (slurmctld of another major than libslurm %s?)",
+				 oc_slurm_build_version());
+		return hint;
+	}
 	return slurm_strerror(e);
 }
 
