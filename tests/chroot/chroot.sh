@@ -2,7 +2,7 @@
 # tests/chroot/chroot.sh - a Debian chroot with another Slurm major, for CI
 #
 #   chroot.sh ensure SUITE         make or refresh the cached chroot of SUITE
-#   chroot.sh run SUITE CMD...     run CMD inside it, the project at /srv/opsconsole
+#   chroot.sh run SUITE CMD...     run CMD inside it, in the project (mounted at its own path)
 #   chroot.sh path SUITE           print the chroot's folder
 #   chroot.sh slurm SUITE          print the Slurm version the chroot has
 #
@@ -26,8 +26,9 @@
 #  * /proc, /dev, /dev/pts and /sys must be mounted inside (munge, mariadb,
 #    unshare, tmux); /etc/hosts is copied in, else mariadb-install-db cannot
 #    resolve localhost.
-#  * The project is bind-mounted at /srv/opsconsole, a folder every user can
-#    search (the tests run the console as other users).
+#  * The project is bind-mounted at its own path, which every user must be
+#    able to search (the tests run the console as other users; cluster.sh
+#    checks it).
 #  * sid's Release file can be past its Valid-Until date: apt inside is told
 #    not to check it.
 set -euo pipefail
@@ -41,7 +42,10 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$SCRIPT_DIR/../.." && pwd)
 CACHE=${OC_CHROOT_CACHE:-/var/cache/opsconsole/chroots}
 MAX_DAYS=${OC_CHROOT_MAX_DAYS:-7}
-MOUNT_AT=/srv/opsconsole
+# The clone is mounted at its own path inside, so that every path of a
+# cluster started inside (slurm.conf, the munge socket) is the same outside:
+# a program built on the host can talk to it (tests/chroot/mismatch.sh).
+MOUNT_AT=$REPO_ROOT
 STAMP_VERSION=1
 
 die() { printf '[chroot] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -87,6 +91,13 @@ in_ns() {
 		case $v in OC_CHROOT_* | OC_TEST_*) ;; OC_* | E2E_* | CI) passenv+=("$v=${!v}") ;; esac
 	done
 	mkdir -p "$d$MOUNT_AT"
+	# Every folder on the way must be searchable by the test users (a
+	# chroot's /root is 0700).
+	local p=$MOUNT_AT
+	while [ "$p" != / ]; do
+		p=$(dirname "$p")
+		chmod o+x "$d$p"
+	done
 	# shellcheck disable=SC2016 # expanded by the inner bash
 	unshare -m --propagation private /bin/bash -c '
 		set -e
@@ -149,7 +160,6 @@ ensure() {
 	chmod 755 "$d.new/usr/sbin/policy-rc.d"
 	apt_install "$d.new" "$CACHE/$suite.apt.log" ||
 		{ tail -n 20 "$CACHE/$suite.apt.log" >&2; die "installing the packages in the $suite chroot failed (log: $CACHE/$suite.apt.log)"; }
-	mkdir -p "$d.new$MOUNT_AT"
 	rm -rf "$d"
 	mv "$d.new" "$d"
 	printf '%s\n' "$want" >"$d/.oc-stamp"
