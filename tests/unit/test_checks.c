@@ -432,6 +432,12 @@ static void test_check_idle_nodes(void **state)
 	expect_verdict(f, NULL, "{\"kind\": \"idle_nodes\", \"partition\": \"large\", \"min\": 2}", &in, PASS, "2 idle nodes");
 	expect_verdict(f, NULL, "{\"kind\": \"idle_nodes\", \"partition\": \"debug\"}", &in, WAIT, "0 idle nodes");
 	expect_verdict(f, NULL, "{\"kind\": \"idle_nodes\", \"partition\": \"nope\"}", &in, FAIL, "no partition nope");
+	/* n1 still completing a job (a cancelled one): not settled yet */
+	s->nodes->v[0].flags = OC_NF_COMPLETING;
+	expect_verdict(f, NULL, "{\"kind\": \"idle_nodes\", \"partition\": \"large\", \"min\": 2}", &in, WAIT,
+		       "2 idle nodes (needs 2), 1 completing a job [waiting for them]");
+	s->nodes->v[0].flags = 0;
+	expect_verdict(f, NULL, "{\"kind\": \"idle_nodes\", \"partition\": \"large\", \"min\": 2}", &in, PASS, NULL);
 	oc_snapshot_unref(&s);
 }
 
