@@ -106,6 +106,16 @@ int oc_script_check(const struct oc_snapshot *s, const struct oc_script_opts *o,
 		snprintf(err, errlen, "accounting is not configured (AccountingStorageType=none): no GrpTRES limits to check");
 		return -1;
 	}
+	/* No data is an error, not "all fine": a view that judges needs
+	 * something to judge (a wrong profile, an empty cluster). */
+	if (o->view == OC_SCRIPT_HEALTH && (!s->nodes || s->nodes->n == 0)) {
+		snprintf(err, errlen, "slurmctld lists no node: nothing to judge (is this the right cluster?)");
+		return -1;
+	}
+	if (o->view == OC_SCRIPT_QUOTA && (!s->accounting || s->accounting->nassocs == 0)) {
+		snprintf(err, errlen, "no association: nothing to judge (no account has been added to this cluster)");
+		return -1;
+	}
 	return 0;
 }
 

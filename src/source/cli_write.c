@@ -235,12 +235,20 @@ static int cw_resv_delete(void *ctx, const char *name, char *err, size_t errlen)
 			seterr(err, errlen, "reservation name: letters, digits, '-', '_' and '.' only");
 			return -1;
 		}
-	char arg[300];
-	snprintf(arg, sizeof(arg), "ReservationName=%.250s", name);
+	/* The whole name, whatever its length: a name cut short could delete
+	 * another reservation whose name is that prefix. */
+	size_t len = strlen(name) + sizeof("ReservationName=");
+	char *arg = malloc(len);
+	if (!arg) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(arg, len, "ReservationName=%s", name);
 	const char *argv[] = {"scontrol", "delete", arg, NULL};
 	struct oc_run_result r;
 	int rc = run(w, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
 	oc_run_result_clear(&r);
+	free(arg);
 	return rc;
 }
 

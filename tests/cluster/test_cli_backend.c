@@ -518,6 +518,25 @@ static void test_reservation(void **state)
 	free(out);
 	assert_int_equal(writer.ops->resv_delete(writer.ctx, "oc_cli_test", err, sizeof(err)), -1);
 	assert_true(err[0]);
+
+	/* A long name is passed whole: deleting "P_other" (256 characters)
+	 * must not delete "P" (250), whose name is its prefix. */
+	char prefix[251], longer[300], cmd[600];
+	memset(prefix, 'p', 250);
+	prefix[250] = '\0';
+	memcpy(prefix, "oc_cli_long_", 12);
+	snprintf(longer, sizeof(longer), "%s_other", prefix);
+	snprintf(cmd, sizeof(cmd),
+		 "scontrol create reservation ReservationName=%s Nodes=gpu-st-b300-15 Users=root StartTime=now "
+		 "Duration=30 Flags=MAINT,IGNORE_JOBS",
+		 prefix);
+	free(cluster_util_run(cmd));
+	assert_int_equal(writer.ops->resv_delete(writer.ctx, longer, err, sizeof(err)), -1);
+	snprintf(cmd, sizeof(cmd), "scontrol --oneliner show reservation %s", prefix);
+	out = cluster_util_run(cmd);
+	assert_non_null(strstr(out, prefix));
+	free(out);
+	assert_int_equal(writer.ops->resv_delete(writer.ctx, prefix, err, sizeof(err)), 0);
 }
 
 static void test_whoami_config(void **state)

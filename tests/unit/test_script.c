@@ -299,6 +299,13 @@ static void test_check(void **state)
 	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), -1);
 	assert_string_equal(err, "slurmctld: nodes: Socket timed out");
 	o.view = OC_SCRIPT_QUOTA; /* needs no nodes */
+	/* but something to judge: no association is an error, not "fine" */
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), -1);
+	assert_string_equal(err, "no association: nothing to judge (no account has been added to this cluster)");
+	struct oc_assoc one;
+	memset(&one, 0, sizeof(one));
+	s->accounting->assocs = &one;
+	s->accounting->nassocs = 1;
 	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), 0);
 	s->status[OC_PART_ACCT].fetched = 0;
 	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), -1);
@@ -315,6 +322,15 @@ static void test_check(void **state)
 			    "slurmdbd unreachable since 10:00:00: x; limits and use shown are slurmctld's cache");
 	o.view = OC_SCRIPT_NODES;
 	assert_string_equal(oc_script_warning(s, &o, w, sizeof(w)), "");
+	/* health with no node at all: an error (a wrong profile) */
+	s->status[OC_PART_NODES].error[0] = '\0';
+	s->status[OC_PART_NODES].fetched = 1000;
+	s->nodes->n = 0;
+	o.view = OC_SCRIPT_HEALTH;
+	assert_int_equal(oc_script_check(s, &o, err, sizeof(err)), -1);
+	assert_string_equal(err, "slurmctld lists no node: nothing to judge (is this the right cluster?)");
+	s->accounting->assocs = NULL;
+	s->accounting->nassocs = 0;
 	oc_snapshot_unref(&s);
 }
 
