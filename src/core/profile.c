@@ -78,8 +78,24 @@ static void profile_probe_add(struct oc_probe_config *pc, const char *name, cons
 	}
 }
 
-/* The quick checks of the runbook's prolog-gpu-quick.sh and
- * periodic health script (section 8). */
+/* The quick checks of the runbook's prolog-gpu-quick.sh and periodic
+ * health script (section 8), written so that a check that cannot look
+ * exits 3 with the reason on stderr (an error, never a pass): the tool
+ * missing or failing, an empty kernel log, "[N/A]" or any other output
+ * that is not a number where a number is judged. Plain POSIX sh (dash on
+ * Ubuntu, bash on Amazon Linux). Tested with stand-in tools in
+ * tests/unit/test_probe_defaults.c. */
+#define PROBE_NEED(tool) "command -v " tool " >/dev/null 2>&1 || { echo '" tool " not found' >&2; exit 3; }; "
+/* out=$(CMD) or exit 3 with its first line. */
+#define PROBE_RUN(cmd)                                                                                              \
+	"out=$(" cmd " 2>&1) || { printf '%s failed: %s\\n' '" cmd "' \"$(printf '%s\\n' \"$out\" | head -n 1)\" >&2; " \
+	"exit 3; }; "
+/* The numbers of $out, one a line: all must be numbers (else exit 3). */
+#define PROBE_NUMBERS(agg)                                                                                          \
+	"printf '%s\\n' \"$out\" | awk '/^ *[0-9]+(\\.[0-9]+)? *$/ { v = $1 + 0; " agg "; n++; next } "               \
+	"{ bad = $0 } END { if (bad != \"\") { print \"not a number: \" bad > \"/dev/stderr\"; exit 3 } "          \
+	"if (n == 0) { print \"no output\" > \"/dev/stderr\"; exit 3 } print r }'"
+
 void oc_probe_config_defaults(struct oc_probe_config *pc)
 {
 	static const double temp_max = 90, ecc_max = 0;
@@ -87,18 +103,27 @@ void oc_probe_config_defaults(struct oc_probe_config *pc)
 	profile_ssh_defaults(&pc->ssh);
 	pc->timeout_s = 10;
 	pc->parallel = 16;
-	profile_probe_add(pc, "gpu count", "nvidia-smi -L 2>/dev/null | wc -l", "8", NULL);
+	profile_probe_add(pc, "gpu count",
+			  PROBE_NEED("nvidia-smi") PROBE_RUN("nvidia-smi -L") "printf '%s\\n' \"$out\" | grep -c '^GPU ' || true",
+			  "8", NULL);
+	/* A booted kernel always has messages: none means journalctl could
+	 * not read them (no permission, no journal). */
 	profile_probe_add(pc, "xid",
-			  "journalctl -k -b --no-pager 2>/dev/null | grep -oE 'NVRM: Xid .*: (79|74|48|63|64),' "
+			  PROBE_NEED("journalctl") PROBE_RUN("journalctl -k -b --no-pager -q")
+			  "printf '%s\\n' \"$out\" | grep -q . || { echo 'journalctl shows no kernel message for this "
+			  "boot' >&2; exit 3; }; "
+			  "printf '%s\\n' \"$out\" | grep -oE 'NVRM: Xid .*: (79|74|48|63|64),' "
 			  "| grep -oE ': (79|74|48|63|64),' | tr -dc '0-9\\n' | sort -un | paste -sd, -",
 			  "", NULL);
 	profile_probe_add(pc, "efa devices", "ls /sys/class/infiniband/ 2>/dev/null | wc -l", "16", NULL);
 	profile_probe_add(pc, "gpu temp",
-			  "nvidia-smi --query-gpu=temperature.gpu --format=csv,noheader 2>/dev/null | sort -n | tail -1",
+			  PROBE_NEED("nvidia-smi") PROBE_RUN("nvidia-smi --query-gpu=temperature.gpu --format=csv,noheader")
+			  PROBE_NUMBERS("if (v > r || n == 0) r = v"),
 			  NULL, &temp_max);
 	profile_probe_add(pc, "ecc",
-			  "nvidia-smi --query-gpu=ecc.errors.uncorrected.volatile.total --format=csv,noheader "
-			  "2>/dev/null | awk '{s+=$1} END {print s+0}'",
+			  PROBE_NEED("nvidia-smi")
+			  PROBE_RUN("nvidia-smi --query-gpu=ecc.errors.uncorrected.volatile.total --format=csv,noheader")
+			  PROBE_NUMBERS("r += v"),
 			  NULL, &ecc_max);
 }
 
