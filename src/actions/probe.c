@@ -1,10 +1,11 @@
 /* probe.c: the node probe engine. A coordinator thread starts one thread
  * per node, at most `parallel` at a time, and keeps each node's deadline:
- * when it passes, the node's row says "no answer after N s" and its slot
- * goes to the next node, whatever the node's thread is still waiting for
- * (its calls are bounded by the time left, and what it brings back late
- * is dropped). Every thread holds a reference on the probe, so freeing it
- * never waits. */
+ * when it passes, the node's row says "no answer after N s" at once, and
+ * what its thread brings back late is dropped. A node's slot goes to the
+ * next node only when its thread has closed its connection (its calls are
+ * bounded by the time left, so that is soon after the deadline): at most
+ * `parallel` sessions are open at any moment, as the nodes see it. Every
+ * thread holds a reference on the probe, so freeing it never waits. */
 #include "actions/probe.h"
 
 #include <errno.h>
@@ -93,10 +94,8 @@ static void probe_finish_locked(struct oc_probe *p, size_t i, enum oc_probe_node
 	nd->r.state = s;
 	if (error)
 		snprintf(nd->r.error, sizeof(nd->r.error), "%s", error);
-	if (was_running) {
+	if (was_running)
 		nd->r.seconds = probe_now() - nd->started;
-		p->active--;
-	}
 	p->finished++;
 	pthread_cond_signal(&p->cv);
 	probe_wake(p);
@@ -190,6 +189,12 @@ static void *probe_node_thread(void *arg)
 	/* A cancelled or timed-out node is already final; anything else that
 	 * ended here without a verdict (cannot happen) is marked. */
 	probe_finish_locked(p, i, p->cancelled ? OC_PROBE_NODE_CANCELLED : OC_PROBE_NODE_UNREACHABLE, "stopped");
+	/* The slot is free only now, with the connection closed: `parallel`
+	 * is the number of sessions the nodes see, also when a node ran
+	 * past its deadline (its verdict is out, its command not yet). */
+	p->active--;
+	pthread_cond_signal(&p->cv);
+	probe_wake(p);
 	atomic_fetch_sub(&probe_live_threads, 1);
 	probe_unref_locked(p);
 	return NULL;
@@ -224,6 +229,7 @@ static int probe_launch_locked(struct oc_probe *p, size_t i)
 	if (rc < 0) {
 		free(job);
 		probe_finish_locked(p, i, OC_PROBE_NODE_UNREACHABLE, "cannot start a thread");
+		p->active--;
 	}
 	probe_wake(p);
 	return rc;

@@ -91,6 +91,9 @@ static void stub_close(void *ctx, void *conn)
 {
 	(void)ctx;
 	free(conn);
+	/* Closing a session takes time (an SSH disconnect is a round trip):
+	 * the engine must not open the next node's session meanwhile. */
+	usleep(30 * 1000);
 	atomic_fetch_sub(&stub_open_now, 1);
 	atomic_fetch_sub(&stub_busy, 1);
 }
