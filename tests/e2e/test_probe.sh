@@ -7,7 +7,9 @@
 # tagged and probed: the failing one shows 7 FAIL, the others 8 OK; drained
 # from the result with the reason made from the failure (checked with
 # scontrol, and in the audit log), then resumed. A node whose probe hangs
-# shows "no answer after 4 s" in time while the panel answers keys.
+# shows "no answer after 12 s" in time while the panel answers keys. (12 s:
+# a command over SSH costs root's login shell here, ~1 s with this
+# machine's .bashrc, up to 3 s under load; each check is one command.)
 # --readonly: probing works, draining is refused with the reason.
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +42,7 @@ profile=$tmp/xdg/opsconsole/clusters/llm-poc.json
 {"name": "llm-poc", "slurm_conf": "$conf", "refresh_seconds": 2, "audit_log": "$audit",
  "probes": {
    "ssh": {"user": "root", "port": $OC_SSHD_PORT, "identity": "$OC_SSH_KEY", "known_hosts": "$OC_SSH_KNOWN_HOSTS"},
-   "timeout_seconds": 4, "parallel": 8,
+   "timeout_seconds": 12, "parallel": 8,
    "checks": [
      {"name": "gpu count", "command": "while [ -e $fake/\$1/hang ]; do sleep 0.2; done; cat $fake/\$1/gpus", "expect": "8"},
      {"name": "gpu temp", "command": "cat $fake/\$1/temp", "max": 90},
@@ -66,7 +68,7 @@ tag 'b300-12'
 e2e_wait '3 tagged' 5
 e2e_keys p
 e2e_wait 'Probes: 3 nodes' 5
-e2e_wait 'Probes: 3 nodes, 3 done, 1 with problems' 20
+e2e_wait 'Probes: 3 nodes, 3 done, 1 with problems' 30
 e2e_wait 'GPU COUNT +GPU TEMP +XID' 2
 for n in 10 12; do
 	e2e_line "  gpu-st-b300-$n " | grep -Eq "done .* 8 OK +41 OK +OK" ||
@@ -109,7 +111,7 @@ scontrol update NodeName="$bad" State=RESUME
 wait_cmd 20 sh -c "sinfo -h -n $bad -o %t | grep -Evq 'drain|drng|down'"
 ok "$bad resumed"
 
-# A node whose probe hangs: "no answer after 4 s" in time; keys answer
+# A node whose probe hangs: "no answer after 12 s" in time; keys answer
 # meanwhile.
 touch "$fake/gpu-st-b300-13/hang"
 e2e_keys u
@@ -119,17 +121,17 @@ e2e_wait '2 tagged' 5
 start=$SECONDS
 e2e_keys p
 e2e_wait 'Probes: 2 nodes' 5
-e2e_wait '  gpu-st-b300-14 +done' 10
+e2e_wait '  gpu-st-b300-14 +done' 15
 e2e_line 'gpu-st-b300-13 ' | grep -q 'running' || fail "gpu-st-b300-13 is not running: $(e2e_line 'gpu-st-b300-13 ')"
 e2e_keys Down
 e2e_wait 'gpu-st-b300-14: done' 2
 e2e_keys Up
 e2e_wait 'gpu-st-b300-13: running' 2
 ok "the panel answers keys while a probe hangs"
-e2e_wait 'gpu-st-b300-13 +no answer .*no answer after 4 s' 12
+e2e_wait 'gpu-st-b300-13 +no answer .*no answer after 12 s' 20
 took=$((SECONDS - start))
-[ "$took" -le 9 ] || fail "no answer shown after ${took}s, want at most 4 s + slack"
-ok "a hanging node is 'no answer after 4 s' (${took}s)"
+[ "$took" -le 17 ] || fail "no answer shown after ${took}s, want at most 12 s + slack"
+ok "a hanging node is 'no answer after 12 s' (${took}s)"
 rm -f "$fake/gpu-st-b300-13/hang" # the command left on the node ends now
 e2e_keys Escape
 e2e_wait_gone 'Probes: ' 5
