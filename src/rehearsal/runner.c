@@ -303,19 +303,23 @@ static void run_inputs(struct oc_run *r, const struct oc_check *c, const struct 
 	in->rec = run_rec(r);
 	unsigned needs = oc_checks_needs(c);
 	if (needs & OC_CHECK_NEEDS_CONFIG) {
-		if (snap && snap->config && snap->config->n) {
+		/* Read now, not the snapshot's: a console loads the configuration
+		 * once per connection, and a check must judge what slurmctld has
+		 * at the time it runs (after a reconfigure too). A failed read is
+		 * "could not look", never the old table. The snapshot's serves
+		 * only where there is no writer. */
+		oc_config_unref(&r->config);
+		r->config_error[0] = '\0';
+		if (r->cfg.writer && r->cfg.writer->ops->read_config) {
+			if (r->cfg.writer->ops->read_config(r->cfg.writer->ctx, &r->config, r->config_error,
+							    sizeof(r->config_error)) < 0)
+				oc_config_unref(&r->config);
+			in->config = r->config;
+			in->config_error = r->config_error;
+		} else if (snap && snap->config && snap->config->n) {
 			in->config = snap->config;
 		} else {
-			oc_config_unref(&r->config);
-			r->config_error[0] = '\0';
-			if (r->cfg.writer && r->cfg.writer->ops->read_config) {
-				if (r->cfg.writer->ops->read_config(r->cfg.writer->ctx, &r->config, r->config_error,
-								    sizeof(r->config_error)) < 0)
-					oc_config_unref(&r->config);
-			} else {
-				snprintf(r->config_error, sizeof(r->config_error), "no writer to read it");
-			}
-			in->config = r->config;
+			snprintf(r->config_error, sizeof(r->config_error), "no writer to read it");
 			in->config_error = r->config_error;
 		}
 	}

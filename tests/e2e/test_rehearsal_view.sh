@@ -2,7 +2,9 @@
 # The rehearsal view: a configuration-audit step runs from the console and
 # passes with its evidence; the operator skips a step with a note; the
 # progress survives closing the console; :report writes Markdown and JSON
-# with every step.
+# with every step. A configuration step judges what slurmctld has when it
+# runs: after a restart with another KillWait, the same console's
+# cfg-killwait fails naming it.
 . "$(dirname "$0")/lib.sh"
 
 state=$(mktemp -d)
@@ -44,5 +46,27 @@ for sid in ("cfg-default-partition", "cfg-gpu-root-only", "drill-slurmctld-resta
 PY
 grep -q 'cfg-default-partition' "$md" || fail "report.md lacks the step"
 ok "the report (Markdown and JSON) names every step"
+e2e_keys q
+e2e_wait 'EXIT=0' 5
+
+# A configuration changed while the console runs (slurmctld restarted with
+# KillWait=120): cfg-killwait, run again in the same console, judges the
+# new value, not the one loaded when the console connected.
+cluster="$(cd "$(dirname "$0")/../cluster" && pwd)/cluster.sh"
+E2E_ENV="XDG_STATE_HOME=$state" e2e_start 120x34 --cluster llm-poc --view rehearsal
+e2e_wait '^ +7 ----  cfg-killwait' 10
+e2e_keys Down Down Down Down Down Down Enter
+e2e_wait '^ +7 PASS  cfg-killwait' 20
+e2e_wait 'KillWait=300 sec' 5
+e2e_on_exit "$cluster" start # the default slurm.conf back
+"$cluster" start --conf-override KillWait=120 >/dev/null || fail "cluster.sh start --conf-override KillWait=120"
+e2e_keys Enter
+e2e_wait '^ +7 FAIL  cfg-killwait' 30
+e2e_wait 'KillWait=120 sec' 5
+ok "a step run after the change judges the new configuration (KillWait=120 sec)"
+"$cluster" start >/dev/null || fail "cluster.sh start (the default slurm.conf back)"
+e2e_keys Enter
+e2e_wait '^ +7 PASS  cfg-killwait' 30
+ok "and the restored one (KillWait=300 sec)"
 e2e_keys q
 e2e_wait 'EXIT=0' 5

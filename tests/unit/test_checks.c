@@ -1039,8 +1039,8 @@ static void test_runner(void **state)
 	oc_checklist_free(&cl);
 }
 
-/* Config checks read the configuration through the writer when the
- * snapshot has none. */
+/* Config checks read the configuration through the writer at the time
+ * they run, whatever the snapshot holds. */
 static void test_runner_config(void **state)
 {
 	struct test_util_dir *f = *state;
@@ -1059,6 +1059,21 @@ static void test_runner_config(void **state)
 	assert_int_equal(fk.config_reads, 1);
 	assert_int_equal(s->steps[0].state, OC_STEP_PASSED);
 	oc_runner_free(&r);
+	/* A snapshot whose configuration is stale (loaded when the console
+	 * connected: JobRequeue=0 then) is not what is judged: the fresh
+	 * read (JobRequeue=1 now, after a reconfigure) is. */
+	struct oc_config *old = snap->config;
+	old->keys = oc_arena_alloc(&old->h.arena, sizeof(*old->keys));
+	old->values = oc_arena_alloc(&old->h.arena, sizeof(*old->values));
+	old->keys[0] = "JobRequeue";
+	old->values[0] = "0";
+	old->n = 1;
+	r = oc_runner_start(s, cl, 0, &cfg, false, err, sizeof(err));
+	assert_int_equal(oc_runner_poll(r, snap), OC_RUN_DONE);
+	assert_int_equal(fk.config_reads, 2);
+	assert_int_equal(s->steps[0].state, OC_STEP_PASSED);
+	oc_runner_free(&r);
+	old->n = 0;
 	/* without a writer an action cannot run */
 	struct oc_runner_cfg none = {0};
 	r = oc_runner_start(s, cl, 0, &none, false, err, sizeof(err));
