@@ -58,12 +58,14 @@ static const char *slurm_errtext(void)
 	/* A slurmctld more than two releases away from this libslurm answers
 	 * in a protocol it cannot read: libslurm logs "Incompatible versions
 	 * of client and server code" (to the stderr log) and returns
-	 * SLURM_ERROR, "Unspecified error". Say what it usually means. */
-	if (e == SLURM_ERROR) {
-		static char hint[112];
-		if (!hint[0])
-			snprintf(hint, sizeof(hint), "Unspecified error (slurmctld of another major than libslurm %s?)",
-				 oc_slurm_build_version());
+	 * SLURM_ERROR, "Unspecified error" (a 24.11 slurmctld to libslurm
+	 * 22.05), or "Insane message length" (26.05), or a protocol version
+	 * error. Say what these usually mean. */
+	if (e == SLURM_ERROR || e == SLURM_PROTOCOL_INSANE_MSG_LENGTH || e == SLURM_PROTOCOL_VERSION_ERROR ||
+	    e == SLURM_UNEXPECTED_MSG_ERROR) {
+		static _Thread_local char hint[120];
+		snprintf(hint, sizeof(hint), "%s (slurmctld of another major than libslurm %s?)", slurm_strerror(e),
+			 oc_slurm_build_version());
 		return hint;
 	}
 	return slurm_strerror(e);
