@@ -29,14 +29,22 @@ static const char *const utils[] = {"grep", "awk", "head", "tr", "sort", "paste"
 
 static void make_bin(struct test_util_dir *d, const char *nvidia_smi, const char *journalctl)
 {
+	/* The utilities are looked up on the PATH the test started with, not
+	 * on the private folder an earlier call put there. */
+	static char *orig_path;
+	if (!orig_path)
+		orig_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	assert_non_null(orig_path);
+	assert_int_equal(setenv("PATH", orig_path, 1), 0);
 	char path[4096], real[4096], err[256];
 	test_util_mkdirs(d, "bin");
 	for (size_t i = 0; utils[i]; i++) {
 		test_util_at(d, "bin", path);
 		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%s", utils[i]);
 		unlink(path);
-		if (oc_exec_find(utils[i], real, sizeof(real), err, sizeof(err)) == 0)
-			assert_int_equal(symlink(real, path), 0);
+		if (oc_exec_find(utils[i], real, sizeof(real), err, sizeof(err)) != 0)
+			fail_msg("%s: %s", utils[i], err);
+		assert_int_equal(symlink(real, path), 0);
 	}
 	const char *tools[][2] = {{"bin/nvidia-smi", nvidia_smi}, {"bin/journalctl", journalctl}};
 	for (size_t i = 0; i < 2; i++) {
