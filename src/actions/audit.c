@@ -6,10 +6,12 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <syslog.h>
@@ -18,7 +20,7 @@
 
 #include <jansson.h>
 
-#define AUDIT_SCHEMA 1
+#define AUDIT_SCHEMA 2
 /* How long an append waits for another console's append to finish. */
 #define AUDIT_LOCK_WAIT_MS 2000
 /* The first read of oc_audit_read: the tail of the file, doubled until it
@@ -238,6 +240,8 @@ static char *audit_format_who(const struct oc_audit_rec *rec, const struct audit
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S%z", &tm);
 
 	int rc = json_object_set_new(o, "schema", json_integer(AUDIT_SCHEMA));
+	rc |= audit_set_str(o, "id", rec->id);
+	rc |= audit_set_str(o, "phase", rec->phase);
 	rc |= audit_set_str(o, "time", when);
 	rc |= audit_set_str(o, "user", w->user);
 	rc |= audit_set_str(o, "sudo_user", w->sudo_user);
@@ -460,7 +464,7 @@ static void audit_syslog(const struct oc_audit_rec *rec, const struct audit_who 
 	char by_safe[1200];
 	audit_syslog_field(action, sizeof(action), rec->action);
 	audit_syslog_field(targets, sizeof(targets), rec->targets);
-	audit_syslog_field(result, sizeof(result), rec->result);
+	audit_syslog_field(result, sizeof(result), rec->result ? rec->result : rec->phase);
 	audit_syslog_field(command, sizeof(command), rec->command);
 	audit_syslog_field(error, sizeof(error), rec->error);
 	if (w->sudo_user[0])
@@ -505,6 +509,21 @@ int oc_audit_append(const char *path, const struct oc_audit_rec *rec, char *err,
 	int rc = audit_write(path, line, err, errlen);
 	free(line);
 	return rc;
+}
+
+/* ---- request id ---- */
+
+void oc_audit_new_id(char out[OC_AUDIT_ID_LEN])
+{
+	unsigned char b[8];
+	if (getrandom(b, sizeof(b), GRND_NONBLOCK) != (ssize_t)sizeof(b)) {
+		static unsigned counter;
+		uint64_t v = ((uint64_t)time(NULL) << 32) ^ ((uint64_t)getpid() << 12) ^ __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+		for (size_t i = 0; i < sizeof(b); i++)
+			b[i] = (unsigned char)(v >> (8 * i));
+	}
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
 /* ---- default path ---- */
@@ -588,7 +607,7 @@ static int audit_parse_time(const char *s, time_t *t)
 }
 
 /* Parse one line into e. Returns 0, or -1 when it is not an entry. */
-static int audit_parse_entry(const char *line, size_t len, struct oc_audit_entry *e)
+static int audit_parse_entry(const char *line, size_t len, struct oc_audit_entry *e, bool *intent)
 {
 	json_error_t je;
 	json_t *o = json_loadb(line, len, 0, &je);
@@ -616,7 +635,38 @@ static int audit_parse_entry(const char *line, size_t len, struct oc_audit_entry
 	audit_copy_field(e->result, sizeof(e->result), (v = audit_get_str(o, "result")) ? v : "");
 	audit_copy_field(e->command, sizeof(e->command), (v = audit_get_str(o, "command")) ? v : "");
 	audit_copy_field(e->error, sizeof(e->error), (v = audit_get_str(o, "error")) ? v : "");
+	audit_copy_field(e->id, sizeof(e->id), (v = audit_get_str(o, "id")) ? v : "");
+	v = audit_get_str(o, "phase");
+	*intent = v && strcmp(v, "intent") == 0;
 	json_decref(o);
+	return 0;
+}
+
+/* Outcome ids seen while reading from the end (their intents come later). */
+struct audit_ids {
+	char (*v)[OC_AUDIT_ID_LEN];
+	size_t n, cap;
+};
+
+static bool audit_ids_has(const struct audit_ids *s, const char *id)
+{
+	for (size_t i = s->n; i-- > 0;)
+		if (strcmp(s->v[i], id) == 0)
+			return true;
+	return false;
+}
+
+static int audit_ids_add(struct audit_ids *s, const char *id)
+{
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64;
+		char(*n)[OC_AUDIT_ID_LEN] = realloc(s->v, ncap * sizeof(*n));
+		if (!n)
+			return -1;
+		s->v = n;
+		s->cap = ncap;
+	}
+	snprintf(s->v[s->n++], OC_AUDIT_ID_LEN, "%s", id);
 	return 0;
 }
 
@@ -682,18 +732,19 @@ long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, si
 		return -1;
 	}
 	off_t size = st.st_size, chunk = AUDIT_READ_CHUNK;
+	struct audit_ids outcomes = {0};
+	char *buf = NULL;
 	for (;;) {
 		off_t start = size > chunk ? size - chunk : 0;
 		size_t got = 0;
-		char *buf = audit_pread_range(fd, start, size, &got);
+		buf = audit_pread_range(fd, start, size, &got);
 		if (!buf) {
 			audit_err(err, errlen, "audit log %s: %s", path, strerror(errno));
-			free(ents);
-			close(fd);
-			return -1;
+			goto fail;
 		}
 		count = 0;
 		nbad = 0;
+		outcomes.n = 0;
 		/* Lines from the end; when start > 0 the first one may be cut. */
 		size_t end = got;
 		while (end > 0 && count < max) {
@@ -707,20 +758,28 @@ long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, si
 				if (count == cap) {
 					size_t ncap = cap * 2 < max ? cap * 2 : max;
 					struct oc_audit_entry *n = realloc(ents, sizeof(*ents) * ncap);
-					if (!n) {
-						free(buf);
-						free(ents);
-						close(fd);
-						audit_err(err, errlen, "audit log: out of memory");
-						return -1;
-					}
+					if (!n)
+						goto oom;
 					ents = n;
 					cap = ncap;
 				}
-				if (audit_parse_entry(buf + b, llen, &ents[count]) == 0)
-					count++;
-				else
+				bool intent = false;
+				struct oc_audit_entry *e = &ents[count];
+				if (audit_parse_entry(buf + b, llen, e, &intent) < 0) {
 					nbad++;
+				} else if (!intent) {
+					if (e->id[0] && audit_ids_add(&outcomes, e->id) < 0)
+						goto oom;
+					count++;
+				} else if (!e->id[0] || !audit_ids_has(&outcomes, e->id)) {
+					/* An intent whose outcome never came. */
+					e->no_outcome = true;
+					snprintf(e->result, sizeof(e->result), "unknown");
+					snprintf(e->error, sizeof(e->error),
+						 "outcome unknown: no outcome line (the console was killed or lost its "
+						 "session while applying, or it is applying now): check the cluster");
+					count++;
+				}
 			}
 			end = b > 0 ? b - 1 : 0;
 		}
@@ -730,6 +789,7 @@ long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, si
 		chunk *= 2;
 	}
 	close(fd);
+	free(outcomes.v);
 	/* Collected newest first: reverse. */
 	for (size_t i = 0; i < count / 2; i++) {
 		struct oc_audit_entry tmp = ents[i];
@@ -744,4 +804,12 @@ long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, si
 	}
 	*out = ents;
 	return (long)count;
+oom:
+	free(buf);
+	audit_err(err, errlen, "audit log: out of memory");
+fail:
+	free(ents);
+	free(outcomes.v);
+	close(fd);
+	return -1;
 }

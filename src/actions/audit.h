@@ -1,6 +1,9 @@
-/* audit.h: the audit log. Every apply (success or not) appends one JSON
- * line, written with O_APPEND in one write() so that a console killed in
- * the middle never leaves a torn line; also sent to syslog (authpriv). */
+/* audit.h: the audit log, write-ahead. Every write appends an intent line
+ * (who, what, targets, equivalent command, a request id) before the first
+ * request reaches Slurm, and an outcome line with the same id after; each
+ * line is written with O_APPEND in one write() and fsync'd, so that a
+ * console killed in the middle never leaves a torn line, and a write whose
+ * intent could not be written is not made. Also sent to syslog (authpriv). */
 #ifndef OC_ACTIONS_AUDIT_H
 #define OC_ACTIONS_AUDIT_H
 
@@ -11,17 +14,26 @@
 /* One audit record. Strings may be NULL (left out of the line). */
 struct oc_audit_rec {
 	time_t time;            /* 0 = now */
+	const char *id;         /* the request id (oc_audit_new_id), same in both lines */
+	const char *phase;      /* "intent" (before the write) or "outcome" (after) */
 	const char *cluster;
 	const char *action;     /* "node.drain", "node.resume", "resv.create", ... */
 	const char *targets;    /* "gpu-st-b300-[3-5]" or a reservation name */
 	const char *params;     /* a JSON object as text, e.g. {"reason":"..."}; NULL = {} */
 	const char *command;    /* the equivalent command line */
-	const char *result;     /* "ok", "partial", "failed", "refused" */
+	const char *result;     /* outcome: "ok", "partial", "failed", "unknown"; intent: NULL */
 	const char *error;      /* Slurm's error text, or the reason it failed */
 };
 
+/* The length of a request id with its NUL. */
+#define OC_AUDIT_ID_LEN 17
+
+/* A new request id into out: 16 hex digits from getrandom(2) (time, pid
+ * and a counter when it has no entropy to give). */
+void oc_audit_new_id(char out[OC_AUDIT_ID_LEN]);
+
 /* Format rec as one JSON line (with '\n') into a malloc'd string the caller
- * frees. Keys in this order: "schema": 1, "time" (local, with the offset:
+ * frees. Keys in this order: "schema": 2, "id", "phase", "time" (local, with the offset:
  * 2026-11-29T15:20:01+0100), "user", "sudo_user", "ssh_client",
  * "ssm_session", "cluster", "action", "targets", "params" (or
  * "params_raw"), "command", "result", "error"; a NULL or empty value is
@@ -80,10 +92,16 @@ struct oc_audit_entry {
 	char result[16];
 	char command[1024];
 	char error[512];
+	char id[OC_AUDIT_ID_LEN]; /* "" in lines written before schema 2 */
+	bool no_outcome;        /* an intent with no outcome line after it */
 };
 
 /* Read the last max entries of the log (newest last), reading the file
- * from its end. Lines that do not parse (a torn last line, garbage, no
+ * from its end. An intent and its outcome (same id) are one entry, the
+ * outcome's; an intent without an outcome is an entry with result
+ * "unknown", no_outcome set and error "outcome unknown: ..." (the console
+ * was killed or lost its session mid-write, or it is still applying).
+ * Lines that do not parse (a torn last line, garbage, no
  * "time" or "action") are skipped and counted in *bad (may be NULL) among
  * the lines read to find those entries; empty lines are ignored. Strings
  * longer than a field are cut at a UTF-8 character boundary. Returns the

@@ -334,31 +334,23 @@ static json_t *json_string_lossy(const char *s)
 	return j;
 }
 
-static void action_apply(const struct oc_writer *writer, const char *cluster, const char *audit_path,
-			 const struct oc_action_req *req, const struct oc_onb_state *planned,
-			 struct oc_action_result *res, oc_progress_fn progress, void *progress_ctx)
+/* What an action is, for its audit lines: action name, targets and a JSON
+ * object of its parameters (a new reference, NULL on ENOMEM). */
+static json_t *action_describe(const struct oc_action_req *req, const char **action, const char **targets)
 {
-	memset(res, 0, sizeof(*res));
-	if (req->kind == OC_ACTION_ONBOARD_PREVIEW) {
-		oc_onboard_preview(writer, &req->onb, res, NULL);
-		return;
-	}
-	char error[1024] = "";
-	char created[128] = "";
-	const char *action = "";
-	const char *targets = "";
 	json_t *params = json_object();
+	*action = "";
+	*targets = "";
 	switch (req->kind) {
 	case OC_ACTION_NODE_UPDATE:
-		action = op_name(req->op);
-		targets = req->nodes;
+		*action = op_name(req->op);
+		*targets = req->nodes;
 		if (params && req->op == OC_NODE_OP_DRAIN)
 			json_object_set_new(params, "reason", json_string_lossy(req->reason));
-		apply_node_update(writer, req, res, error, sizeof(error));
 		break;
 	case OC_ACTION_RESV_CREATE:
-		action = "resv.create";
-		targets = req->resv.nodes;
+		*action = "resv.create";
+		*targets = req->resv.nodes;
 		if (params) {
 			json_object_set_new(params, "name", json_string(req->resv.name));
 			json_object_set_new(params, "flags", json_string(req->resv.flags));
@@ -366,18 +358,14 @@ static void action_apply(const struct oc_writer *writer, const char *cluster, co
 			json_object_set_new(params, "start", json_integer((json_int_t)req->resv.start));
 			json_object_set_new(params, "duration_min", json_integer(req->resv.duration_min));
 		}
-		apply_resv_create(writer, req, res, error, sizeof(error), created, sizeof(created));
-		if (params && created[0])
-			json_object_set_new(params, "created", json_string(created));
 		break;
 	case OC_ACTION_RESV_DELETE:
-		action = "resv.delete";
-		targets = req->resv_name;
-		apply_resv_delete(writer, req, res, error, sizeof(error));
+		*action = "resv.delete";
+		*targets = req->resv_name;
 		break;
 	case OC_ACTION_ONBOARD:
-		action = "onboard";
-		targets = req->onb.account;
+		*action = "onboard";
+		*targets = req->onb.account;
 		if (params) {
 			json_object_set_new(params, "gpu_quota",
 					    req->onb.gpu_quota == OC_ONB_NONE ? json_null() : json_integer(req->onb.gpu_quota));
@@ -404,30 +392,87 @@ static void action_apply(const struct oc_writer *writer, const char *cluster, co
 				json_array_append_new(rq, json_string_lossy(req->onb.remove_qos[i]));
 			json_object_set_new(params, "remove_qos", rq);
 		}
-		oc_onboard_apply(writer, &req->onb, planned, res, error, sizeof(error), progress, progress_ctx);
 		break;
 	case OC_ACTION_ONBOARD_PREVIEW:
-		break; /* handled above */
+		break;
 	}
+	return params;
+}
+
+static void action_apply(const struct oc_writer *writer, const char *cluster, const char *audit_path,
+			 const struct oc_action_req *req, const struct oc_onb_state *planned,
+			 struct oc_action_result *res, oc_progress_fn progress, void *progress_ctx)
+{
+	memset(res, 0, sizeof(*res));
+	if (req->kind == OC_ACTION_ONBOARD_PREVIEW) {
+		oc_onboard_preview(writer, &req->onb, res, NULL);
+		return;
+	}
+	char error[1024] = "";
+	char created[128] = "";
+	const char *action, *targets;
+	json_t *params = action_describe(req, &action, &targets);
 	/* A reason with invalid UTF-8 makes json_string fail: keep it raw. */
 	char *params_text = params ? json_dumps(params, JSON_COMPACT) : NULL;
-	json_decref(params);
+	/* Write-ahead: the intent is on disk before the first request. */
+	char id[OC_AUDIT_ID_LEN];
+	oc_audit_new_id(id);
 	struct oc_audit_rec rec = {
 		.time = time(NULL),
+		.id = id,
+		.phase = "intent",
 		.cluster = cluster,
 		.action = action,
 		.targets = targets,
 		.params = params_text,
 		.command = req->command,
-		.result = res->status == OC_ACTION_OK	   ? "ok"
-			  : res->status == OC_ACTION_PARTIAL ? "partial"
-			  : res->status == OC_ACTION_UNKNOWN ? "unknown"
-							     : "failed",
-		.error = error[0] ? error : NULL,
 	};
 	char aerr[256] = "";
-	if (audit_path && *audit_path && oc_audit_append(audit_path, &rec, aerr, sizeof(aerr)) < 0)
+	if (!audit_path || !*audit_path || oc_audit_append(audit_path, &rec, aerr, sizeof(aerr)) < 0) {
+		if (!audit_path || !*audit_path)
+			snprintf(aerr, sizeof(aerr), "no audit log (no home directory and no audit_log in the profile)");
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary),
+			 "refused: %.300s; nothing was changed (every write is logged first; to act without "
+			 "the log, use scontrol)",
+			 aerr);
 		snprintf(res->audit_error, sizeof(res->audit_error), "%s", aerr);
+		json_decref(params);
+		free(params_text);
+		return;
+	}
+	switch (req->kind) {
+	case OC_ACTION_NODE_UPDATE:
+		apply_node_update(writer, req, res, error, sizeof(error));
+		break;
+	case OC_ACTION_RESV_CREATE:
+		apply_resv_create(writer, req, res, error, sizeof(error), created, sizeof(created));
+		if (params && created[0]) {
+			json_object_set_new(params, "created", json_string(created));
+			free(params_text);
+			params_text = json_dumps(params, JSON_COMPACT);
+		}
+		break;
+	case OC_ACTION_RESV_DELETE:
+		apply_resv_delete(writer, req, res, error, sizeof(error));
+		break;
+	case OC_ACTION_ONBOARD:
+		oc_onboard_apply(writer, &req->onb, planned, res, error, sizeof(error), progress, progress_ctx);
+		break;
+	case OC_ACTION_ONBOARD_PREVIEW:
+		break; /* handled above */
+	}
+	json_decref(params);
+	rec.time = time(NULL);
+	rec.phase = "outcome";
+	rec.params = params_text;
+	rec.result = res->status == OC_ACTION_OK	? "ok"
+		     : res->status == OC_ACTION_PARTIAL ? "partial"
+		     : res->status == OC_ACTION_UNKNOWN ? "unknown"
+							: "failed";
+	rec.error = error[0] ? error : NULL;
+	if (oc_audit_append(audit_path, &rec, aerr, sizeof(aerr)) < 0)
+		snprintf(res->audit_error, sizeof(res->audit_error), "outcome not logged: %s", aerr);
 	free(params_text);
 }
 

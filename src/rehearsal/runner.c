@@ -74,12 +74,41 @@ static void run_save(struct oc_run *r)
 		oc_appendf(r->log, sizeof(r->log), "progress not saved: %s\n", err);
 }
 
-static void run_audit(const struct oc_runner_cfg *cfg, const char *action, const char *targets,
+/* Write-ahead audit of one write of the rehearsal: the intent line before
+ * the request (id gets the request id). Returns 0, or -1 with err when the
+ * log cannot be written: then the write is not made. */
+static int run_intent(const struct oc_runner_cfg *cfg, const char *action, const char *targets, const char *command,
+		      char id[OC_AUDIT_ID_LEN], char *err, size_t errlen)
+{
+	oc_audit_new_id(id);
+	if (!cfg->audit_log || !*cfg->audit_log) {
+		snprintf(err, errlen, "refused: no audit log (no home directory and no audit_log in the profile); "
+				      "nothing was changed");
+		return -1;
+	}
+	struct oc_audit_rec rec = {
+		.id = id,
+		.phase = "intent",
+		.cluster = cfg->cluster,
+		.action = action,
+		.targets = targets,
+		.command = command,
+	};
+	char e[256];
+	if (oc_audit_append(cfg->audit_log, &rec, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "refused: %s; nothing was changed", e);
+		return -1;
+	}
+	return 0;
+}
+
+/* The outcome line of the write run_intent logged as id. */
+static void run_audit(const struct oc_runner_cfg *cfg, const char *id, const char *action, const char *targets,
 		      const char *command, const char *result, const char *error)
 {
-	if (!cfg->audit_log || !*cfg->audit_log)
-		return;
 	struct oc_audit_rec rec = {
+		.id = id,
+		.phase = "outcome",
 		.cluster = cfg->cluster,
 		.action = action,
 		.targets = targets,
@@ -132,15 +161,17 @@ static int cancel_one(const struct oc_runner_cfg *cfg, struct oc_step_job *j, ch
 		snprintf(err, errlen, "no writer to cancel job %u", j->id);
 		return -1;
 	}
-	char e[512] = "", cmd[64];
+	char e[512] = "", cmd[64], rid[OC_AUDIT_ID_LEN];
 	snprintf(cmd, sizeof(cmd), "scancel %u", j->id);
+	char id[16];
+	snprintf(id, sizeof(id), "%u", j->id);
+	if (run_intent(cfg, "rehearsal.cancel", id, cmd, rid, err, errlen) < 0)
+		return -1;
 	int rc = cfg->writer->ops->cancel_job(cfg->writer->ctx, j->id, 0, e, sizeof(e));
 	if (rc < 0 && (strcasestr(e, "already complet") || strcasestr(e, "Invalid job id") ||
 		       strcasestr(e, "already done")))
 		rc = 0;
-	char id[16];
-	snprintf(id, sizeof(id), "%u", j->id);
-	run_audit(cfg, "rehearsal.cancel", id, cmd, rc == 0 ? "ok" : "failed", e);
+	run_audit(cfg, rid, "rehearsal.cancel", id, cmd, rc == 0 ? "ok" : "failed", e);
 	if (rc < 0) {
 		snprintf(err, errlen, "scancel %u: %s", j->id, e);
 		return -1;
@@ -173,13 +204,16 @@ static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, cons
 		}
 	}
 	for (size_t i = 0; i < rec->nresv; i++) {
-		char e[512] = "", cmd[256];
+		char e[512] = "", cmd[256], rid[OC_AUDIT_ID_LEN];
 		oc_plan_resv_delete(rec->resv[i], cmd, sizeof(cmd));
-		int rc = cfg->writer && cfg->writer->ops->resv_delete
+		bool logged = run_intent(cfg, "resv.delete", rec->resv[i], cmd, rid, e, sizeof(e)) == 0;
+		int rc = !logged ? -1
+			 : cfg->writer && cfg->writer->ops->resv_delete
 				 ? cfg->writer->ops->resv_delete(cfg->writer->ctx, rec->resv[i], e, sizeof(e))
 				 : (snprintf(e, sizeof(e), "no writer"), -1);
-		run_audit(cfg, "resv.delete", rec->resv[i], cmd, rc == 0 ? "ok" : "failed", e);
-		if (rc < 0 && !strcasestr(e, "not found") && !strcasestr(e, "Invalid")) {
+		if (logged)
+			run_audit(cfg, rid, "resv.delete", rec->resv[i], cmd, rc == 0 ? "ok" : "failed", e);
+		if (rc < 0 && (!logged || (!strcasestr(e, "not found") && !strcasestr(e, "Invalid")))) {
 			failed = true;
 			if (msg)
 				oc_appendf(msg, len, "cleanup: reservation %s not deleted: %s\n", rec->resv[i], e);
@@ -198,15 +232,18 @@ static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, cons
 	rec->nresv = keep;
 	keep = 0;
 	for (size_t i = 0; i < rec->nundrain; i++) {
-		char e[512] = "", cmd[4400];
+		char e[512] = "", cmd[4400], rid[OC_AUDIT_ID_LEN];
 		oc_plan_node_update(rec->undrain[i], OC_NODE_OP_RESUME, NULL, cmd, sizeof(cmd));
-		int rc = cfg->writer && cfg->writer->ops->node_update
+		bool logged = run_intent(cfg, "node.resume", rec->undrain[i], cmd, rid, e, sizeof(e)) == 0;
+		int rc = !logged ? -1
+			 : cfg->writer && cfg->writer->ops->node_update
 				 ? cfg->writer->ops->node_update(cfg->writer->ctx, rec->undrain[i], OC_NODE_OP_RESUME, NULL,
 							      e, sizeof(e))
 				 : (snprintf(e, sizeof(e), "no writer"), -1);
-		run_audit(cfg, "node.resume", rec->undrain[i], cmd, rc == 0 ? "ok" : "failed", e);
+		if (logged)
+			run_audit(cfg, rid, "node.resume", rec->undrain[i], cmd, rc == 0 ? "ok" : "failed", e);
 		/* A node that is no longer drained refuses RESUME: nothing to undo. */
-		if (rc < 0 && !strcasestr(e, "Invalid node state")) {
+		if (rc < 0 && (!logged || !strcasestr(e, "Invalid node state"))) {
 			failed = true;
 			if (msg)
 				oc_appendf(msg, len, "cleanup: %s not resumed: %s\n", rec->undrain[i], e);
@@ -419,11 +456,16 @@ static int run_action(struct oc_run *r, const struct oc_step_action *a, const st
 		char cmd[1400];
 		submit_command(&js, cmd, sizeof(cmd));
 		uint32_t id = 0;
+		char rid[OC_AUDIT_ID_LEN];
+		if (run_intent(&r->cfg, "rehearsal.submit", js.user, cmd, rid, err, sizeof(err)) < 0) {
+			run_last(r, "submit %s: %s", a->label, err);
+			return -1;
+		}
 		int rc = w->ops->submit_job ? w->ops->submit_job(w->ctx, &js, &id, err, sizeof(err))
 					    : (snprintf(err, sizeof(err), "the writer cannot submit jobs"), -1);
 		char idtxt[16];
 		snprintf(idtxt, sizeof(idtxt), "%u", id);
-		run_audit(&r->cfg, "rehearsal.submit", rc == 0 ? idtxt : js.user, cmd,
+		run_audit(&r->cfg, rid, "rehearsal.submit", rc == 0 ? idtxt : js.user, cmd,
 			  rc == 0 ? "ok" : rc == 1 ? "refused" : "failed", err);
 		oc_step_rec_add_submit(rec, a->label, rc, id, err);
 		if (rc == 0) {
@@ -465,12 +507,17 @@ static int run_action(struct oc_run *r, const struct oc_step_action *a, const st
 				snprintf(cmd, sizeof(cmd), "scancel -b -s %s %u", a->signame, jobs[i]->id);
 			else
 				snprintf(cmd, sizeof(cmd), "scancel %u", jobs[i]->id);
+			const char *what = a->kind == OC_SA_SIGNAL_JOB ? "rehearsal.signal" : "rehearsal.cancel";
+			char rid[OC_AUDIT_ID_LEN];
+			if (run_intent(&r->cfg, what, idtxt, cmd, rid, err, sizeof(err)) < 0) {
+				run_last(r, "%s: %s", cmd, err);
+				return -1;
+			}
 			int rc = w->ops->cancel_job
 					 ? w->ops->cancel_job(w->ctx, jobs[i]->id, a->kind == OC_SA_SIGNAL_JOB ? a->signo : 0,
 							      err, sizeof(err))
 					 : (snprintf(err, sizeof(err), "the writer cannot cancel jobs"), -1);
-			run_audit(&r->cfg, a->kind == OC_SA_SIGNAL_JOB ? "rehearsal.signal" : "rehearsal.cancel", idtxt, cmd,
-				  rc == 0 ? "ok" : "failed", err);
+			run_audit(&r->cfg, rid, what, idtxt, cmd, rc == 0 ? "ok" : "failed", err);
 			if (rc < 0) {
 				run_last(r, "%s: %s", cmd, err);
 				return -1;
@@ -487,10 +534,15 @@ static int run_action(struct oc_run *r, const struct oc_step_action *a, const st
 		enum oc_node_op op = a->kind == OC_SA_DRAIN ? OC_NODE_OP_DRAIN : OC_NODE_OP_RESUME;
 		char cmd[4400];
 		oc_plan_node_update(a->hostlist, op, a->reason, cmd, sizeof(cmd));
+		const char *what = op == OC_NODE_OP_DRAIN ? "node.drain" : "node.resume";
+		char rid[OC_AUDIT_ID_LEN];
+		if (run_intent(&r->cfg, what, a->hostlist, cmd, rid, err, sizeof(err)) < 0) {
+			run_last(r, "%s: %s", cmd, err);
+			return -1;
+		}
 		int rc = w->ops->node_update ? w->ops->node_update(w->ctx, a->hostlist, op, a->reason, err, sizeof(err))
 					     : (snprintf(err, sizeof(err), "the writer cannot update nodes"), -1);
-		run_audit(&r->cfg, op == OC_NODE_OP_DRAIN ? "node.drain" : "node.resume", a->hostlist, cmd,
-			  rc == 0 ? "ok" : "failed", err);
+		run_audit(&r->cfg, rid, what, a->hostlist, cmd, rc == 0 ? "ok" : "failed", err);
 		if (rc < 0) {
 			run_last(r, "%s: %s", cmd, err);
 			return -1;
@@ -512,10 +564,15 @@ static int run_action(struct oc_run *r, const struct oc_step_action *a, const st
 		rs.duration_min = a->duration_min;
 		char cmd[5000], name[128] = "";
 		oc_plan_resv_create(&rs, cmd, sizeof(cmd));
+		char rid[OC_AUDIT_ID_LEN];
+		if (run_intent(&r->cfg, "resv.create", rs.nodes, cmd, rid, err, sizeof(err)) < 0) {
+			run_last(r, "%s: %s", cmd, err);
+			return -1;
+		}
 		int rc = w->ops->resv_create
 				 ? w->ops->resv_create(w->ctx, &rs, name, sizeof(name), err, sizeof(err))
 				 : (snprintf(err, sizeof(err), "the writer cannot create reservations"), -1);
-		run_audit(&r->cfg, "resv.create", rc == 0 ? name : rs.nodes, cmd, rc == 0 ? "ok" : "failed", err);
+		run_audit(&r->cfg, rid, "resv.create", rc == 0 ? name : rs.nodes, cmd, rc == 0 ? "ok" : "failed", err);
 		if (rc < 0) {
 			run_last(r, "%s: %s", cmd, err);
 			return -1;

@@ -46,7 +46,8 @@ ok "all or nothing after recovery ($st)"
 e2e_wait "^gpu-st-b300-12 +${st%%|*}" 20
 ok "the nodes view shows what happened"
 lines_after=$(wc -l <"$audit")
-[ $((lines_after - lines_before)) -eq 1 ] || fail "want one audit line, got $((lines_after - lines_before))"
+[ $((lines_after - lines_before)) -eq 2 ] || fail "want an intent and an outcome line, got $((lines_after - lines_before))"
+tail -n 2 "$audit" | head -n 1 | grep -q '"phase":"intent"' || fail "audit intent line: $(tail -n 2 "$audit" | head -n 1)"
 tail -n 1 "$audit" | grep -q '"result":"unknown"' || fail "audit line: $(tail -n 1 "$audit")"
 ok "the action is audited as unknown"
 e2e_keys q

@@ -103,18 +103,25 @@ scontrol show res "e2e_maint_$$" >/dev/null 2>&1 && fail "reservation still ther
 ok "reservation deleted"
 e2e_keys Escape
 
-# The audit log: one line per apply, the reason verbatim.
+# The audit log: an intent line before each apply, an outcome line with
+# the same id after it, the reason verbatim.
 e2e_keys 7
 e2e_wait "resv.delete +e2e_maint_$$ +ok" 10
 ok "the audit view lists the actions"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 lines_after=$(wc -l <"$audit")
-[ $((lines_after - lines_before)) -eq 4 ] || fail "audit: $((lines_after - lines_before)) new lines, want 4"
-tail -n 4 "$audit" | python3 -c '
+[ $((lines_after - lines_before)) -eq 8 ] || fail "audit: $((lines_after - lines_before)) new lines, want 8"
+tail -n 8 "$audit" | python3 -c '
 import json, sys
 want = sys.argv[1]
-recs = [json.loads(l) for l in sys.stdin]
+lines = [json.loads(l) for l in sys.stdin]
+intents, recs = lines[0::2], lines[1::2]
+for i, o in zip(intents, recs):
+    assert i["phase"] == "intent" and o["phase"] == "outcome", (i, o)
+    assert i["id"] == o["id"] and len(i["id"]) == 16, (i, o)
+    assert "result" not in i and i["action"] == o["action"] and i["command"] == o["command"], (i, o)
+assert len({r["id"] for r in recs}) == 4, recs
 acts = [(r["action"], r["result"]) for r in recs]
 assert acts == [("node.drain", "ok"), ("node.resume", "ok"), ("resv.create", "ok"), ("resv.delete", "ok")], acts
 drain = [r for r in recs if r["action"] == "node.drain"][0]
@@ -123,6 +130,6 @@ assert drain["targets"] == "gpu-st-b300-[9-11]", drain
 assert drain["user"] == "root", drain
 assert "State=DRAIN" in drain["command"], drain
 for r in recs:
-    assert r["schema"] == 1 and r["cluster"] == "llm-poc", r
+    assert r["schema"] == 2 and r["cluster"] == "llm-poc", r
 ' "$reason" || fail "audit lines"
-ok "audit log: one JSON line per apply, reason verbatim"
+ok "audit log: intent then outcome (same id) per apply, reason verbatim"

@@ -2,7 +2,11 @@
 # Fault drill: kill -9 of the console. (1) During an action in flight
 # (slurmctld held with SIGSTOP so that the drain waits): the audit log
 # stays whole (every line a complete JSON record, the file ends with a
-# newline), and after slurmctld resumes the node is all or nothing.
+# newline) and holds the drain's intent line (write-ahead), which the
+# audit view of the next console shows as "outcome unknown"; after
+# slurmctld resumes the node is all or nothing. (1b) The same for an
+# onboarding and a rehearsal write killed mid-apply (their Slurm command
+# held by a stand-in that waits): the intent line is there, no outcome.
 # (2) During `opsconsole rehearse --auto`, after its first PASS: the
 # progress file is valid, and the next run says "resuming", does not run
 # the finished steps again and completes the checklist.
@@ -28,8 +32,33 @@ audit_whole() {
 import json, sys
 for i, l in enumerate(open(sys.argv[1], encoding="utf-8", errors="strict"), 1):
     r = json.loads(l)
-    assert isinstance(r, dict) and "action" in r and "result" in r, (i, l)
+    assert isinstance(r, dict) and "action" in r, (i, l)
+    assert ("result" in r) == (r.get("phase") != "intent"), (i, l)
 ' "$audit" || fail "audit log: a line is not a whole JSON record"
+}
+
+# wait_file F: until F is not empty (30 s); status 1 when it stays empty.
+wait_file() {
+	local end=$((SECONDS + 30))
+	until [ -s "$1" ]; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.2
+	done
+}
+
+# no_outcome FILE ACTION: the last ACTION line of FILE is an intent with an
+# id that no outcome line has; prints the intent line.
+no_outcome() {
+	python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+mine = [r for r in recs if r["action"] == sys.argv[2]]
+assert mine, "no %s line" % sys.argv[2]
+last = mine[-1]
+assert last.get("phase") == "intent" and len(last.get("id", "")) == 16, last
+assert not [r for r in recs if r.get("id") == last["id"] and r.get("phase") == "outcome"], last
+print(json.dumps(last))
+' "$1" "$2"
 }
 
 # --- (1) the console killed during an action -----------------------------------
@@ -48,21 +77,84 @@ ok "console $pid killed (-9) with the drain in flight"
 kill -CONT "$ctld"
 wait_cmd 30 scontrol ping
 audit_whole
+intent=$(no_outcome "$audit" node.drain) || fail "no intent line for the drain in flight"
+echo "$intent" | grep -q "\"targets\": \"$node\"" || fail "intent line: $intent"
 st=$(sinfo -h -n "$node" -o '%t|%E')
 case $st in
 "drain|drill: console killed" | "idle|none") ;;
 *) fail "$node is half-way: $st" ;;
 esac
-ok "audit log whole ($(wc -l <"$audit") lines), node all or nothing ($st)"
+ok "audit log whole ($(wc -l <"$audit") lines), the drain's intent is there with no outcome, node all or nothing ($st)"
 scontrol update NodeName="$node" State=RESUME 2>/dev/null || true
 
-# The console starts again on the same audit log and appends to it.
-e2e_start 100x30 --cluster llm-poc --view audit
-e2e_wait 'AUDIT|node\.' 15
+# The console starts again on the same audit log: the drain shows as
+# "outcome unknown".
+e2e_start 200x30 --cluster llm-poc --view audit
+e2e_wait "node\.drain +$node +unknown .*outcome unknown" 15
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 audit_whole
-ok "a new console reads the audit log"
+ok "a new console shows the drain as outcome unknown"
+
+# --- (1b) onboarding and rehearsal writes killed mid-apply ---------------------
+# A profile with the CLI backend whose sacctmgr and scontrol hold their
+# writes (add, update): the stand-in writes its pid, then waits.
+cfg=$tmp/cfg
+mkdir -p "$cfg/opsconsole/clusters" "$tmp/bin"
+chmod 0700 "$cfg"
+for c in sinfo squeue scontrol sacctmgr sbatch scancel sacct; do
+	real=$(command -v "$c")
+	cat >"$tmp/bin/$c" <<EOF
+#!/bin/sh
+case " \$* " in
+*" add "* | *" update "*) echo \$\$ >"$tmp/held.$c"; exec sleep 300 ;;
+esac
+exec $real "\$@"
+EOF
+	chmod 0755 "$tmp/bin/$c"
+done
+e2e_on_exit sh -c "cat $tmp/held.* 2>/dev/null | xargs -r kill"
+jq --arg d "$tmp/bin" '. + {backend: "cli", slurm_bin: $d}' \
+	"$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json" >"$cfg/opsconsole/clusters/llm-poc.json"
+chmod 0600 "$cfg/opsconsole/clusters/llm-poc.json"
+
+# kill9_when_held CMD ARGS...: runs opsconsole ARGS with that profile until
+# the stand-in CMD holds a write, then kill -9s it (and the stand-in).
+kill9_when_held() {
+	local held=$tmp/held.$1
+	shift
+	XDG_CONFIG_HOME=$cfg "$OC_BIN" "$@" >"$tmp/held.out" 2>&1 &
+	local bg=$!
+	e2e_on_exit kill -KILL "$bg"
+	wait_file "$held" || fail "opsconsole $1 never reached its write: $(cat "$tmp/held.out")"
+	kill -KILL "$bg"
+	wait "$bg" 2>/dev/null || true
+	kill "$(cat "$held")" 2>/dev/null || true
+	audit_whole
+}
+
+cat >"$tmp/team-k.json" <<'JSON'
+{"account": "team-k9", "description": "kill -9 drill", "gpu_quota": 8, "users": ["carol"]}
+JSON
+kill9_when_held sacctmgr onboard --cluster llm-poc --file "$tmp/team-k.json" --yes
+intent=$(no_outcome "$audit" onboard) || fail "no intent line for the onboarding"
+echo "$intent" | grep -q '"targets": "team-k9"' || fail "onboarding intent: $intent"
+sacctmgr -n -P show account team-k9 | grep -q . && fail "team-k9 was created although sacctmgr was held"
+ok "onboarding killed -9 in its first sacctmgr add: the intent is logged, no outcome, nothing created"
+
+cat >"$tmp/wal.json" <<'JSON'
+{"checklist": "wal", "version": 1, "title": "kill -9 drill", "steps": [
+ {"id": "wal-drain", "title": "Drain", "why": "drill", "do": "", "observe": "drained", "auto": true,
+  "timeout": 60,
+  "actions": [{"kind": "drain", "nodes": "gpu-st-b300-13", "reason": "drill: rehearsal killed", "undo": true, "confirm": false}],
+  "check": {"kind": "node", "node": "gpu-st-b300-13", "drain": true}}]}
+JSON
+kill9_when_held scontrol rehearse --cluster llm-poc --checklist "$tmp/wal.json" --auto \
+	--report "$tmp/walrep" --progress "$tmp/wal.progress.json"
+intent=$(no_outcome "$audit" node.drain) || fail "no intent line for the rehearsal's drain"
+echo "$intent" | grep -q '"targets": "gpu-st-b300-13"' || fail "rehearsal intent: $intent"
+[ "$(sinfo -h -n gpu-st-b300-13 -o %t)" = idle ] || fail "gpu-st-b300-13 changed although scontrol was held"
+ok "rehearsal killed -9 in its drain: the intent is logged, no outcome, the node untouched"
 
 # --- (2) a rehearsal killed -9 and resumed ------------------------------------
 "$OC_BIN" rehearse --cluster llm-poc --auto --report "$tmp/report" --progress "$tmp/p.json" --reset \

@@ -71,8 +71,8 @@ case $st in drain* | drng* | down*) fail "$node is $st after the remote resume" 
 ok "resumed over SSH, sinfo agrees ($st)"
 e2e_keys Escape
 lines_after=$(wc -l <"$audit")
-[ "$((lines_after - lines_before))" -eq 2 ] || fail "audit: $((lines_after - lines_before)) new lines, want 2"
-tail -n 2 "$audit" | grep -q '"node.drain"' || fail "audit: no node.drain line"
+[ "$((lines_after - lines_before))" -eq 4 ] || fail "audit: $((lines_after - lines_before)) new lines, want 4 (intent and outcome of 2 applies)"
+tail -n 4 "$audit" | grep -q '"node.drain"' || fail "audit: no node.drain line"
 ok "both applies audited"
 
 # sshd gone mid-session: the stale banner, keys still answer.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Who may write: --readonly refuses every write with its reason; a Slurm
 # user who is not an operator (opsview) sees writes disabled with the
-# reason; neither leaves an audit line nor changes the cluster.
+# reason; neither leaves an audit line nor changes the cluster. An audit
+# log that cannot be written refuses the write (the log is write-ahead):
+# the reason on screen, the node unchanged.
 . "$(dirname "$0")/lib.sh"
 
 audit=$(sed -n 's/.*"audit_log": *"\([^"]*\)".*/\1/p' "$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json")
@@ -43,3 +45,24 @@ e2e_wait 'EXIT=0' 5
 lines_after=$( (cat "$audit" 2>/dev/null || true) | wc -l)
 [ "$lines_after" -eq "$lines_before" ] || fail "refused writes changed the audit log"
 ok "nothing audited, nothing changed"
+
+# An audit log that cannot be written (here a directory, which even root
+# cannot append to): the drain is refused with the reason, nothing changes.
+cfg=$(mktemp -d)
+e2e_on_exit rm -rf "$cfg"
+mkdir -p "$cfg/opsconsole/clusters" "$cfg/audit.d"
+sed 's/"audit_log": *"[^"]*"/"audit_log": "'"${cfg//\//\\/}"'\/audit.d"/' \
+	"$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json" >"$cfg/opsconsole/clusters/llm-poc.json"
+chmod -R go-w "$cfg"
+node=gpu-st-b300-10
+e2e_on_exit scontrol update NodeName="$node" State=RESUME
+E2E_ENV="XDG_CONFIG_HOME=$cfg" e2e_start 100x30 --cluster llm-poc --view nodes
+e2e_drain_confirm "$node" 'must not happen'
+e2e_keys Enter
+e2e_wait 'refused: audit log .*audit\.d' 15
+e2e_wait 'nothing was changed' 5
+st=$(sinfo -h -n "$node" -o '%t')
+[ "$st" = idle ] || fail "$node is $st after a refused drain"
+ok "an audit log that cannot be written refuses the write ($node still $st)"
+e2e_keys Escape q
+e2e_wait 'EXIT=0' 5

@@ -83,6 +83,8 @@ static struct oc_audit_rec sample(void)
 {
 	struct oc_audit_rec r = {
 		.time = T0,
+		.id = "0123456789abcdef",
+		.phase = "outcome",
 		.cluster = "llm-poc",
 		.action = "node.drain",
 		.targets = "gpu-st-b300-[3-5]",
@@ -147,7 +149,9 @@ static void test_format_keys(void **state)
 	char *line = oc_audit_format(&r);
 	assert_non_null(line);
 	json_t *o = parse_line(line);
-	assert_int_equal(json_integer_value(json_object_get(o, "schema")), 1);
+	assert_int_equal(json_integer_value(json_object_get(o, "schema")), 2);
+	assert_string_equal(str(o, "id"), "0123456789abcdef");
+	assert_string_equal(str(o, "phase"), "outcome");
 	assert_true(json_is_integer(json_object_get(o, "schema")));
 	assert_string_equal(str(o, "time"), "2026-11-29T15:20:01+0000");
 	assert_string_equal(str(o, "user"), me());
@@ -178,7 +182,7 @@ static void test_format_keys(void **state)
 	r.result = "failed";
 	line = oc_audit_format(&r);
 	assert_non_null(line);
-	static const char *order[] = {"\"schema\":", "\"time\":", "\"user\":", "\"sudo_user\":",
+	static const char *order[] = {"\"schema\":", "\"id\":", "\"phase\":", "\"time\":", "\"user\":", "\"sudo_user\":",
 				      "\"ssh_client\":", "\"ssm_session\":", "\"cluster\":", "\"action\":",
 				      "\"targets\":", "\"params\":", "\"command\":", "\"result\":",
 				      "\"error\":"};
@@ -189,7 +193,7 @@ static void test_format_keys(void **state)
 			fail_msg("key %s missing or out of order in %s", order[i], line);
 		prev = at;
 	}
-	assert_true(strncmp(line, "{\"schema\":1,\"time\":", 19) == 0);
+	assert_true(strncmp(line, "{\"schema\":2,\"id\":", 17) == 0);
 	o = parse_line(line);
 	assert_string_equal(str(o, "sudo_user"), "alice");
 	assert_string_equal(str(o, "ssh_client"), "10.1.2.3");
@@ -583,6 +587,63 @@ static void test_append_after_torn_line(void **state)
 	free(e);
 }
 
+/* An intent and its outcome read as one entry; an intent with no outcome
+ * reads as "unknown" with "outcome unknown"; old lines without an id stay
+ * as they were; new ids differ. */
+static void test_read_intent_outcome(void **state)
+{
+	(void)state;
+	clear_env();
+	char path[PATH_MAX], err[256];
+	path_in_tmp(path, sizeof(path), "wal.log");
+	struct oc_audit_rec r = sample();
+	r.id = NULL; /* a schema 1 line, from before write-ahead */
+	r.phase = NULL;
+	r.targets = "old";
+	assert_int_equal(oc_audit_append(path, &r, err, sizeof(err)), 0);
+	char a[OC_AUDIT_ID_LEN], b[OC_AUDIT_ID_LEN];
+	oc_audit_new_id(a);
+	oc_audit_new_id(b);
+	assert_int_equal(strlen(a), 16);
+	assert_string_not_equal(a, b);
+	/* a: intent, then outcome */
+	r.id = a;
+	r.phase = "intent";
+	r.result = NULL;
+	r.targets = "done";
+	assert_int_equal(oc_audit_append(path, &r, err, sizeof(err)), 0);
+	/* b: intent only (the console died) */
+	r.id = b;
+	r.targets = "killed";
+	assert_int_equal(oc_audit_append(path, &r, err, sizeof(err)), 0);
+	r.id = a;
+	r.phase = "outcome";
+	r.result = "partial";
+	r.targets = "done";
+	assert_int_equal(oc_audit_append(path, &r, err, sizeof(err)), 0);
+	struct oc_audit_entry *e = NULL;
+	size_t bad = 0;
+	assert_int_equal(oc_audit_read(path, 10, &e, &bad, err, sizeof(err)), 3);
+	assert_int_equal(bad, 0);
+	assert_string_equal(e[0].targets, "old");
+	assert_string_equal(e[0].id, "");
+	assert_false(e[0].no_outcome);
+	assert_string_equal(e[1].targets, "killed");
+	assert_true(e[1].no_outcome);
+	assert_string_equal(e[1].result, "unknown");
+	assert_non_null(strstr(e[1].error, "outcome unknown"));
+	assert_string_equal(e[2].targets, "done");
+	assert_string_equal(e[2].result, "partial");
+	assert_string_equal(e[2].id, a);
+	assert_false(e[2].no_outcome);
+	free(e);
+	/* max counts entries, not lines: the last two */
+	assert_int_equal(oc_audit_read(path, 2, &e, &bad, err, sizeof(err)), 2);
+	assert_string_equal(e[0].targets, "killed");
+	assert_string_equal(e[1].targets, "done");
+	free(e);
+}
+
 /* ---- default path ---- */
 
 static void test_default_path(void **state)
@@ -812,6 +873,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_append_concurrent),
 		cmocka_unit_test(test_append_refusals),
 		cmocka_unit_test(test_append_after_torn_line),
+		cmocka_unit_test(test_read_intent_outcome),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_read_tail),
 		cmocka_unit_test(test_read_big_and_long),

@@ -919,6 +919,45 @@ static struct oc_snapshot *snap_job(uint32_t id, enum oc_job_state st, const cha
 	return s;
 }
 
+/* The audit log at path holds exactly npairs intent/outcome pairs, each
+ * intent right before its outcome's request and the outcome after it. */
+static void assert_audit_pairs(const char *path, int npairs)
+{
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	char line[16384];
+	int intents = 0, outcomes = 0;
+	char open_id[64] = "";
+	while (fgets(line, sizeof(line), fp)) {
+		json_error_t je;
+		json_t *o = json_loads(line, 0, &je);
+		assert_non_null(o);
+		const char *phase = json_string_value(json_object_get(o, "phase"));
+		const char *id = json_string_value(json_object_get(o, "id"));
+		assert_non_null(phase);
+		assert_non_null(id);
+		assert_int_equal(strlen(id), 16);
+		if (strcmp(phase, "intent") == 0) {
+			assert_string_equal(open_id, "");   /* the runner writes one at a time */
+			assert_null(json_object_get(o, "result"));
+			assert_non_null(json_object_get(o, "command"));
+			snprintf(open_id, sizeof(open_id), "%s", id);
+			intents++;
+		} else {
+			assert_string_equal(phase, "outcome");
+			assert_string_equal(id, open_id);
+			assert_non_null(json_object_get(o, "result"));
+			open_id[0] = '\0';
+			outcomes++;
+		}
+		json_decref(o);
+	}
+	fclose(fp);
+	assert_string_equal(open_id, "");
+	assert_int_equal(intents, npairs);
+	assert_int_equal(outcomes, npairs);
+}
+
 static void test_runner(void **state)
 {
 	struct test_util_dir *f = *state;
@@ -928,7 +967,9 @@ static void test_runner(void **state)
 	struct oc_session *s = oc_session_new(cl, "llm-poc", path);
 	struct fake fk = {.next_id = 500};
 	struct oc_writer w = {.ops = &fake_ops, .ctx = &fk};
-	struct oc_runner_cfg cfg = {.writer = &w, .cluster = "llm-poc"};
+	char audit[4096];
+	test_util_at(f, "audit.log", audit);
+	struct oc_runner_cfg cfg = {.writer = &w, .cluster = "llm-poc", .audit_log = audit};
 
 	/* a: a check only, passes on the first poll */
 	struct oc_snapshot *snap = snap_new();
@@ -1033,6 +1074,38 @@ static void test_runner(void **state)
 	assert_int_equal(oc_runner_cleanup_all(s, &cfg, err, sizeof(err)), 1);
 	test_util_assert_contains(err, "cancelled job 900");
 	assert_int_equal(oc_runner_cleanup_all(s, &cfg, err, sizeof(err)), 0);
+
+	/* Every write was logged write-ahead: an intent, then an outcome with
+	 * the same id, the intent before the request. */
+	assert_audit_pairs(audit, 10);
+
+	/* An audit log that cannot be written refuses the write: nothing is
+	 * submitted, cancelled or drained. */
+	char dir[4096];
+	test_util_at(f, "audit.d", dir);   /* a directory: not writable as a log, even by root */
+	assert_int_equal(mkdir(dir, 0700), 0);
+	cfg.audit_log = dir;
+	uint32_t next = fk.next_id;
+	int ncancel = fk.ncancelled;
+	r = oc_runner_start(s, cl, 1, &cfg, false, err, sizeof(err));
+	assert_int_equal(oc_runner_poll(r, snap), OC_RUN_DONE);
+	assert_int_equal(s->steps[1].state, OC_STEP_FAILED);
+	test_util_assert_contains(s->steps[1].evidence, "refused: audit log");
+	test_util_assert_contains(s->steps[1].evidence, "nothing was changed");
+	assert_int_equal(fk.next_id, next);
+	oc_runner_free(&r);
+	cfg.audit_log = "";
+	r = oc_runner_start(s, cl, 1, &cfg, false, err, sizeof(err));
+	assert_int_equal(oc_runner_poll(r, snap), OC_RUN_DONE);
+	assert_int_equal(s->steps[1].state, OC_STEP_FAILED);
+	test_util_assert_contains(s->steps[1].evidence, "refused: no audit log");
+	assert_int_equal(fk.next_id, next);
+	oc_runner_free(&r);
+	oc_step_rec_add_job(&s->steps[0], "x", 901);
+	assert_true(oc_runner_cleanup_all(s, &cfg, err, sizeof(err)) < 0);
+	test_util_assert_contains(err, "refused: no audit log");
+	assert_int_equal(fk.ncancelled, ncancel);
+	cfg.audit_log = audit;
 
 	oc_snapshot_unref(&snap);
 	oc_session_free(&s);
