@@ -20,6 +20,7 @@
 #include "onboard_cli.h"
 #include "once_cli.h"
 #include "rehearse_cli.h"
+#include "rehearsal/checklist.h"
 #include "source/collector.h"
 #include "source/probe_ssh.h"
 #include "source/snapfile.h"
@@ -557,10 +558,19 @@ int main(int argc, char **argv)
 
 	char datadir[PATH_MAX];
 	find_datadir(datadir, sizeof(datadir));
-	char checklist_path[PATH_MAX], rehearsal_progress[PATH_MAX + 128];
+	char checklist_path[PATH_MAX], rehearsal_progress[PATH_MAX + 128], checklist_notice[1024] = "";
+	bool checklist_fallback = false;
 	if (oc_rehearse_default_paths(&profile, datadir, checklist_path, sizeof(checklist_path), rehearsal_progress,
-				      sizeof(rehearsal_progress)) < 0)
+				      sizeof(rehearsal_progress), &checklist_fallback) < 0)
 		checklist_path[0] = '\0';
+	if (checklist_fallback)
+		oc_checklist_fallback_notice(profile.name, OC_REHEARSE_DEFAULT_CHECKLIST, checklist_notice,
+					     sizeof(checklist_notice));
+	struct oc_checklist_var checklist_vars[OC_PROFILE_MAX_VARS];
+	for (size_t i = 0; i < profile.nchecklist_vars; i++) {
+		checklist_vars[i].name = profile.checklist_vars[i].name;
+		checklist_vars[i].value = profile.checklist_vars[i].value;
+	}
 	/* Node probes: over SSH to each node, also in a read-only console
 	 * (they change nothing; draining from a result goes through the
 	 * worker like any write). */
@@ -589,6 +599,9 @@ int main(int argc, char **argv)
 		.audit_log = audit_log,
 		.checklist_path = checklist_path,
 		.rehearsal_progress = rehearsal_progress,
+		.checklist_notice = checklist_notice,
+		.checklist_vars = checklist_vars,
+		.nchecklist_vars = profile.nchecklist_vars,
 		.probes = &profile.probes,
 		.probe_runner = probe_runner,
 	};

@@ -34,7 +34,7 @@
 #include "source/source.h"
 
 #define REH_MAX_VARS 64
-#define REH_DEFAULT_CHECKLIST "llm-poc"
+#define REH_DEFAULT_CHECKLIST OC_REHEARSE_DEFAULT_CHECKLIST
 
 static volatile sig_atomic_t reh_stop_sig;
 
@@ -111,10 +111,14 @@ static int reh_find_named(const char *name, const char *datadir, char *path, siz
 	return oc_datafile_find("checklists", name, &d, path, len, NULL, err, errlen);
 }
 
-/* The checklist file to use. Returns 0 and path, or 2 after printing why. */
+/* The checklist file to use. Returns 0 and path, or 2 after printing why.
+ * *fallback (may be NULL): the default checklist was taken because the
+ * cluster has none of its own. */
 static int reh_checklist_path(const char *given, const struct oc_profile *p, const char *datadir, char *path,
-			      size_t len)
+			      size_t len, bool *fallback)
 {
+	if (fallback)
+		*fallback = false;
 	char err[4400];
 	if (given && (strchr(given, '/') || strstr(given, ".json"))) {
 		if ((size_t)snprintf(path, len, "%s", given) >= len) {
@@ -148,8 +152,11 @@ static int reh_checklist_path(const char *given, const struct oc_profile *p, con
 	}
 	if (p && p->name[0] && reh_find_named(p->name, datadir, path, len, err, sizeof(err)) == 0)
 		return 0;
-	if (reh_find_named(REH_DEFAULT_CHECKLIST, datadir, path, len, err, sizeof(err)) == 0)
+	if (reh_find_named(REH_DEFAULT_CHECKLIST, datadir, path, len, err, sizeof(err)) == 0) {
+		if (fallback)
+			*fallback = true;
 		return 0;
+	}
 	fprintf(stderr, "opsconsole rehearse: no checklist found: %s\n(give one with --checklist FILE)\n", err);
 	return 2;
 }
@@ -383,7 +390,7 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 {
 	const char *cluster = NULL, *checklist = NULL, *report = NULL, *progress = NULL, *only = NULL;
 	int run_auto = 0, reset = 0, list = 0;
-	struct oc_checklist_var vars[REH_MAX_VARS];
+	struct oc_checklist_var vars[REH_MAX_VARS + OC_PROFILE_MAX_VARS];
 	size_t nvars = 0;
 	enum { OPT_CHECKLIST = 256, OPT_AUTO, OPT_REPORT, OPT_PROGRESS, OPT_RESET, OPT_ONLY, OPT_VAR, OPT_LIST };
 	static const struct option opts[] = {
@@ -444,14 +451,29 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 		have_profile = true;
 	}
 	char clpath[PATH_MAX];
-	int rc = reh_checklist_path(checklist, have_profile ? &profile : NULL, datadir, clpath, sizeof(clpath));
+	bool fallback = false;
+	int rc = reh_checklist_path(checklist, have_profile ? &profile : NULL, datadir, clpath, sizeof(clpath),
+				    &fallback);
 	if (rc)
 		return rc;
+	/* The profile's values come after --var: the first of a name wins. */
+	for (size_t i = 0; have_profile && i < profile.nchecklist_vars && nvars < REH_MAX_VARS; i++) {
+		vars[nvars].name = profile.checklist_vars[i].name;
+		vars[nvars].value = profile.checklist_vars[i].value;
+		nvars++;
+	}
 	char err[8192];
 	struct oc_checklist *cl = oc_checklist_load(clpath, vars, nvars, err, sizeof(err));
 	if (!cl) {
 		fprintf(stderr, "opsconsole rehearse: %s\n", err);
 		return 2;
+	}
+	if (fallback) {
+		char note[1024];
+		oc_checklist_set_notice(cl, oc_checklist_fallback_notice(profile.name, REH_DEFAULT_CHECKLIST, note,
+									  sizeof(note)));
+		if (cl->notice)
+			fprintf(stderr, "opsconsole rehearse: note: %s\n", cl->notice);
 	}
 	if (list) {
 		reh_list(cl);
@@ -600,11 +622,11 @@ out:
 }
 
 int oc_rehearse_default_paths(const struct oc_profile *p, const char *datadir, char *checklist, size_t clen,
-			      char *progress, size_t plen)
+			      char *progress, size_t plen, bool *fallback)
 {
 	char state_dir[PATH_MAX];
 	reh_state_dir(state_dir, sizeof(state_dir));
 	snprintf(progress, plen, "%s/rehearsal-%s.progress.json", state_dir, p->name);
 	checklist[0] = '\0';
-	return reh_checklist_path(NULL, p, datadir, checklist, clen) == 0 ? 0 : -1;
+	return reh_checklist_path(NULL, p, datadir, checklist, clen, fallback) == 0 ? 0 : -1;
 }

@@ -4,6 +4,8 @@
 #ifndef OC_REHEARSE_CLI_H
 #define OC_REHEARSE_CLI_H
 
+#include <stdbool.h>
+
 #include "core/profile.h"
 
 /* Run `opsconsole rehearse ...` (argv[0] is "rehearse"). resolve: how
@@ -19,9 +21,13 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 
 /* The checklist and the progress file the console's rehearsal view uses
  * for profile p (the same rules as the subcommand without --checklist and
- * --progress). Returns 0, or -1 when no checklist was found (checklist is
- * then ""). */
+ * --progress). *fallback (may be NULL): the default checklist was taken
+ * because the cluster has none of its own. Returns 0, or -1 when no
+ * checklist was found (checklist is then ""). */
 int oc_rehearse_default_paths(const struct oc_profile *p, const char *datadir, char *checklist, size_t clen,
-			      char *progress, size_t plen);
+			      char *progress, size_t plen, bool *fallback);
+
+/* The name of the default checklist (checklists/NAME.json). */
+#define OC_REHEARSE_DEFAULT_CHECKLIST "llm-poc"
 
 #endif

@@ -107,6 +107,15 @@ struct oc_writer_ops {
 	/* The controller's configuration as key/value pairs (`scontrol show
 	 * config`): a new table, one reference. Returns 0, or -1 with err. */
 	int (*read_config)(void *ctx, struct oc_config **out, char *err, size_t errlen);
+	/* A file on the head node (a rehearsal's marker file), for a head node
+	 * reached over SSH; NULL = the console's own machine is the head node
+	 * (the caller reads it itself). read_file puts up to len - 1 bytes
+	 * into buf and returns how many, 0 with *missing set when the file is
+	 * not there, or -1 with err. remove_file: 0 (also when not there) or
+	 * -1 with err. */
+	long (*read_file)(void *ctx, const char *path, char *buf, size_t len, bool *missing, char *err,
+			  size_t errlen);
+	int (*remove_file)(void *ctx, const char *path, char *err, size_t errlen);
 };
 
 struct oc_writer {

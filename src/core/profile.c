@@ -193,6 +193,42 @@ static const char *const profile_reserved[] = {
 	"checklist",
 };
 
+/* "checklist_vars": an object of strings; names of letters, digits and
+ * '_'. Returns 0, or -1 with a message. */
+static int profile_checklist_vars(const char *path, json_t *v, struct oc_profile *p, char *err, size_t errlen)
+{
+	if (!json_is_object(v)) {
+		oc_datafile_err(err, errlen, "%s: \"checklist_vars\" must be an object of strings", path);
+		return -1;
+	}
+	if (json_object_size(v) > OC_PROFILE_MAX_VARS) {
+		oc_datafile_err(err, errlen, "%s: \"checklist_vars\": more than %d variables", path, OC_PROFILE_MAX_VARS);
+		return -1;
+	}
+	p->nchecklist_vars = 0;
+	const char *k;
+	json_t *x;
+	json_object_foreach(v, k, x) {
+		size_t kl = strlen(k);
+		if (kl == 0 || kl >= sizeof(p->checklist_vars[0].name) || strspn(k, "abcdefghijklmnopqrstuvwxyz"
+									   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != kl) {
+			oc_datafile_err(err, errlen, "%s: \"checklist_vars\": \"%.80s\" is not a variable name (letters, "
+					"digits and _, up to 63)", path, k);
+			return -1;
+		}
+		if (!json_is_string(x) || json_string_length(x) >= sizeof(p->checklist_vars[0].value) ||
+		    strlen(json_string_value(x)) != json_string_length(x)) {
+			oc_datafile_err(err, errlen, "%s: \"checklist_vars\": \"%s\" must be a string of up to %zu bytes",
+					path, k, sizeof(p->checklist_vars[0].value) - 1);
+			return -1;
+		}
+		memcpy(p->checklist_vars[p->nchecklist_vars].name, k, kl + 1);
+		memcpy(p->checklist_vars[p->nchecklist_vars].value, json_string_value(x), json_string_length(x) + 1);
+		p->nchecklist_vars++;
+	}
+	return 0;
+}
+
 /* An integer in [lo, hi] into *dst. Returns 0, or -1 with a message. */
 static int profile_int(const char *path, const char *key, json_t *v, int lo, int hi, int *dst,
 		       char *err, size_t errlen)
@@ -453,6 +489,8 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		oc_datafile_err(err, errlen, "%s: \"backend\" must be \"auto\", \"libslurm\" or \"cli\"", path);
 		return -1;
 	}
+	if (strcmp(key, "checklist_vars") == 0)
+		return profile_checklist_vars(path, v, p, err, errlen);
 	if (strcmp(key, "checklist") == 0 && json_is_string(v))
 		return profile_string(path, key, v, p->checklist, sizeof(p->checklist), err, errlen);
 	for (size_t i = 0; i < sizeof(profile_reserved) / sizeof(profile_reserved[0]); i++) {

@@ -51,6 +51,8 @@ enum oc_backend_kind {
 			      * run locally (execve) or on the "ssh" host */
 };
 
+#define OC_PROFILE_MAX_VARS 32
+
 struct oc_profile {
 	char name[64];          /* cluster name */
 	char path[4096];        /* file it came from, "" when synthesized */
@@ -67,6 +69,13 @@ struct oc_profile {
 	struct oc_ssh_target ssh;     /* "ssh": a remote head node, host "" = none */
 	struct oc_probe_config probes; /* "probes": node probes (defaults: the
 					* runbook's p6-b300 quick checks) */
+	/* "checklist_vars": {"NAME": "VALUE"}: this cluster's values of the
+	 * rehearsal checklist's variables (below --var, above the file's). */
+	struct {
+		char name[64];
+		char value[512];
+	} checklist_vars[OC_PROFILE_MAX_VARS];
+	size_t nchecklist_vars;
 	char checklist[4096];   /* "checklist" given as a string: the rehearsal
 				 * checklist file as written, "" = not set (a
 				 * relative path is relative to the profile's

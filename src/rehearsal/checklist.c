@@ -210,9 +210,16 @@ static const char *cl_var(const struct cl_load *l, const char *name, size_t len)
 	return NULL;
 }
 
+static int cl_subst_depth(struct cl_load *l, const char *where, const char *in, const char **out, int depth);
+
 /* in with ${NAME} replaced, as an arena string in *out. ${job:...} and
  * ${nodes:...} stay (the runner fills them in). Returns 0 or -1. */
 static int cl_subst(struct cl_load *l, const char *where, const char *in, const char **out)
+{
+	return cl_subst_depth(l, where, in, out, 0);
+}
+
+static int cl_subst_depth(struct cl_load *l, const char *where, const char *in, const char **out, int depth)
 {
 	if (!strstr(in, "${")) {
 		*out = oc_arena_strdup(&l->cl->arena, in);
@@ -242,6 +249,17 @@ static int cl_subst(struct cl_load *l, const char *where, const char *in, const 
 					return cl_fail(l, where, "unknown variable \"${%.*s}\" (define it in \"vars\" or with --var)",
 						       (int)nlen, name);
 				}
+				if (strstr(add, "${")) {
+					/* A variable that uses variables: one level. */
+					if (depth > 0 || cl_subst_depth(l, where, add, &add, depth + 1) < 0) {
+						free(buf);
+						return depth > 0 ? cl_fail(l, where,
+									   "variable \"${%.*s}\" uses a variable that uses "
+									   "variables: one level only",
+									   (int)nlen, name)
+								 : -1;
+					}
+				}
 				addlen = strlen(add);
 			}
 			p = end + 1;
@@ -264,6 +282,23 @@ static int cl_subst(struct cl_load *l, const char *where, const char *in, const 
 	*out = oc_arena_strdup(&l->cl->arena, buf);
 	free(buf);
 	return *out ? 0 : cl_fail(l, where, "out of memory");
+}
+
+void oc_checklist_set_notice(struct oc_checklist *cl, const char *text)
+{
+	cl->notice = text && *text ? oc_arena_strdup(&cl->arena, text) : NULL;
+}
+
+const char *oc_checklist_fallback_notice(const char *cluster, const char *default_name, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (cluster && *cluster && strcmp(cluster, default_name) != 0)
+		snprintf(buf, len,
+			 "cluster %s has no checklist of its own (profile \"checklist\", or checklists/%s.json): "
+			 "this is the default one, written for the runbook's %s cluster; check that its "
+			 "variables fit (profile \"checklist_vars\", or --var)",
+			 cluster, cluster, default_name);
+	return buf;
 }
 
 /* A string key: *out is its value (variables replaced) or def when absent.
@@ -1043,10 +1078,6 @@ struct oc_checklist *oc_checklist_load(const char *path, const struct oc_checkli
 		json_object_foreach(fv, k, v) {
 			if (!json_is_string(v)) {
 				cl_fail(&l, "vars", "\"%s\" must be a string", k);
-				goto fail;
-			}
-			if (strstr(json_string_value(v), "${")) {
-				cl_fail(&l, "vars", "\"%s\": a variable cannot use another one", k);
 				goto fail;
 			}
 		}

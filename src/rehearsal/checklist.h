@@ -173,10 +173,23 @@ struct oc_checklist {
 	struct oc_step *steps;
 	size_t nsteps;
 	uint64_t digest;            /* FNV-1a of the file's bytes */
+	const char *notice;         /* set by the caller (oc_checklist_set_notice),
+				     * e.g. that this is another cluster's
+				     * checklist; shown and in the report */
 };
 
-/* Variables given on top of the file's "vars" (the CLI's --var NAME=VALUE):
- * ${NAME} in any string of the file is replaced by the value. */
+/* Sets cl->notice to a copy of text (NULL clears it). */
+void oc_checklist_set_notice(struct oc_checklist *cl, const char *text);
+
+/* The notice for a cluster whose checklist is the default one written for
+ * another cluster (name default_name), into buf; "" when cluster is that
+ * cluster. Returns buf. */
+const char *oc_checklist_fallback_notice(const char *cluster, const char *default_name, char *buf, size_t len);
+
+/* Variables given on top of the file's "vars" (the CLI's --var NAME=VALUE,
+ * then the profile's "checklist_vars"; the first of a name wins): ${NAME}
+ * in any string of the file is replaced by the value. A value may itself
+ * use variables ("signal_dir": "/home/${user_a}") whose values use none. */
 struct oc_checklist_var {
 	const char *name, *value;
 };

@@ -904,17 +904,28 @@ static enum oc_verdict eval_file(const struct oc_check *c, const struct oc_check
 		EV_APPEND("%s: its job was not submitted", c->path);
 		return OC_VERDICT_FAIL;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		EV_APPEND("%s: %s", path, errno == ENOENT ? "not there (yet)" : strerror(errno));
-		return OC_VERDICT_WAIT;
-	}
 	char buf[65536];
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0) {
-		EV_APPEND("%s: %s", path, strerror(errno));
-		return OC_VERDICT_WAIT;
+	ssize_t n;
+	if (in->read_file) {
+		bool missing = false;
+		char e[512] = "";
+		n = (ssize_t)in->read_file(in->read_file_ctx, path, buf, sizeof(buf), &missing, e, sizeof(e));
+		if (n < 0 || missing) {
+			EV_APPEND("%s: %s", path, missing ? "not there (yet)" : e);
+			return OC_VERDICT_WAIT;
+		}
+	} else {
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0) {
+			EV_APPEND("%s: %s", path, errno == ENOENT ? "not there (yet)" : strerror(errno));
+			return OC_VERDICT_WAIT;
+		}
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n < 0) {
+			EV_APPEND("%s: %s", path, strerror(errno));
+			return OC_VERDICT_WAIT;
+		}
 	}
 	buf[n] = '\0';
 	for (ssize_t i = 0; i < n; i++)

@@ -28,6 +28,11 @@ struct oc_check_input {
 	const char *sacct;                /* writer sacct_users text: "user account jobs" lines */
 	const char *sacct_error;          /* why sacct is NULL */
 	double sacct_since_hours;         /* what the text covers, for the evidence */
+	/* File checks read the head node's file through this when set (a
+	 * remote head node: the writer's read_file); NULL = open it here. */
+	long (*read_file)(void *ctx, const char *path, char *buf, size_t len, bool *missing, char *err,
+			  size_t errlen);
+	void *read_file_ctx;
 };
 
 /* Evaluate c. Writes one line (or a few, "; " separated) of evidence into

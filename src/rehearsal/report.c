@@ -133,6 +133,11 @@ char *oc_report_markdown(const struct oc_session *s, const struct oc_checklist *
 	rb_add(&b, " (`");
 	rb_cell(&b, s->checklist_path, 400);
 	rb_add(&b, "`) |\n");
+	if (cl && cl->notice) {
+		rb_add(&b, "| Note | ");
+		rb_cell(&b, cl->notice, 600);
+		rb_add(&b, " |\n");
+	}
 	rb_add(&b, "| Date | %s |\n", oc_report_time((double)now, t1, sizeof(t1)));
 	rb_add(&b, "| Started | %s |\n| Last step ended | %s |\n", oc_report_time(first ? first : s->created, t2, sizeof(t2)),
 	       last ? oc_report_time(last, t3, sizeof(t3)) : "-");
@@ -233,6 +238,8 @@ char *oc_report_json(const struct oc_session *s, const struct oc_checklist *cl, 
 		js_set(clo, "title", json_string(cl->title));
 	js_set(clo, "path", json_string(s->checklist_path));
 	js_set(clo, "digest", json_string(digest));
+	if (cl && cl->notice)
+		js_set(clo, "notice", json_string(cl->notice));
 	js_set(root, "checklist", clo);
 	js_set(root, "date", js_time((double)now));
 	js_set(root, "started", js_time(first ? first : s->created));

@@ -263,9 +263,18 @@ static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, cons
 	size_t nl = !c ? 0 : c->kind == OC_CHECK_ALL ? c->nsub : 1;
 	for (size_t i = 0; i < nl; i++) {
 		char path[4096];
-		if (list[i].kind == OC_CHECK_FILE && list[i].remove &&
-		    oc_checks_expand(list[i].path, rec, path, sizeof(path)) == 0 && unlink(path) == 0 && msg)
+		if (list[i].kind != OC_CHECK_FILE || !list[i].remove ||
+		    oc_checks_expand(list[i].path, rec, path, sizeof(path)) < 0)
+			continue;
+		/* On the head node: through the writer when it is remote. */
+		char e[512] = "";
+		bool removed = cfg->writer && cfg->writer->ops->remove_file
+				       ? cfg->writer->ops->remove_file(cfg->writer->ctx, path, e, sizeof(e)) == 0
+				       : unlink(path) == 0;
+		if (msg && removed)
 			oc_appendf(msg, len, "cleanup: removed %s\n", path);
+		else if (msg && e[0])
+			oc_appendf(msg, len, "cleanup: %s\n", e);
 	}
 	return failed ? -1 : n;
 }
@@ -359,6 +368,10 @@ static void run_inputs(struct oc_run *r, const struct oc_check *c, const struct 
 			snprintf(r->config_error, sizeof(r->config_error), "no writer to read it");
 			in->config_error = r->config_error;
 		}
+	}
+	if (r->cfg.writer && r->cfg.writer->ops->read_file) {
+		in->read_file = r->cfg.writer->ops->read_file;
+		in->read_file_ctx = r->cfg.writer->ctx;
 	}
 	if (needs & OC_CHECK_NEEDS_SACCT) {
 		double hours = oc_checks_sacct_hours(c);

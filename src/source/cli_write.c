@@ -516,6 +516,50 @@ static int cw_sacct_users(void *ctx, time_t since, char *out, size_t outlen, cha
 	return rc;
 }
 
+/* Marker files on the head node: plain coreutils over the transport. */
+static long cw_read_file(void *ctx, const char *path, char *buf, size_t len, bool *missing, char *err,
+			 size_t errlen)
+{
+	struct cli_writer *w = ctx;
+	*missing = false;
+	const char *argv[] = {"cat", "--", path, NULL};
+	struct oc_run_result r;
+	if (w->t->ops->run(w->t, argv, OC_CLI_TIMEOUT_S, &r, err, errlen) < 0) {
+		oc_run_result_clear(&r);
+		return -1;
+	}
+	long n = -1;
+	if (r.exit_status == 0) {
+		n = (long)(r.out_len < len ? r.out_len : len - 1);
+		memcpy(buf, r.out, (size_t)n);
+		buf[n] = '\0';
+	} else if (strstr(r.errout, "No such file")) {
+		*missing = true;
+		n = 0;
+	} else {
+		oc_jobcmd_join(buf, len, r.errout);
+		seterr(err, errlen, "cat %s on %s: %s", path, w->t->ops->describe(w->t),
+		       buf[0] ? buf : "failed");
+		buf[0] = '\0';
+	}
+	oc_run_result_clear(&r);
+	return n;
+}
+
+static int cw_remove_file(void *ctx, const char *path, char *err, size_t errlen)
+{
+	struct cli_writer *w = ctx;
+	const char *argv[] = {"rm", "-f", "--", path, NULL};
+	struct oc_run_result r;
+	int rc = w->t->ops->run(w->t, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
+	if (rc == 0 && r.exit_status != 0) {
+		seterr(err, errlen, "rm %s on %s: %.200s", path, w->t->ops->describe(w->t), r.errout);
+		rc = -1;
+	}
+	oc_run_result_clear(&r);
+	return rc;
+}
+
 static const struct oc_writer_ops cli_writer_ops = {
 	.hostlist_expand = cw_hostlist_expand,
 	.hostlist_compress = cw_hostlist_compress,
@@ -531,6 +575,8 @@ static const struct oc_writer_ops cli_writer_ops = {
 	.cancel_job = cw_cancel_job,
 	.sacct_users = cw_sacct_users,
 	.read_config = cw_read_config,
+	.read_file = cw_read_file,
+	.remove_file = cw_remove_file,
 };
 
 int oc_cli_writer_init(struct oc_writer *w, struct oc_transport *t, const char *slurm_bin, char *err, size_t errlen)

@@ -28,6 +28,8 @@ struct oc_worker;
 struct oc_probe_runner;
 struct oc_probe_config;
 
+struct oc_checklist_var;
+
 struct oc_ui_config {
 	const char *cluster;      /* the name the console was opened with */
 	/* The Slurm version of the libslurm the backend reads through ("22.05.8"),
@@ -49,6 +51,9 @@ struct oc_ui_config {
 	const char *audit_log;    /* the audit log the audit view reads */
 	const char *checklist_path;     /* the rehearsal checklist, NULL/"" = none */
 	const char *rehearsal_progress; /* where the rehearsal progress is saved */
+	const char *checklist_notice;   /* e.g. another cluster's checklist; NULL = none */
+	const struct oc_checklist_var *checklist_vars; /* the profile's "checklist_vars" */
+	size_t nchecklist_vars;
 	/* node probes: the profile's checks, and how nodes are reached (the
 	 * SSH runner); runner NULL = probes not offered */
 	const struct oc_probe_config *probes;

@@ -806,9 +806,15 @@ acct() {
 }
 
 ensure_os_user() { # ensure_os_user NAME
-	id -u "$1" >/dev/null 2>&1 && return 0
-	useradd --no-create-home --shell /bin/bash --user-group "$1" ||
+	id -u "$1" >/dev/null 2>&1 ||
+		useradd --no-create-home --shell /bin/bash --user-group "$1" ||
 		die "useradd $1 failed"
+	# A home, as on a real cluster: the rehearsal's signal marker goes to
+	# /home/USER by default (the checklist's signal_dir).
+	local home
+	home=$(getent passwd "$1" | cut -d: -f6)
+	[ -z "$home" ] || [ -d "$home" ] || { mkdir -p "$home" && chown "$1:" "$home" && chmod 0755 "$home"; } ||
+		die "home $home of $1"
 }
 
 RUNBOOK_QOS=(debug_qos normal_qos large_qos exclusive_qos bench_qos)
@@ -985,7 +991,9 @@ write_profile() {
 	(
 		umask 077
 		cat >"$PROFILE.tmp" <<EOF
-{"name": "$CLUSTER_NAME", "slurm_conf": "$CONF", "refresh_seconds": 2, "audit_log": "$DIR/audit.log"}
+{"name": "$CLUSTER_NAME", "slurm_conf": "$CONF", "refresh_seconds": 2, "audit_log": "$DIR/audit.log",
+ "checklist_vars": {"gpu_limit_exempt": "bench", "maxjobs_user": "root", "maxjobs_account": "root",
+                    "maxjobs_partition": "exclusive", "maxjobs_qos": "exclusive_qos"}}
 EOF
 		chmod 0600 "$PROFILE.tmp"
 		mv -f "$PROFILE.tmp" "$PROFILE"

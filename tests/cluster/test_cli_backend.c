@@ -558,6 +558,34 @@ static void test_whoami_config(void **state)
 	free(st);
 }
 
+/* Marker files of rehearsal checks are read and removed on the head node
+ * through the transport (over SSH in cluster.cli_backend_ssh). */
+static void test_head_node_file(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/oc-cli-file-XXXXXX", buf[64], err[512] = "";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "USR1 marker\n", 12), 12);
+	close(fd);
+	bool missing = true;
+	assert_int_equal(writer.ops->read_file(writer.ctx, path, buf, sizeof(buf), &missing, err, sizeof(err)), 12);
+	assert_false(missing);
+	assert_string_equal(buf, "USR1 marker\n");
+	/* cut to the buffer */
+	assert_int_equal(writer.ops->read_file(writer.ctx, path, buf, 5, &missing, err, sizeof(err)), 4);
+	assert_string_equal(buf, "USR1");
+	assert_int_equal(writer.ops->remove_file(writer.ctx, path, err, sizeof(err)), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(writer.ops->read_file(writer.ctx, path, buf, sizeof(buf), &missing, err, sizeof(err)), 0);
+	assert_true(missing);
+	assert_int_equal(writer.ops->remove_file(writer.ctx, path, err, sizeof(err)), 0); /* gone: fine */
+	/* a directory is an error, not "missing" */
+	assert_int_equal(writer.ops->read_file(writer.ctx, "/tmp", buf, sizeof(buf), &missing, err, sizeof(err)), -1);
+	assert_false(missing);
+	assert_non_null(strstr(err, "/tmp"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,6 +596,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_drain_resume_hostile, writer_setup, writer_teardown),
 		cmocka_unit_test_setup_teardown(test_reservation, writer_setup, writer_teardown),
 		cmocka_unit_test_setup_teardown(test_whoami_config, writer_setup, writer_teardown),
+		cmocka_unit_test_setup_teardown(test_head_node_file, writer_setup, writer_teardown),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -69,10 +69,20 @@ rc=0
 "$OC_BIN" rehearse --cluster llm-poc --auto --report "$tmp/report1" --progress "$tmp/p1.json" --reset \
 	>"$tmp/out1" 2>&1 || rc=$?
 [ "$rc" = 0 ] || fail "rehearse --auto exited $rc (expected 0)"
-for id in $(grep '^cfg-' <<<"$ids") mu-grptres-held mu-max-submit mu-preempt-requeue; do
+for id in $(grep '^cfg-' <<<"$ids") mu-grptres-held mu-max-submit mu-max-jobs mu-preempt-requeue \
+	mu-signal-scancel mu-sacct-per-user; do
 	grep -Eq "^\[ *[0-9]+/[0-9]+\] PASS $id: " "$tmp/out1" || fail "step $id did not PASS"
 done
-ok "configuration audit, GrpTRES, MaxSubmitJobsPerUser and requeue steps PASS"
+ok "configuration audit, GrpTRES, MaxSubmit/MaxJobsPerUser, requeue, signal and sacct steps PASS"
+grep -q 'no checklist of its own' "$tmp/out1" && fail "llm-poc's own checklist reported as another cluster's"
+# The signal marker went to the default signal_dir, /home/${user_a}, and
+# was removed after the check.
+grep -Eq "PASS mu-signal-scancel: /home/alice/oc-rehearsal-signal\.[0-9]+: there" "$tmp/out1" ||
+	fail "mu-signal-scancel did not read /home/alice: $(grep mu-signal-scancel "$tmp/out1")"
+ls /home/alice/oc-rehearsal-signal.* 2>/dev/null && fail "the signal marker was not removed"
+# mu-sacct-per-user made its own evidence: a job of alice and one of bob ran.
+grep -Eq 'PASS mu-sacct-per-user: .*alice .*bob' "$tmp/out1" || fail "mu-sacct-per-user: $(grep mu-sacct "$tmp/out1")"
+ok "signal marker in /home/alice (default signal_dir); sacct per user from the step's own jobs"
 grep -Eq '^\[ *[0-9]+/[0-9]+\] SKIP drill-drain-resume: skipped: needs an operator' "$tmp/out1" ||
 	fail "manual steps are not marked skipped"
 [ -s "$tmp/report1/report.md" ] || fail "no report.md"
@@ -86,6 +96,26 @@ grep -q '| Operator | ' "$tmp/report1/report.md" || fail "report.md has no opera
 ok "report.md and report.json name every step"
 no_leftovers
 ok "no probe job left"
+
+# --- 1b. a cluster without a checklist of its own -----------------------------
+# Its profile (the same cluster under another name) gets the default
+# checklist, and says so on the terminal and in the report.
+mkdir -p "$tmp/xdg/opsconsole/clusters"
+chmod 0700 "$tmp/xdg"
+jq '.name = "other-cluster"' "$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json" \
+	>"$tmp/xdg/opsconsole/clusters/other-cluster.json"
+chmod 0600 "$tmp/xdg/opsconsole/clusters/other-cluster.json"
+rc=0
+XDG_CONFIG_HOME=$tmp/xdg "$OC_BIN" rehearse --cluster other-cluster --auto --only cfg-default-partition \
+	--report "$tmp/report-other" --progress "$tmp/p-other.json" >"$tmp/out-other" 2>&1 || rc=$?
+[ "$rc" = 0 ] || fail "rehearse on other-cluster exited $rc"
+grep -q 'note: cluster other-cluster has no checklist of its own' "$tmp/out-other" ||
+	fail "no notice that other-cluster uses the default checklist"
+jq -e '.checklist.notice | test("other-cluster has no checklist of its own")' "$tmp/report-other/report.json" \
+	>/dev/null || fail "report.json has no checklist notice"
+grep -q '^| Note | cluster other-cluster has no checklist of its own' "$tmp/report-other/report.md" ||
+	fail "report.md has no notice"
+ok "a cluster without its own checklist: the notice on the terminal and in both reports"
 
 # --- 2. a wrong setting fails the audit, naming it ----------------------------
 cat >"$tmp/extra.conf" <<'EOF'

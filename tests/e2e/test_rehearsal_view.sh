@@ -70,3 +70,19 @@ e2e_wait '^ +7 PASS  cfg-killwait' 30
 ok "and the restored one (KillWait=300 sec)"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
+
+# A cluster without a checklist of its own (this cluster's profile under
+# another name) gets the default one, and the view says so.
+xdg=$(mktemp -d)
+e2e_on_exit rm -rf "$xdg"
+mkdir -p "$xdg/opsconsole/clusters"
+chmod 0700 "$xdg"
+jq '.name = "other-cluster"' "$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json" \
+	>"$xdg/opsconsole/clusters/other-cluster.json"
+chmod 0600 "$xdg/opsconsole/clusters/other-cluster.json"
+E2E_ENV="XDG_STATE_HOME=$state XDG_CONFIG_HOME=$xdg" e2e_start 120x34 --cluster other-cluster --view rehearsal
+e2e_wait "NOT this cluster's checklist" 10
+e2e_wait 'cfg-default-partition' 5
+ok "another cluster's checklist is marked as such in the view"
+e2e_keys q
+e2e_wait 'EXIT=0' 5

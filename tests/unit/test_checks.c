@@ -899,7 +899,32 @@ static int fk_read_config(void *ctx, struct oc_config **out, char *err, size_t e
 	return 0;
 }
 
+/* The head node's files, as a remote writer sees them: one marker. */
+static char fk_removed[256];
+static long fk_read_file(void *ctx, const char *path, char *buf, size_t len, bool *missing, char *err, size_t errlen)
+{
+	(void)ctx;
+	(void)err;
+	(void)errlen;
+	*missing = strcmp(path, "/remote/only/marker") != 0 || fk_removed[0];
+	if (*missing)
+		return 0;
+	snprintf(buf, len, "USR1\n");
+	return 5;
+}
+
+static int fk_remove_file(void *ctx, const char *path, char *err, size_t errlen)
+{
+	(void)ctx;
+	(void)err;
+	(void)errlen;
+	snprintf(fk_removed, sizeof(fk_removed), "%s", path);
+	return 0;
+}
+
 static const struct oc_writer_ops fake_ops = {
+	.read_file = fk_read_file,
+	.remove_file = fk_remove_file,
 	.submit_job = fk_submit,
 	.cancel_job = fk_cancel,
 	.node_update = fk_node_update,
@@ -1112,6 +1137,43 @@ static void test_runner(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* A file check reads the head node's file through the writer (a remote
+ * head node), not the console's machine, and removes it there. */
+static void test_runner_remote_file(void **state)
+{
+	struct test_util_dir *f = *state;
+	struct oc_checklist *cl = load_text(f, "file.json",
+					    "{\"checklist\": \"c\", \"version\": 1, \"steps\": [{\"id\": \"f\", \"title\": \"F\", "
+					    "\"why\": \"w\", \"do\": \"\", \"observe\": \"o\", \"auto\": true, \"timeout\": 5, "
+					    "\"check\": {\"kind\": \"file\", \"path\": \"/remote/only/marker\", \"contains\": \"USR1\", "
+					    "\"remove\": true}}]}");
+	struct oc_session *s = oc_session_new(cl, "llm-poc", NULL);
+	struct fake fk = {.next_id = 1};
+	struct oc_writer w = {.ops = &fake_ops, .ctx = &fk};
+	char audit[4096];
+	test_util_at(f, "audit-file.log", audit);
+	struct oc_runner_cfg cfg = {.writer = &w, .audit_log = audit};
+	struct oc_snapshot *snap = oc_snapshot_new();
+	char err[256];
+	struct oc_run *r = oc_runner_start(s, cl, 0, &cfg, false, err, sizeof(err));
+	/* the start removed a stale marker; now the job writes one */
+	assert_string_equal(fk_removed, "/remote/only/marker");
+	fk_removed[0] = '\0';
+	enum oc_run_status rs;
+	int polls = 0;
+	while ((rs = oc_runner_poll(r, snap)) == OC_RUN_BUSY && polls++ < 10)
+		;
+	if (rs != OC_RUN_DONE)
+		fail_msg("still %d: %s", rs, oc_runner_status_text(r));
+	test_util_assert_contains(s->steps[0].evidence, "/remote/only/marker: there (5 bytes");
+	assert_int_equal(s->steps[0].state, OC_STEP_PASSED);
+	assert_string_equal(fk_removed, "/remote/only/marker");
+	oc_runner_free(&r);
+	oc_snapshot_unref(&snap);
+	oc_session_free(&s);
+	oc_checklist_free(&cl);
+}
+
 /* Config checks read the configuration through the writer at the time
  * they run, whatever the snapshot holds. */
 static void test_runner_config(void **state)
@@ -1180,6 +1242,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_session, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_report, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_runner_remote_file, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_config, test_util_setup, test_util_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,11 +111,14 @@ static void rehearsal_open(struct oc_listview *lv)
 		return;
 	}
 	char err[512] = "";
-	rp->cl = oc_checklist_load(cfg->checklist_path, NULL, 0, err, sizeof(err));
+	rp->cl = oc_checklist_load(cfg->checklist_path, cfg->checklist_vars, cfg->nchecklist_vars, err, sizeof(err));
 	if (!rp->cl) {
 		snprintf(rp->error, sizeof(rp->error), "%s", err);
 		return;
 	}
+	oc_checklist_set_notice(rp->cl, cfg->checklist_notice);
+	if (rp->cl->notice)
+		oc_app_message(lv->app, true, " note: %s", rp->cl->notice);
 	if (oc_session_open(rp->cl, cfg->cluster, cfg->rehearsal_progress ? cfg->rehearsal_progress : "", false,
 			    &rp->s, err, sizeof(err)) < 0) {
 		snprintf(rp->error, sizeof(rp->error), "%s", err);
@@ -425,7 +428,8 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 		snprintf(buf, len, "no rehearsal");
 		return;
 	}
-	snprintf(buf, len, "%zu steps%s", rp->nrows, rp->running ? ", one running" : "");
+	snprintf(buf, len, "%zu steps%s%s", rp->nrows, rp->running ? ", one running" : "",
+		 rp->cl && rp->cl->notice ? "; NOT this cluster's checklist (default)" : "");
 }
 
 /* Mark the selected step (from the : commands pass, fail, skip, note). */
