@@ -19,6 +19,7 @@
 #include "core/version.h"
 #include "onboard_cli.h"
 #include "once_cli.h"
+#include "core/datafiles.h"
 #include "rehearse_cli.h"
 #include "rehearsal/checklist.h"
 #include "source/collector.h"
@@ -136,33 +137,47 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Where the installed views/, keymaps/, themes/ are: $OPSCONSOLE_DATADIR,
- * else share/opsconsole beside the program's bin/ (so an install under
- * /opt/opsconsole works as well as /usr), else the source tree the program
- * was built from (running from the build folder). */
-static void find_datadir(char *out, size_t len)
+/* Where the installed views/, keymaps/, themes/ and checklists/ are:
+ * $OPSCONSOLE_DATADIR, else share/opsconsole beside the program's bin/ (so
+ * an install under /opt/opsconsole works as well as /usr), else, run from
+ * the build folder, the source tree named in opsconsole.datadir beside the
+ * program (written by CMake, not installed). The data's checklists drain
+ * nodes and submit jobs: a folder is used only when it and the folders
+ * above it are root's or the user's and not writable by others
+ * (oc_path_trusted). Returns 0 (out "" when there is none), or -1 with err
+ * when $OPSCONSOLE_DATADIR is refused. */
+static int find_datadir(char *out, size_t len, char *err, size_t errlen)
 {
+	out[0] = '\0';
 	const char *env = getenv("OPSCONSOLE_DATADIR");
 	if (env && *env) {
+		if (oc_path_trusted(env, "OPSCONSOLE_DATADIR", err, errlen) < 0)
+			return -1;
 		snprintf(out, len, "%s", env);
-		return;
+		return 0;
 	}
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], e[PATH_MAX + 256];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *bin = dirname(exe);         /* .../bin */
-		char *prefix = dirname(bin);      /* ... */
-		snprintf(out, len, "%s/share/opsconsole", prefix);
-		if (is_dir(out))
-			return;
-	}
-#ifdef OC_SOURCE_DIR
-	snprintf(out, len, "%s", OC_SOURCE_DIR);
-	if (is_dir(out))
-		return;
-#endif
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	char *bin = dirname(exe);                 /* .../bin */
+	char marker[PATH_MAX + 32];
+	snprintf(marker, sizeof(marker), "%s/opsconsole.datadir", bin);
+	char *prefix = dirname(strdupa(bin));     /* ... */
+	snprintf(out, len, "%s/share/opsconsole", prefix);
+	if (is_dir(out) && oc_path_trusted(out, "data folder", e, sizeof(e)) == 0)
+		return 0;
 	out[0] = '\0';
+	char *text = NULL;
+	if (access(marker, F_OK) == 0 && oc_path_trusted(marker, "data folder marker", e, sizeof(e)) == 0 &&
+	    oc_datafile_read(marker, true, &text, NULL, e, sizeof(e)) == 0) {
+		text[strcspn(text, "\n")] = '\0';
+		if (text[0] == '/' && is_dir(text) && oc_path_trusted(text, "data folder", e, sizeof(e)) == 0)
+			snprintf(out, len, "%s", text);
+	}
+	free(text);
+	return 0;
 }
 
 /* The file libslurm's messages go to while the screen is up:
@@ -397,7 +412,11 @@ int main(int argc, char **argv)
 		return oc_onboard_cli(argc - 1, argv + 1, NULL, resolve_profile);
 	if (argc > 1 && strcmp(argv[1], "rehearse") == 0) {
 		char datadir[PATH_MAX];
-		find_datadir(datadir, sizeof(datadir));
+		char derr[PATH_MAX + 512];
+		if (find_datadir(datadir, sizeof(datadir), derr, sizeof(derr)) < 0) {
+			fprintf(stderr, "opsconsole: %s\n", derr);
+			return EXIT_USAGE;
+		}
 		return oc_rehearse_cli(argc - 1, argv + 1, resolve_profile, datadir);
 	}
 	const char *cluster = NULL, *view = NULL, *partition = NULL, *theme = NULL, *keymap = NULL;
@@ -475,6 +494,11 @@ int main(int argc, char **argv)
 	}
 	if (partition && !view)
 		view = "queue";
+	char datadir[PATH_MAX], derr[PATH_MAX + 512];
+	if (find_datadir(datadir, sizeof(datadir), derr, sizeof(derr)) < 0) {
+		fprintf(stderr, "opsconsole: %s\n", derr);
+		return EXIT_USAGE;
+	}
 
 	struct oc_profile profile;
 	int rc = 0;
@@ -556,8 +580,6 @@ int main(int argc, char **argv)
 			fprintf(stderr, "opsconsole: actions disabled: %s\n", err);
 	}
 
-	char datadir[PATH_MAX];
-	find_datadir(datadir, sizeof(datadir));
 	char checklist_path[PATH_MAX], rehearsal_progress[PATH_MAX + 128], checklist_notice[1024] = "";
 	bool checklist_fallback = false;
 	if (oc_rehearse_default_paths(&profile, datadir, checklist_path, sizeof(checklist_path), rehearsal_progress,

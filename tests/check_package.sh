@@ -53,4 +53,16 @@ exported=$(nm -D --defined-only "$scratch/root/usr/bin/opsconsole" | awk '{print
 for sym in $(nm -D --undefined-only "$mod" | awk '$2 ~ /^oc_/ {print $2}'); do
 	grep -qx "$sym" <<<"$exported" || fail "opsconsole does not export $sym, which opsconsole-ssh.so needs"
 done
+# No build or source path in what is installed (the program finds its data
+# relative to itself; a build folder's path is never compiled in), and no
+# opsconsole.datadir (the build folder's pointer to the source tree).
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+bdir=$(cd "$build" && pwd)
+[ -n "$src" ] || fail "no CMAKE_HOME_DIRECTORY in $build/CMakeCache.txt"
+for f in "$scratch/root/usr/bin/opsconsole" "$mod"; do
+	for p in "$src" "$bdir"; do
+		if grep -aqF "$p" "$f"; then fail "$(basename "$f") contains the path $p"; fi
+	done
+done
+[ -z "$(find "$scratch/root" -name opsconsole.datadir)" ] || fail "the package holds opsconsole.datadir"
 echo "ok: $(basename "$pkg") unpacks into a scratch root and runs: $("$scratch/root/usr/bin/opsconsole" --version)"

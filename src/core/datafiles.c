@@ -313,6 +313,90 @@ static int datafile_check_tree(const char *path, bool force, bool *strict, char 
 	}
 }
 
+/* One step of oc_path_trusted: st of p (path itself, or a directory above
+ * it when dir). */
+static int trusted_one(const char *what, const char *path, const char *p, const struct stat *st, bool dir,
+		       char *err, size_t errlen)
+{
+	char who[PATH_MAX + 32];
+	if (strcmp(p, path) == 0)
+		snprintf(who, sizeof(who), "it");
+	else
+		snprintf(who, sizeof(who), "its directory %s", p);
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		oc_datafile_err(err, errlen, "%s %s: refused: %s is owned by uid %u, neither you nor root", what, path,
+				who, (unsigned)st->st_uid);
+		return -1;
+	}
+	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	if (dir && st->st_uid == 0 && (st->st_mode & S_ISVTX))
+		return 0; /* /tmp */
+	oc_datafile_err(err, errlen, "%s %s: refused: %s is writable by %s (mode %04o); run chmod go-w %s", what, path,
+			who, (st->st_mode & S_IWOTH) ? "others" : "group", (unsigned)(st->st_mode & 07777), p);
+	return -1;
+}
+
+/* Checks every directory above p (absolute; modified), up to "/". */
+static int trusted_parents(const char *what, const char *path, char *p, char *err, size_t errlen)
+{
+	struct stat st;
+	while (strcmp(p, "/") != 0) {
+		char *slash = strrchr(p, '/');
+		if (!slash)
+			return 0;
+		if (slash == p)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (stat(p, &st) < 0) {
+			oc_datafile_err(err, errlen, "%s %s: cannot examine %s: %s", what, path, p, strerror(errno));
+			return -1;
+		}
+		if (trusted_one(what, path, p, &st, true, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int oc_path_trusted(const char *path, const char *what, char *err, size_t errlen)
+{
+	char real[PATH_MAX], given[PATH_MAX + OC_DATAFILE_PATH_MAX];
+	struct stat st;
+	if (!path || !*path) {
+		oc_datafile_err(err, errlen, "%s: no path", what);
+		return -1;
+	}
+	if (!realpath(path, real) || stat(real, &st) < 0) {
+		oc_datafile_err(err, errlen, "%s %s: %s", what, path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		oc_datafile_err(err, errlen, "%s %s: refused: not a regular file or a directory", what, path);
+		return -1;
+	}
+	if (trusted_one(what, path, path, &st, S_ISDIR(st.st_mode), err, errlen) < 0)
+		return -1;
+	/* The folders of the path as given (whoever may write one could put
+	 * another file or link there), then those of where links lead. */
+	if (path[0] == '/') {
+		snprintf(given, sizeof(given), "%s", path);
+	} else {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd))) {
+			oc_datafile_err(err, errlen, "%s %s: %s", what, path, strerror(errno));
+			return -1;
+		}
+		snprintf(given, sizeof(given), "%s/%s", cwd, path);
+	}
+	size_t gl = strlen(given);
+	while (gl > 1 && given[gl - 1] == '/')
+		given[--gl] = '\0';
+	if (trusted_parents(what, path, given, err, errlen) < 0)
+		return -1;
+	return trusted_parents(what, path, real, err, errlen);
+}
+
 /* Returns 0 with *text malloc'd, or -1 (datafiles.h). */
 int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen,
 		     char *err, size_t errlen)

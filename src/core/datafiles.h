@@ -61,6 +61,15 @@ int oc_datafile_find(const char *kind, const char *name, const struct oc_datafil
  * ENOTDIR); -1 with "path: why" in err when stat fails otherwise. */
 int oc_datafile_probe(const char *path, char *err, size_t errlen);
 
+/* Whether code or data at path may be trusted: path (a file or a
+ * directory) and every directory above it, after symbolic links
+ * (realpath), up to "/", are owned by root or the user and not writable by
+ * group or others. A directory that others may write is accepted only when
+ * it is root's and sticky (/tmp: nobody else can rename or remove what is
+ * in it). what names it in the message ("SSH module", "data folder").
+ * Returns 0, or -1 with "WHAT PATH: refused: why" in err. */
+int oc_path_trusted(const char *path, const char *what, char *err, size_t errlen);
+
 /* Reads the whole file at path into a malloc'd, NUL-terminated buffer
  * *text (its length in *textlen, may be NULL) that the caller frees.
  * Refuses (returns -1 with "path: why" in err) what is not a regular file,

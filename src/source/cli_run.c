@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/datafiles.h"
 #include "source/cli_source.h"
 #include "source/exec.h"
 
@@ -48,6 +49,12 @@ int oc_cli_run(struct oc_transport *t, const char *slurm_bin, const char *const 
 			return -1;
 		}
 		av[0] = prog;
+		/* The profile's folder of Slurm commands: run only what root or
+		 * the user owns and nobody else can change (on this machine; a
+		 * remote head node's folder is that machine's own business). */
+		if (strcmp(t->ops->name, "local") == 0 &&
+		    oc_path_trusted(prog, "Slurm command", err, errlen) < 0)
+			return -1;
 	} else {
 		av[0] = argv[0];
 	}

@@ -8,7 +8,10 @@
  *
  * Where the module is looked for, first found wins: $OC_SSH_MODULE, then
  * next to the running program (the build tree), then lib/opsconsole beside
- * the program's bin/ (an install under any prefix, as the data files). */
+ * the program's bin/ (an install under any prefix, as the data files).
+ * Whichever it is, it is loaded only when it and every directory above it
+ * are root's or the user's and not writable by others (oc_path_trusted):
+ * code from a path someone else could write never runs. */
 #include "source/transport.h"
 
 #include <dlfcn.h>
@@ -35,6 +38,8 @@ static char load_err[512];
 
 static ssh_open_fn try_module(const char *path)
 {
+	if (oc_path_trusted(path, "SSH module", load_err, sizeof(load_err)) < 0)
+		return NULL;
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		const char *e = dlerror();

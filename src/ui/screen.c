@@ -22,6 +22,7 @@
 
 #include "actions/probe.h"
 #include "actions/worker.h"
+#include "core/datafiles.h"
 #include "core/version.h"
 #include "core/views.h"
 #include "ui/ui_int.h"
@@ -40,8 +41,34 @@ static const struct oc_listview_def *const view_defs[] = {
  * drawn after keys, "key MS PREP" = from the first key read to the end
  * of doupdate(), to its start (the rest is output to the terminal), and
  * the UI thread's CPU time in between; and once "first_full_paint SECONDS" (CLOCK_REALTIME) when
- * the view on screen was first drawn with every part it shows loaded. */
+ * the view on screen was first drawn with every part it shows loaded.
+ * No environment may make the console write to a file that exists: the
+ * log is only created (O_EXCL, no symbolic link followed), in a folder
+ * that root or the user owns and nobody else can write (oc_path_trusted);
+ * otherwise there is no log. */
 static FILE *latency_log;
+
+static FILE *latency_open(const char *path)
+{
+	char dir[PATH_MAX], err[PATH_MAX + 256];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (oc_path_trusted(dir, "latency log folder", err, sizeof(err)) < 0)
+		return NULL;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "a");
+	if (!f)
+		close(fd);
+	return f;
+}
 
 static double thread_cpu_ms(void)
 {
@@ -705,7 +732,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	bool waiting_to_quit = false;
 	bool tty_gone = false; /* stdin hung up: quitting, not read again */
 	const char *ll = getenv("OC_LATENCY_LOG");
-	latency_log = ll && *ll ? fopen(ll, "ae") : NULL;
+	latency_log = ll && *ll ? latency_open(ll) : NULL;
 	if (latency_log)
 		setvbuf(latency_log, NULL, _IOLBF, 0);
 	double key_t0 = 0;        /* when the first key not drawn yet was read */

@@ -58,12 +58,13 @@ spawn_ms=$(printf '%s\n' "${spawns[@]}" | sort -n | awk '{v[NR]=$1} END {print v
 
 # start: a new window running the console on the queue view; sets win.
 start_console() {
-	: >"$log"
+	rm -f "$log" # the console only creates its latency log, never appends to one
+
 	t_start=$(now_ns)
 	tmux -L "$sock" new-window -d -t idle -n oc \
 		"env TERM=screen LANG=C.UTF-8 OC_LATENCY_LOG=$log $(printf '%q ' "$OC_BIN") --cluster llm-poc --view queue"
 	local end=$((SECONDS + 60))
-	until grep -q '^first_full_paint' "$log"; do
+	until grep -q '^first_full_paint' "$log" 2>/dev/null; do
 		((SECONDS < end)) || die "no first full paint within 60 s"
 		sleep 0.01
 	done
@@ -147,11 +148,11 @@ awk '{printf "%.3f\n", $1/1000}' "$tmp/live.rt" >"$tmp/live.rtms"
 # passed.
 snap=$tmp/queue.jsonl
 "$OC_BIN" --cluster llm-poc --record "$snap" >/dev/null </dev/null || die "--record failed"
-: >"$log"
+rm -f "$log"
 tmux -L "$sock" new-window -d -t idle -n snap \
 	"env TERM=screen LANG=C.UTF-8 OC_LATENCY_LOG=$log $(printf '%q ' "$OC_BIN") --snapshot $(printf '%q' "$snap") --view queue"
 end=$((SECONDS + 60))
-until grep -q '^first_full_paint' "$log"; do
+until grep -q '^first_full_paint' "$log" 2>/dev/null; do
 	((SECONDS < end)) || die "no first paint on the snapshot within 60 s"
 	sleep 0.01
 done

@@ -93,3 +93,16 @@ e2e_wait 'updated [0-5]s ago' 15
 ok "reconnected by itself when sshd came back"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
+
+# The SSH module is loaded only from a path nobody else can write: a copy
+# in a folder writable by others ($OC_SSH_MODULE) is refused, nothing runs.
+bad=$(mktemp -d /tmp/oc-e2e-badmod.XXXXXX)
+e2e_on_exit rm -rf "$bad"
+cp "$(dirname "$OC_BIN")/opsconsole-ssh.so" "$bad/"
+chmod 0777 "$bad"
+rc=0
+out=$(OC_SSH_MODULE=$bad/opsconsole-ssh.so "$OC_BIN" --cluster llm-poc --once nodes 2>&1) || rc=$?
+[ "$rc" -ne 0 ] || fail "a module from a folder writable by others was used: $out"
+grep -q "SSH module $bad/opsconsole-ssh.so: refused: its directory $bad is writable by others" <<<"$out" ||
+	fail "no refusal of the module: $out"
+ok "an SSH module from a folder writable by others is refused (exit $rc)"

@@ -39,16 +39,10 @@ static int load(const char *path, char *err, size_t errlen)
 }
 #define expect_error(f, rel, ...) test_util_expect_error(f, rel, load, __VA_ARGS__)
 
-/* The source tree, from this file's path (CMake compiles it by its full
- * path): "/.../tests/unit/test_onboard.c" → "/...". Returns a static. */
+/* The source tree (OC_SOURCE_DIR, tests/unit/CMakeLists.txt). */
 static const char *source_dir(void)
 {
-	static char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", __FILE__);
-	char *p = strstr(dir, "/tests/unit/test_onboard.c");
-	assert_non_null(p);
-	*p = '\0';
-	return dir;
+	return OC_SOURCE_DIR;
 }
 
 static struct oc_onb_spec *new_spec(const char *account)

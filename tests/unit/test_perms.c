@@ -191,6 +191,61 @@ static void test_owner(void **state)
 	test_util_assert_contains(err, "owned by uid 65534");
 }
 
+/* oc_path_trusted: what code and data come from (the SSH module, the data
+ * folder, the profile's Slurm commands). */
+static void test_path_trusted(void **state)
+{
+	struct test_util_dir *f = *state;
+	char path[4096], dir[4096], link[4096], err[1024];
+	test_util_mkdirs(f, "ok/sub");
+	test_util_write_file(f, "ok/sub/mod.so", "x", path);
+	/* the test folder is under /tmp (root's, sticky): accepted */
+	assert_int_equal(oc_path_trusted(path, "SSH module", err, sizeof(err)), 0);
+	assert_int_equal(oc_path_trusted(test_util_at(f, "ok", dir), "data folder", err, sizeof(err)), 0);
+	/* the file writable by group */
+	assert_int_equal(chmod(path, 0664), 0);
+	assert_int_equal(oc_path_trusted(path, "SSH module", err, sizeof(err)), -1);
+	test_util_assert_contains(err, "SSH module ");
+	test_util_assert_contains(err, "refused: it is writable by group (mode 0664)");
+	assert_int_equal(chmod(path, 0644), 0);
+	/* a directory on the way writable by others, not sticky */
+	assert_int_equal(chmod(test_util_at(f, "ok/sub", dir), 0777), 0);
+	assert_int_equal(oc_path_trusted(path, "SSH module", err, sizeof(err)), -1);
+	test_util_assert_contains(err, "refused: its directory ");
+	test_util_assert_contains(err, "ok/sub is writable by others (mode 0777)");
+	/* sticky but not root's (when we are not root, it is ours: refused
+	 * too; as root, chown it to nobody) */
+	assert_int_equal(chmod(dir, 01777), 0);
+	if (geteuid() == 0) {
+		assert_int_equal(oc_path_trusted(path, "x", err, sizeof(err)), 0); /* root's and sticky: /tmp */
+		assert_int_equal(chown(dir, 65534, 65534), 0);
+		assert_int_equal(oc_path_trusted(path, "x", err, sizeof(err)), -1);
+		test_util_assert_contains(err, "owned by uid 65534");
+		assert_int_equal(chown(dir, 0, 0), 0);
+	} else {
+		assert_int_equal(oc_path_trusted(path, "x", err, sizeof(err)), -1);
+	}
+	assert_int_equal(chmod(dir, 0755), 0);
+	/* a symbolic link is judged by where it leads */
+	test_util_mkdirs(f, "bad");
+	test_util_write_file(f, "bad/mod.so", "x", link);
+	assert_int_equal(chmod(test_util_at(f, "bad", dir), 0777), 0);
+	assert_int_equal(symlink(link, test_util_at(f, "ok/sub/link.so", path)), 0);
+	assert_int_equal(oc_path_trusted(path, "SSH module", err, sizeof(err)), -1);
+	test_util_assert_contains(err, "writable by others");
+	/* a link to a good file, in a folder others may write (they could
+	 * replace the link) */
+	test_util_write_file(f, "ok/good.so", "x", link);
+	assert_int_equal(oc_path_trusted(link, "x", err, sizeof(err)), 0);
+	assert_int_equal(symlink(link, test_util_at(f, "bad/link.so", path)), 0);
+	assert_int_equal(oc_path_trusted(path, "Slurm command", err, sizeof(err)), -1);
+	test_util_assert_contains(err, "bad is writable by others");
+	/* missing, empty */
+	assert_int_equal(oc_path_trusted(test_util_at(f, "none", path), "x", err, sizeof(err)), -1);
+	test_util_assert_contains(err, "No such file");
+	assert_int_equal(oc_path_trusted("", "x", err, sizeof(err)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +254,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_keymap_modes, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_checklist_and_onboard, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_owner, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_path_trusted, test_util_setup, test_util_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
