@@ -61,9 +61,10 @@ ctest --test-dir build-asan --output-on-failure -L unit
 # The cluster and SSH tests and the console itself under ASan+UBSan,
 # driven in tmux against the cluster (leak reports off: ncurses' panel
 # library keeps one block for stdscr; e2e.valgrind checks leaks instead).
-# cluster.lifecycle tests the cluster script, not the console: not again.
+# cluster.lifecycle tests the cluster script, not the console: not again;
+# cluster.rehearse_fresh runs the rehearsal code that cluster.rehearse runs.
 ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure --timeout 600 -L 'cluster|e2e' \
-	-E '^cluster\.lifecycle$'
+	-E '^cluster\.(lifecycle|rehearse_fresh)$'
 
 # libFuzzer: every parser fuzzed for a short while (OC_FUZZ_SECONDS each,
 # about 2.5 minutes in all) from its seeds and the hostile corpus.
