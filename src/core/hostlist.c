@@ -485,3 +485,299 @@ char *oc_hostlist_compress(const char *const *names, size_t n)
 	}
 	return o.b;
 }
+
+/* ---- node lists given by a person (the writers' input) ------------------ */
+
+bool oc_node_name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+	       c == '_' || c == '.';
+}
+
+static uint64_t nodes_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t nodes_sat_mul(uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+/* One "[...]" group starting after '[' at s: ranges "N" or "N-M"
+ * separated by commas. Sets *end to the ']' , *count to its number of
+ * values and *width to the widest number it makes. Returns 0 or -1. */
+static int nodes_check_brackets(const char *expr, const char *s, const char **end, uint64_t *count,
+				   size_t *width, char *err, size_t errlen)
+{
+	*count = 0;
+	*width = 0;
+	for (;;) {
+		const char *lo = s;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		size_t lo_len = (size_t)(s - lo);
+		const char *hi = lo;
+		size_t hi_len = lo_len;
+		if (*s == '-') {
+			hi = ++s;
+			while (*s >= '0' && *s <= '9')
+				s++;
+			hi_len = (size_t)(s - hi);
+		}
+		if (!lo_len || !hi_len) {
+			if (*s == '[')
+				seterr(err, errlen, "nested '[' at offset %zu", (size_t)(s - expr));
+			else if (*s == '\0')
+				seterr(err, errlen, "unbalanced brackets: '[' is never closed");
+			else
+				seterr(err, errlen, "bad range in brackets at offset %zu: expected N or N-M",
+				       (size_t)(s - expr));
+			return -1;
+		}
+		if (lo_len > 18 || hi_len > 18) {
+			seterr(err, errlen, "number too long in range at offset %zu", (size_t)(lo - expr));
+			return -1;
+		}
+		unsigned long long a = strtoull(lo, NULL, 10), b = strtoull(hi, NULL, 10);
+		if (a > b) {
+			seterr(err, errlen, "range %llu-%llu at offset %zu goes backwards", a, b,
+			       (size_t)(lo - expr));
+			return -1;
+		}
+		*count = nodes_sat_add(*count, (uint64_t)(b - a) + 1);
+		size_t w = lo_len > hi_len ? lo_len : hi_len;
+		if (w > *width)
+			*width = w;
+		if (*s == ']') {
+			*end = s;
+			return 0;
+		}
+		if (*s != ',') {
+			if (*s == '\0')
+				seterr(err, errlen, "unbalanced brackets: '[' is never closed");
+			else if (*s == '[')
+				seterr(err, errlen, "nested '[' at offset %zu", (size_t)(s - expr));
+			else if (*s > ' ' && *s < 0x7f)
+				seterr(err, errlen, "unexpected '%c' in brackets at offset %zu", *s,
+				       (size_t)(s - expr));
+			else
+				seterr(err, errlen, "unexpected byte 0x%02x in brackets at offset %zu",
+				       (unsigned)(unsigned char)*s, (size_t)(s - expr));
+			return -1;
+		}
+		s++;
+	}
+}
+
+/* Check the syntax of a hostlist expression and count its names without
+ * expanding it: comma-separated names of [A-Za-z0-9._-], each with
+ * optional numeric "[1-3,7]" groups (not nested, no text after the last
+ * group: libslurm refuses "a[1-2]-b"), no empty name, no whitespace, no
+ * name longer than OC_NODE_NAME_MAX. Returns 0 and *count (duplicates
+ * included, saturating), or -1 with a message. */
+int oc_hostlist_check_nodes(const char *expr, uint64_t *count, char *err, size_t errlen)
+{
+	*count = 0;
+	if (!expr || !*expr) {
+		seterr(err, errlen, "empty hostlist");
+		return -1;
+	}
+	const char *s = expr;
+	for (;;) {
+		/* One name: text and bracket groups up to ',' or the end. */
+		const char *start = s;
+		uint64_t n = 1;
+		size_t len = 0;
+		bool groups = false, text_after_group = false;
+		while (*s && *s != ',') {
+			unsigned char c = (unsigned char)*s;
+			if (c == '[' && groups) {
+				/* libslurm and core expand several groups in other
+				 * ways (found by fuzz_hostlist): node names have one
+				 * number, so one group. */
+				seterr(err, errlen, "a second '[' at offset %zu: one \"[...]\" group per name, at its end",
+				       (size_t)(s - expr));
+				return -1;
+			}
+			if (c == '[') {
+				const char *close;
+				uint64_t k;
+				size_t w;
+				if (nodes_check_brackets(expr, s + 1, &close, &k, &w, err, errlen) < 0)
+					return -1;
+				n = nodes_sat_mul(n, k);
+				len += w;
+				groups = true;
+				text_after_group = false;
+				s = close + 1;
+				continue;
+			}
+			if (c == ']') {
+				seterr(err, errlen, "']' without '[' at offset %zu", (size_t)(s - expr));
+				return -1;
+			}
+			if (c <= ' ' || c == 0x7f) {
+				seterr(err, errlen, "whitespace or control character at offset %zu in hostlist",
+				       (size_t)(s - expr));
+				return -1;
+			}
+			if (!oc_node_name_char(c)) {
+				if (c < 0x80)
+					seterr(err, errlen,
+					       "'%c' at offset %zu: node names are letters, digits, '-', '_' and '.'",
+					       c, (size_t)(s - expr));
+				else
+					seterr(err, errlen,
+					       "non-ASCII byte at offset %zu: node names are letters, digits, '-', '_' and '.'",
+					       (size_t)(s - expr));
+				return -1;
+			}
+			if (groups)
+				text_after_group = true;
+			len++;
+			s++;
+		}
+		if (s == start) {
+			seterr(err, errlen, "empty node name at offset %zu (two commas, or a comma at the start or end)",
+			       (size_t)(s - expr));
+			return -1;
+		}
+		if (text_after_group) {
+			seterr(err, errlen, "text after ']' in \"%.*s\": libslurm's hostlists take no suffix",
+			       (int)(s - start), start);
+			return -1;
+		}
+		if (len > OC_NODE_NAME_MAX) {
+			seterr(err, errlen, "node names of \"%.40s...\" are longer than %d characters", start,
+			       OC_NODE_NAME_MAX);
+			return -1;
+		}
+		*count = nodes_sat_add(*count, n);
+		if (!*s)
+			return 0;
+		s++; /* ',' */
+		if (!*s) {
+			seterr(err, errlen, "empty node name at offset %zu (two commas, or a comma at the start or end)",
+			       (size_t)(s - expr));
+			return -1;
+		}
+	}
+}
+
+/* One plain node name (no brackets, no commas): 0 or -1 with a message. */
+int oc_node_name_check(const char *name, char *err, size_t errlen)
+{
+	size_t len = name ? strlen(name) : 0;
+	if (!len) {
+		seterr(err, errlen, "empty node name");
+		return -1;
+	}
+	if (len > OC_NODE_NAME_MAX) {
+		seterr(err, errlen, "node name longer than %d characters", OC_NODE_NAME_MAX);
+		return -1;
+	}
+	for (const char *p = name; *p; p++)
+		if (!oc_node_name_char((unsigned char)*p)) {
+			seterr(err, errlen, "node name \"%.64s\": letters, digits, '-', '_' and '.' only", name);
+			return -1;
+		}
+	/* The number libslurm's hostlists split off the end of the name. */
+	const char *d = name + len;
+	while (d > name && d[-1] >= '0' && d[-1] <= '9')
+		d--;
+	if (name + len - d > 18) { /* as in brackets: libslurm keeps the zero padding as a width */
+		seterr(err, errlen, "node name \"%.64s\": more than 18 digits at its end", name);
+		return -1;
+	}
+	while (*d == '0' && d[1])
+		d++;
+	if (strlen(d) > 10 || (strlen(d) == 10 && strcmp(d, OC_NODE_NUM_MAX_STR) > 0)) {
+		seterr(err, errlen, "node name \"%.64s\": the number at its end is above %s (libslurm's hostlists merge such names)",
+		       name, OC_NODE_NUM_MAX_STR);
+		return -1;
+	}
+	return 0;
+}
+
+/* Host order: the text before the number at the end of the name, then
+ * that number's value, then its width ("n9" < "n10" < "n010"). Two names
+ * compare equal only when they are the same string. */
+int oc_host_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t xl = strlen(x), yl = strlen(y), xd = xl, yd = yl;
+	while (xd > 0 && x[xd - 1] >= '0' && x[xd - 1] <= '9')
+		xd--;
+	while (yd > 0 && y[yd - 1] >= '0' && y[yd - 1] <= '9')
+		yd--;
+	int c = memcmp(x, y, xd < yd ? xd : yd);
+	if (c || xd != yd)
+		return c ? c : (xd < yd ? -1 : 1);
+	/* Same prefix: compare the numbers without their leading zeros. */
+	const char *xn = x + xd, *yn = y + yd;
+	while (*xn == '0' && xn[1])
+		xn++;
+	while (*yn == '0' && yn[1])
+		yn++;
+	size_t xnl = strlen(xn), ynl = strlen(yn);
+	if (xnl != ynl)
+		return xnl < ynl ? -1 : 1;
+	c = strcmp(xn, yn);
+	if (c)
+		return c;
+	return xl == yl ? 0 : (xl < yl ? -1 : 1);
+}
+
+/* Sorts v[0..*n-1] (malloc'd names) into host order and frees the
+ * duplicates, leaving *n unique names. */
+void oc_hostlist_uniq(char **v, size_t *n)
+{
+	size_t k = 0;
+	qsort(v, *n, sizeof(*v), oc_host_cmp);
+	for (size_t i = 0; i < *n; i++) {
+		if (k && strcmp(v[i], v[k - 1]) == 0)
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	*n = k;
+}
+
+int oc_hostlist_check_nodes_max(const char *expr, size_t max, uint64_t *count, char *err, size_t errlen)
+{
+	if (oc_hostlist_check_nodes(expr, count, err, errlen) < 0)
+		return -1;
+	if (*count <= max)
+		return 0;
+	if (*count == UINT64_MAX)
+		seterr(err, errlen, "hostlist names too many nodes (limit %zu)", max);
+	else
+		seterr(err, errlen, "hostlist names %llu nodes, more than the limit of %zu", (unsigned long long)*count,
+		       max);
+	return -1;
+}
+
+int oc_hostlist_expand_nodes(const char *expr, size_t max, char ***names, size_t *n, char *err, size_t errlen)
+{
+	*names = NULL;
+	*n = 0;
+	uint64_t count;
+	if (oc_hostlist_check_nodes_max(expr, max, &count, err, errlen) < 0)
+		return -1;
+	char **v;
+	size_t k;
+	if (oc_hostlist_expand(expr, max, &v, &k, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < k; i++)
+		if (oc_node_name_check(v[i], err, errlen) < 0) {
+			oc_hostlist_names_free(&v, k);
+			return -1;
+		}
+	oc_hostlist_uniq(v, &k);
+	*names = v;
+	*n = k;
+	return 0;
+}

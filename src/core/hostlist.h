@@ -16,7 +16,17 @@
 #ifndef OC_CORE_HOSTLIST_H
 #define OC_CORE_HOSTLIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* Longest node name accepted (the longest host name DNS allows). */
+#define OC_NODE_NAME_MAX 255
+/* Largest number at the end of a node name: libslurm 22.05's hostlists
+ * keep the number in 32 bits, so slurm_hostlist_uniq merges distinct names
+ * with larger ones ("n4831010000,n1831010000" gives one name; found by
+ * tests/fuzz/fuzz_hostlist). */
+#define OC_NODE_NUM_MAX_STR "2147483647"
 
 /* Called once per name, in order (name is NUL-terminated and only valid
  * during the call). A non-zero return stops the walk and is returned by
@@ -47,5 +57,41 @@ void oc_hostlist_names_free(char ***names, size_t n);
  * or NULL on ENOMEM or when a name is empty or holds a bracket, comma or
  * whitespace. */
 char *oc_hostlist_compress(const char *const *names, size_t n);
+
+/* ---- node lists a person typed (the writers' input) ----------------------
+ * One rule for both writers (libslurm and the Slurm commands) and the
+ * forms: names of letters, digits, '-', '_' and '.', with at most one
+ * numeric "[1-3,07]" group, at the end (libslurm refuses "a[1-2]-b", and
+ * expands several groups otherwise than core does), no empty name, no whitespace, no name longer than
+ * OC_NODE_NAME_MAX, no number at a name's end above OC_NODE_NUM_MAX_STR;
+ * the names come back in host order without duplicates. */
+
+/* A character of a node name. */
+bool oc_node_name_char(unsigned char c);
+
+/* Check the syntax of expr and count its names without expanding it.
+ * Returns 0 and *count (duplicates included, saturating at UINT64_MAX),
+ * or -1 with a message. */
+int oc_hostlist_check_nodes(const char *expr, uint64_t *count, char *err, size_t errlen);
+
+/* oc_hostlist_check_nodes, and more than max names refused. */
+int oc_hostlist_check_nodes_max(const char *expr, size_t max, uint64_t *count, char *err, size_t errlen);
+
+/* One plain node name (no brackets, no commas): 0, or -1 with a message. */
+int oc_node_name_check(const char *name, char *err, size_t errlen);
+
+/* Host order (qsort of char *): the text before the number at the end of
+ * the name, then that number's value, then its width ("n9" < "n10" <
+ * "n010"); equal only for the same string. */
+int oc_host_cmp(const void *a, const void *b);
+
+/* Sort v[0..*n-1] (malloc'd names) into host order and free the
+ * duplicates, leaving *n unique names. */
+void oc_hostlist_uniq(char **v, size_t *n);
+
+/* oc_hostlist_check_nodes, then expand (more than max names refused
+ * before anything is expanded), every name checked, host order, no
+ * duplicates. Returns 0, or -1 with err. Free with oc_hostlist_names_free. */
+int oc_hostlist_expand_nodes(const char *expr, size_t max, char ***names, size_t *n, char *err, size_t errlen);
 
 #endif

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,12 +40,6 @@ struct cli_writer {
 /* Error messages (core/strbuf.h). */
 #define seterr oc_seterr
 
-static bool name_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-	       c == '_' || c == '.';
-}
-
 /* Run argv; 0 with *r, else -1 with err (the command's words). */
 static int run(struct cli_writer *w, const char *const argv[], int timeout_s, struct oc_run_result *r, char *err,
 	       size_t errlen)
@@ -53,31 +48,21 @@ static int run(struct cli_writer *w, const char *const argv[], int timeout_s, st
 	return rc == 0 ? 0 : -1;
 }
 
-/* A checked hostlist: its name count, or -1 with err. */
+/* A checked hostlist (core/hostlist.h: the rule both writers share): its
+ * name count, or -1 with err. */
 static long hostlist_check(const char *expr, char *err, size_t errlen)
 {
-	if (!expr || !*expr) {
-		seterr(err, errlen, "no nodes given");
+	uint64_t count;
+	if (oc_hostlist_check_nodes(expr, &count, err, errlen) < 0)
 		return -1;
-	}
-	for (const char *p = expr; *p; p++)
-		if (!name_char((unsigned char)*p) && *p != '[' && *p != ']' && *p != ',') {
-			seterr(err, errlen, "'%.64s': '%c' is not allowed in a node list", expr,
-			       (unsigned char)*p >= ' ' && *p != 0x7f ? *p : '?');
-			return -1;
-		}
-	return oc_hostlist_count(expr, err, errlen);
+	return count > LONG_MAX ? LONG_MAX : (long)count;
 }
 
 static int cw_hostlist_expand(void *ctx, const char *expr, size_t max, char ***names, size_t *n, char *err,
 			      size_t errlen)
 {
 	(void)ctx;
-	*names = NULL;
-	*n = 0;
-	if (hostlist_check(expr, err, errlen) < 0)
-		return -1;
-	return oc_hostlist_expand(expr, max, names, n, err, errlen);
+	return oc_hostlist_expand_nodes(expr, max, names, n, err, errlen);
 }
 
 static char *cw_hostlist_compress(void *ctx, const char *const *names, size_t n)
@@ -143,7 +128,7 @@ static int list_check(const char *v, size_t size, const char *what, char *err, s
 		return -1;
 	}
 	for (const char *p = v; *p; p++)
-		if (!name_char((unsigned char)*p) && *p != ',') {
+		if (!oc_node_name_char((unsigned char)*p) && *p != ',') {
 			seterr(err, errlen, "%s: letters, digits, '-', '_', '.' and ',' only", what);
 			return -1;
 		}
@@ -231,7 +216,7 @@ static int cw_resv_delete(void *ctx, const char *name, char *err, size_t errlen)
 		return -1;
 	}
 	for (const char *p = name; *p; p++)
-		if (!name_char((unsigned char)*p)) {
+		if (!oc_node_name_char((unsigned char)*p)) {
 			seterr(err, errlen, "reservation name: letters, digits, '-', '_' and '.' only");
 			return -1;
 		}

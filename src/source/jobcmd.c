@@ -9,17 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hostlist.h"
 #include "core/strbuf.h"
 #include "core/strmap.h"
 
 /* Error messages (core/strbuf.h). */
 #define seterr oc_seterr
-
-static bool name_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-	       c == '_' || c == '.';
-}
 
 /* A NUL-terminated field of a fixed array: 0, or -1 with a message. */
 static int field_check(const char *field, size_t size, const char *what, char *err, size_t errlen)
@@ -51,7 +46,7 @@ static int spec_name_check(const char *field, size_t size, const char *what, boo
 	}
 	for (const char *p = field; *p; p++) {
 		unsigned char c = (unsigned char)*p;
-		if (!name_char(c) && c != ':' && c != '@' && c != ',' && c != '=') {
+		if (!oc_node_name_char(c) && c != ':' && c != '@' && c != ',' && c != '=') {
 			if (c >= ' ' && c < 0x7f)
 				seterr(err, errlen, "%s: '%c' is not allowed (letters, digits and _ . : @ , = -)",
 				       what, c);

@@ -31,6 +31,7 @@
 #include <slurm/slurm_errno.h>
 #include <slurm/slurmdb.h>
 
+#include "core/hostlist.h"
 #include "core/strmap.h"
 #include "source/exec.h"
 #include "source/jobcmd.h"
@@ -38,13 +39,6 @@
 #include "source/slurm_compat.h"
 #include "source/slurm_convert.h"
 
-/* Longest node name accepted (the longest host name DNS allows). */
-#define OC_NODE_NAME_MAX 255
-/* Largest number at the end of a node name: libslurm 22.05's hostlists
- * keep the number in 32 bits, so slurm_hostlist_uniq merges distinct names
- * with larger ones ("n4831010000,n1831010000" gives one name; found by
- * tests/fuzz/fuzz_hostlist). */
-#define OC_NODE_NUM_MAX_STR "2147483647"
 /* Most names one node update may name (libslurm's own range limit is
  * 64k names per bracket range). */
 #define OC_UPDATE_MAX_NODES 65536
@@ -74,212 +68,6 @@ static void slurm_err(char *err, size_t errlen, int e)
 
 /* ---- hostlists --------------------------------------------------------- */
 
-static bool name_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-	       c == '_' || c == '.';
-}
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-	if (a && b > UINT64_MAX / a)
-		return UINT64_MAX;
-	return a * b;
-}
-
-/* One "[...]" group starting after '[' at s: ranges "N" or "N-M"
- * separated by commas. Sets *end to the ']' , *count to its number of
- * values and *width to the widest number it makes. Returns 0 or -1. */
-static int hostlist_check_brackets(const char *expr, const char *s, const char **end, uint64_t *count,
-				   size_t *width, char *err, size_t errlen)
-{
-	*count = 0;
-	*width = 0;
-	for (;;) {
-		const char *lo = s;
-		while (*s >= '0' && *s <= '9')
-			s++;
-		size_t lo_len = (size_t)(s - lo);
-		const char *hi = lo;
-		size_t hi_len = lo_len;
-		if (*s == '-') {
-			hi = ++s;
-			while (*s >= '0' && *s <= '9')
-				s++;
-			hi_len = (size_t)(s - hi);
-		}
-		if (!lo_len || !hi_len) {
-			if (*s == '[')
-				seterr(err, errlen, "nested '[' at offset %zu", (size_t)(s - expr));
-			else if (*s == '\0')
-				seterr(err, errlen, "unbalanced brackets: '[' is never closed");
-			else
-				seterr(err, errlen, "bad range in brackets at offset %zu: expected N or N-M",
-				       (size_t)(s - expr));
-			return -1;
-		}
-		if (lo_len > 18 || hi_len > 18) {
-			seterr(err, errlen, "number too long in range at offset %zu", (size_t)(lo - expr));
-			return -1;
-		}
-		unsigned long long a = strtoull(lo, NULL, 10), b = strtoull(hi, NULL, 10);
-		if (a > b) {
-			seterr(err, errlen, "range %llu-%llu at offset %zu goes backwards", a, b,
-			       (size_t)(lo - expr));
-			return -1;
-		}
-		*count = sat_add(*count, (uint64_t)(b - a) + 1);
-		size_t w = lo_len > hi_len ? lo_len : hi_len;
-		if (w > *width)
-			*width = w;
-		if (*s == ']') {
-			*end = s;
-			return 0;
-		}
-		if (*s != ',') {
-			if (*s == '\0')
-				seterr(err, errlen, "unbalanced brackets: '[' is never closed");
-			else if (*s == '[')
-				seterr(err, errlen, "nested '[' at offset %zu", (size_t)(s - expr));
-			else if (*s > ' ' && *s < 0x7f)
-				seterr(err, errlen, "unexpected '%c' in brackets at offset %zu", *s,
-				       (size_t)(s - expr));
-			else
-				seterr(err, errlen, "unexpected byte 0x%02x in brackets at offset %zu",
-				       (unsigned)(unsigned char)*s, (size_t)(s - expr));
-			return -1;
-		}
-		s++;
-	}
-}
-
-/* Check the syntax of a hostlist expression and count its names without
- * expanding it: comma-separated names of [A-Za-z0-9._-], each with
- * optional numeric "[1-3,7]" groups (not nested, no text after the last
- * group: libslurm refuses "a[1-2]-b"), no empty name, no whitespace, no
- * name longer than OC_NODE_NAME_MAX. Returns 0 and *count (duplicates
- * included, saturating), or -1 with a message. */
-static int hostlist_check(const char *expr, uint64_t *count, char *err, size_t errlen)
-{
-	*count = 0;
-	if (!expr || !*expr) {
-		seterr(err, errlen, "empty hostlist");
-		return -1;
-	}
-	const char *s = expr;
-	for (;;) {
-		/* One name: text and bracket groups up to ',' or the end. */
-		const char *start = s;
-		uint64_t n = 1;
-		size_t len = 0;
-		bool groups = false, text_after_group = false;
-		while (*s && *s != ',') {
-			unsigned char c = (unsigned char)*s;
-			if (c == '[') {
-				const char *close;
-				uint64_t k;
-				size_t w;
-				if (hostlist_check_brackets(expr, s + 1, &close, &k, &w, err, errlen) < 0)
-					return -1;
-				n = sat_mul(n, k);
-				len += w;
-				groups = true;
-				text_after_group = false;
-				s = close + 1;
-				continue;
-			}
-			if (c == ']') {
-				seterr(err, errlen, "']' without '[' at offset %zu", (size_t)(s - expr));
-				return -1;
-			}
-			if (c <= ' ' || c == 0x7f) {
-				seterr(err, errlen, "whitespace or control character at offset %zu in hostlist",
-				       (size_t)(s - expr));
-				return -1;
-			}
-			if (!name_char(c)) {
-				if (c < 0x80)
-					seterr(err, errlen,
-					       "'%c' at offset %zu: node names are letters, digits, '-', '_' and '.'",
-					       c, (size_t)(s - expr));
-				else
-					seterr(err, errlen,
-					       "non-ASCII byte at offset %zu: node names are letters, digits, '-', '_' and '.'",
-					       (size_t)(s - expr));
-				return -1;
-			}
-			if (groups)
-				text_after_group = true;
-			len++;
-			s++;
-		}
-		if (s == start) {
-			seterr(err, errlen, "empty node name at offset %zu (two commas, or a comma at the start or end)",
-			       (size_t)(s - expr));
-			return -1;
-		}
-		if (text_after_group) {
-			seterr(err, errlen, "text after ']' in \"%.*s\": libslurm's hostlists take no suffix",
-			       (int)(s - start), start);
-			return -1;
-		}
-		if (len > OC_NODE_NAME_MAX) {
-			seterr(err, errlen, "node names of \"%.40s...\" are longer than %d characters", start,
-			       OC_NODE_NAME_MAX);
-			return -1;
-		}
-		*count = sat_add(*count, n);
-		if (!*s)
-			return 0;
-		s++; /* ',' */
-		if (!*s) {
-			seterr(err, errlen, "empty node name at offset %zu (two commas, or a comma at the start or end)",
-			       (size_t)(s - expr));
-			return -1;
-		}
-	}
-}
-
-/* One plain node name (no brackets, no commas): 0 or -1 with a message. */
-static int node_name_check(const char *name, char *err, size_t errlen)
-{
-	size_t len = name ? strlen(name) : 0;
-	if (!len) {
-		seterr(err, errlen, "empty node name");
-		return -1;
-	}
-	if (len > OC_NODE_NAME_MAX) {
-		seterr(err, errlen, "node name longer than %d characters", OC_NODE_NAME_MAX);
-		return -1;
-	}
-	for (const char *p = name; *p; p++)
-		if (!name_char((unsigned char)*p)) {
-			seterr(err, errlen, "node name \"%.64s\": letters, digits, '-', '_' and '.' only", name);
-			return -1;
-		}
-	/* The number libslurm's hostlists split off the end of the name. */
-	const char *d = name + len;
-	while (d > name && d[-1] >= '0' && d[-1] <= '9')
-		d--;
-	if (name + len - d > 18) { /* as in brackets: libslurm keeps the zero padding as a width */
-		seterr(err, errlen, "node name \"%.64s\": more than 18 digits at its end", name);
-		return -1;
-	}
-	while (*d == '0' && d[1])
-		d++;
-	if (strlen(d) > 10 || (strlen(d) == 10 && strcmp(d, OC_NODE_NUM_MAX_STR) > 0)) {
-		seterr(err, errlen, "node name \"%.64s\": the number at its end is above %s (libslurm's hostlists merge such names)",
-		       name, OC_NODE_NUM_MAX_STR);
-		return -1;
-	}
-	return 0;
-}
-
 /* Free k names and the array, as oc_writer_names_free does (not called:
  * oc_source does not link oc_actions). */
 static void names_free(char **v, size_t k)
@@ -287,50 +75,6 @@ static void names_free(char **v, size_t k)
 	for (size_t i = 0; i < k; i++)
 		free(v[i]);
 	free(v);
-}
-
-/* Host order: the text before the number at the end of the name, then
- * that number's value, then its width ("n9" < "n10" < "n010"). Two names
- * compare equal only when they are the same string. */
-static int host_cmp(const void *a, const void *b)
-{
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	size_t xl = strlen(x), yl = strlen(y), xd = xl, yd = yl;
-	while (xd > 0 && x[xd - 1] >= '0' && x[xd - 1] <= '9')
-		xd--;
-	while (yd > 0 && y[yd - 1] >= '0' && y[yd - 1] <= '9')
-		yd--;
-	int c = memcmp(x, y, xd < yd ? xd : yd);
-	if (c || xd != yd)
-		return c ? c : (xd < yd ? -1 : 1);
-	/* Same prefix: compare the numbers without their leading zeros. */
-	const char *xn = x + xd, *yn = y + yd;
-	while (*xn == '0' && xn[1])
-		xn++;
-	while (*yn == '0' && yn[1])
-		yn++;
-	size_t xnl = strlen(xn), ynl = strlen(yn);
-	if (xnl != ynl)
-		return xnl < ynl ? -1 : 1;
-	c = strcmp(xn, yn);
-	if (c)
-		return c;
-	return xl == yl ? 0 : (xl < yl ? -1 : 1);
-}
-
-/* Sorts v[0..*n-1] (malloc'd names) into host order and frees the
- * duplicates, leaving *n unique names. */
-static void hosts_uniq(char **v, size_t *n)
-{
-	size_t k = 0;
-	qsort(v, *n, sizeof(*v), host_cmp);
-	for (size_t i = 0; i < *n; i++) {
-		if (k && strcmp(v[i], v[k - 1]) == 0)
-			free(v[i]);
-		else
-			v[k++] = v[i];
-	}
-	*n = k;
 }
 
 /* Every name of the libslurm hostlist expr, as it expands it (duplicates
@@ -377,16 +121,8 @@ static int sw_hostlist_expand(void *ctx, const char *expr, size_t max, char ***n
 	*names = NULL;
 	*n = 0;
 	uint64_t count;
-	if (hostlist_check(expr, &count, err, errlen) < 0)
+	if (oc_hostlist_check_nodes_max(expr, max, &count, err, errlen) < 0)
 		return -1;
-	if (count > max) {
-		if (count == UINT64_MAX)
-			seterr(err, errlen, "hostlist names too many nodes (limit %zu)", max);
-		else
-			seterr(err, errlen, "hostlist names %llu nodes, more than the limit of %zu",
-			       (unsigned long long)count, max);
-		return -1;
-	}
 	char **v;
 	size_t k;
 	int rc = hosts_expand(expr, (size_t)count, &v, &k);
@@ -402,11 +138,11 @@ static int sw_hostlist_expand(void *ctx, const char *expr, size_t max, char ***n
 		return -1;
 	}
 	for (size_t i = 0; i < k; i++)
-		if (node_name_check(v[i], err, errlen) < 0) {
+		if (oc_node_name_check(v[i], err, errlen) < 0) {
 			names_free(v, k);
 			return -1;
 		}
-	hosts_uniq(v, &k);
+	oc_hostlist_uniq(v, &k);
 	*names = v;
 	*n = k;
 	return 0;
@@ -423,7 +159,7 @@ static bool compress_same(const char *expr, char *const *set, size_t k)
 	bool same = false;
 	if (hosts_expand(expr, k * 2 + 1, &got, &n) != 0)
 		return false;
-	hosts_uniq(got, &n);
+	oc_hostlist_uniq(got, &n);
 	if (n == k) {
 		same = true;
 		for (size_t i = 0; i < k && same; i++)
@@ -492,7 +228,7 @@ static char *hosts_ranged(char *const *set, size_t k)
 /* Duplicates are dropped and names put in host order; a name that is not
  * a plain node name (empty, brackets, commas, > 255) gives NULL like
  * ENOMEM. When libslurm's ranges would name other nodes than names, or
- * are not an expression hostlist_check accepts, the result is the names
+ * are not an expression oc_hostlist_check_nodes accepts, the result is the names
  * joined by commas instead. */
 static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
 {
@@ -500,7 +236,7 @@ static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
 	if (n == 0)
 		return strdup("");
 	for (size_t i = 0; i < n; i++)
-		if (node_name_check(names[i], NULL, 0) < 0)
+		if (oc_node_name_check(names[i], NULL, 0) < 0)
 			return NULL;
 	char **set = malloc(n * sizeof(*set));
 	size_t k = 0;
@@ -511,10 +247,10 @@ static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
 			names_free(set, k);
 			return NULL;
 		}
-	hosts_uniq(set, &k);
+	oc_hostlist_uniq(set, &k);
 	char *s = hosts_ranged(set, k);
 	uint64_t count;
-	if (s && (hostlist_check(s, &count, NULL, 0) < 0 || !compress_same(s, set, k))) {
+	if (s && (oc_hostlist_check_nodes(s, &count, NULL, 0) < 0 || !compress_same(s, set, k))) {
 		free(s);
 		s = names_join(set, k); /* lossy ranges: name every node as it is */
 	}
@@ -529,7 +265,7 @@ static int sw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 {
 	(void)ctx;
 	uint64_t count;
-	if (hostlist_check(expr, &count, err, errlen) < 0)
+	if (oc_hostlist_check_nodes(expr, &count, err, errlen) < 0)
 		return -1;
 	if (count > OC_UPDATE_MAX_NODES) {
 		seterr(err, errlen, "hostlist names more than %d nodes", OC_UPDATE_MAX_NODES);
@@ -633,7 +369,7 @@ static int resv_flags_parse(const char *text, uint64_t *flags, char *err, size_t
 static int resv_name_check(const char *name, char *err, size_t errlen)
 {
 	for (const char *p = name; *p; p++)
-		if (!name_char((unsigned char)*p)) {
+		if (!oc_node_name_char((unsigned char)*p)) {
 			seterr(err, errlen, "reservation name: letters, digits, '-', '_' and '.' only");
 			return -1;
 		}
@@ -655,7 +391,7 @@ static int sw_resv_create(void *ctx, const struct oc_resv_spec *spec, char *name
 	if (resv_name_check(spec->name, err, errlen) < 0)
 		return -1;
 	uint64_t count;
-	if (hostlist_check(spec->nodes, &count, err, errlen) < 0)
+	if (oc_hostlist_check_nodes(spec->nodes, &count, err, errlen) < 0)
 		return -1;
 	uint64_t flags;
 	if (resv_flags_parse(spec->flags, &flags, err, errlen) < 0)

@@ -102,7 +102,6 @@ static void test_hostlist_round_trip(void **state)
 		      "gpu-st-b300-[3-5,9]");
 	expect_expand("n[01-03]", 3, "n01", "n03", "n[01-03]");
 	expect_expand("login1,gpu-st-b300-[1-2]", 3, "gpu-st-b300-1", "login1", "gpu-st-b300-[1-2],login1");
-	expect_expand("x[1-2][3-4]", 4, "x13", "x24", "x[13-14,23-24]");
 
 	/* Compress from scattered names. */
 	const char *scattered[] = {"gpu-st-b300-14", "gpu-st-b300-9", "gpu-st-b300-10",
@@ -209,7 +208,8 @@ static void test_hostlist_refused(void **state)
 	expect_refused("$(reboot)", 1000, "'$'");
 	expect_refused("점검", 1000, "non-ASCII");
 	expect_refused("gpu-st-b300-[1-100000]", 1000, "100000 nodes, more than the limit of 1000");
-	expect_refused("x[1-999999999][1-999999999][1-999999999]", 1000, "too many nodes");
+	expect_refused("x[1-999999999]", 1000, "more than the limit of 1000");
+	expect_refused("x[1-2][3-4]", 1000, "one \"[...]\" group per name"); /* libslurm and core differ */
 	expect_refused("gpu-st-b300-[1-2]", 1, "limit of 1");
 	expect_refused(longname, 1000, "longer than 255");
 	expect_refused(longrange, 1000, "longer than 255");

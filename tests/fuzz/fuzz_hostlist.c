@@ -3,11 +3,14 @@
  * then libslurm's hostlist functions). Properties: refused with a
  * message, or expanded into at most the limit of plain names, sorted and
  * unique, that compress into an expression which expands back to the same
+ * names. And one rule: core's oc_hostlist_expand_nodes (the CLI writer's,
+ * no libslurm) accepts and refuses the same inputs and gives the same
  * names. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "actions/writer.h"
+#include "core/hostlist.h"
 #include "fuzz_util.h"
 #include "source/slurm_write.h"
 
@@ -32,12 +35,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = 0, n2 = 0;
 	err[0] = '\0';
 	int rc = w.ops->hostlist_expand(w.ctx, s, FUZZ_MAX_NODES, &names, &n, err, sizeof(err));
+	char **core = NULL;
+	size_t nc = 0;
+	char cerr[512] = "";
+	int crc = oc_hostlist_expand_nodes(s, FUZZ_MAX_NODES, &core, &nc, cerr, sizeof(cerr));
+	FUZZ_ASSERT((rc < 0) == (crc < 0), "the libslurm writer and core disagree on accepting it");
 	if (rc < 0) {
 		FUZZ_ASSERT(err[0] != '\0', "refused without a message");
 		FUZZ_ASSERT(names == NULL && n == 0, "refused but names returned");
 		free(s);
 		return 0;
 	}
+	FUZZ_ASSERT(nc == n, "the libslurm writer and core give another number of names");
+	for (size_t i = 0; i < n; i++)
+		FUZZ_ASSERT(strcmp(names[i], core[i]) == 0, "the libslurm writer and core give other names");
+	oc_hostlist_names_free(&core, nc);
 	FUZZ_ASSERT(n >= 1 && n <= FUZZ_MAX_NODES, "name count");
 	char *expr = w.ops->hostlist_compress(w.ctx, (const char *const *)names, n);
 	FUZZ_ASSERT(expr != NULL, "compress of expanded names failed");

@@ -171,11 +171,54 @@ static void test_compress(void **state)
 	oc_hostlist_names_free(&names, n);
 }
 
+/* The writers' rule for node lists a person typed (both writers and the
+ * forms use it): node-name characters, no text after a group, host order
+ * without duplicates, the limit checked before expanding. */
+static void test_nodes_rule(void **state)
+{
+	(void)state;
+	char err[256];
+	char **v = NULL;
+	size_t n = 0;
+	uint64_t count = 0;
+	assert_int_equal(oc_hostlist_expand_nodes("n[10,9],n9,n010,m1", 100, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0], "m1");
+	assert_string_equal(v[1], "n9");
+	assert_string_equal(v[2], "n10");
+	assert_string_equal(v[3], "n010");
+	oc_hostlist_names_free(&v, n);
+	static const struct {
+		const char *expr, *msg;
+	} bad[] = {
+		{"", "empty hostlist"},
+		{"gpu-[1-3]x", "text after ']'"},
+		{"r[1-2]n[1-4]", "one \"[...]\" group per name"},
+		{"a b", "whitespace or control"},
+		{"n$1", "'$' at offset 1"},
+		{"n1,,n2", "empty node name"},
+		{"n[3-1]", "goes backwards"},
+		{"n[1-3", "never closed"},
+		{"n4831010000", "above 2147483647"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (oc_hostlist_expand_nodes(bad[i].expr, 100, &v, &n, err, sizeof(err)) != -1 || !strstr(err, bad[i].msg))
+			fail_msg("%s: got \"%s\", want \"%s\"", bad[i].expr, err, bad[i].msg);
+		assert_null(v);
+	}
+	assert_int_equal(oc_hostlist_check_nodes_max("n[1-100000]", 65536, &count, err, sizeof(err)), -1);
+	test_util_assert_contains(err, "100000 nodes, more than the limit of 65536");
+	assert_int_equal(oc_hostlist_check_nodes("n[1-3],n[2-4]", &count, err, sizeof(err)), 0);
+	assert_int_equal(count, 6); /* duplicates counted */
+	assert_true(oc_node_name_char('.') && oc_node_name_char('_') && !oc_node_name_char(','));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expand),   cmocka_unit_test(test_bad),      cmocka_unit_test(test_large),
-		cmocka_unit_test(test_foreach_stop), cmocka_unit_test(test_compress),
+		cmocka_unit_test(test_foreach_stop), cmocka_unit_test(test_compress), cmocka_unit_test(test_nodes_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
