@@ -36,8 +36,12 @@ RPM)
 *) fail "unknown generator (DEB or RPM)" ;;
 esac
 grep -qi slurm <<<"$deps" && fail "the package must not depend on a Slurm package: $deps"
-"$scratch/root/usr/bin/opsconsole" --version | grep -q '^opsconsole [0-9.]* (built against Slurm' ||
-	fail "opsconsole --version from the scratch root failed"
+# (Captured first: grep -q stops reading at its match, and the program's
+# second line then met a closed pipe: SIGPIPE, a failure under pipefail,
+# seen once in a loaded run of tests/soak.sh.)
+version=$("$scratch/root/usr/bin/opsconsole" --version) || fail "opsconsole --version from the scratch root exited $?"
+grep -q '^opsconsole [0-9.]* (built against Slurm' <<<"$version" ||
+	fail "opsconsole --version from the scratch root: $version"
 for f in share/opsconsole/keymaps/default.json share/opsconsole/themes/mono.json \
 	share/opsconsole/views/queue.json share/opsconsole/checklists/llm-poc.json \
 	share/man/man1/opsconsole.1 share/doc/opsconsole/llm-poc.profile.json \
