@@ -9,6 +9,7 @@
  * - job state: "job_state": "RUNNING" (v0.0.38, a flag word such as
  *   "COMPLETING" instead of the base when set) or ["RUNNING", ...];
  * - "reason_set_by_user": a user name, null when none. */
+#include "core/jobreason.h"
 #include "source/cli_parse.h"
 
 #include <jansson.h>
@@ -401,7 +402,7 @@ static int job_fill(struct oc_arena *sa, struct oc_arena *a, const json_t *o, st
 		j->reason = oc_arena_strdup(sa, desc);
 	else if (reason && *reason && strcmp(reason, "None") != 0)
 		j->reason = oc_arena_strdup(sa, reason);
-	if (reason && oc_cli_reason_is_limit(reason))
+	if (oc_job_reason_is_limit(reason))
 		j->flags |= OC_JF_LIMITED;
 	j->nodes = oc_arena_strdup_nonempty(sa, jstr(o, "nodes"));
 	if (oc_job_holds_nodes(j) && oc_cli_resolve_nodes(a, j->nodes, ix, &j->node_idx, &j->node_count) < 0)

@@ -35,11 +35,6 @@
 int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_node_index *ix, uint32_t **idx,
 			 uint32_t *count);
 
-/* Whether a pending reason as squeue prints it is an association or QoS
- * limit ("AssocGrpGRES", "QOSMaxJobsPerUserLimit", "MaxGRESPerAccount"),
- * the names the libslurm backend flags from slurm.h's enum. */
-bool oc_cli_reason_is_limit(const char *reason);
-
 /* `sinfo --json` (22.05) or `scontrol --json show nodes` (23.02 on):
  * the "nodes" array. Returns 0 and *out, or -1 with err. */
 int oc_cli_parse_nodes_json(const char *text, size_t len, const struct oc_nodes *prev, struct oc_nodes **out,

@@ -63,17 +63,6 @@ int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_node_in
 	return 0;
 }
 
-bool oc_cli_reason_is_limit(const char *r)
-{
-	if (!r)
-		return false;
-	if (strncmp(r, "Assoc", 5) == 0)
-		return true;
-	if (strncmp(r, "QOS", 3) == 0)
-		return strcmp(r, "QOSNotAllowed") != 0;
-	return strncmp(r, "Max", 3) == 0 && strstr(r, "PerAccount") != NULL;
-}
-
 /* ---- key=value records ------------------------------------------------- */
 
 struct pair {

@@ -24,20 +24,7 @@
  * "InvalidReason" (24.05 on) there. */
 const char *oc_slurm_reason_name(unsigned reason);
 
-/* 1 when the reason means "held back by an association or QOS limit": every
- * WAIT_ASSOC_* and WAIT_QOS_* reason (AssocGrpGRES, AssocGrpCpuLimit,
- * AssocGrpNodeLimit, AssocMaxJobsLimit, QOSGrp*, QOSMaxJobsPerUserLimit,
- * QOSMaxSubmitJobPerUserLimit, QOSUsageThreshold, the QOS per-account ones
- * such as "MaxGRESPerAccount", ...), which is the set libslurm itself flags
- * as QOS/association limits. 0 otherwise, including "QOSNotAllowed"
- * (WAIT_QOS), "AccountingPolicy" (WAIT_ACCOUNT_POLICY) and unknown values. */
-int oc_slurm_reason_is_limit(unsigned reason);
-
-/* 1 for the GRES group limits of an association or QOS: GrpTRES,
- * GrpTRESMins and GrpTRESRunMins exceeded for a GRES (AssocGrpGRES,
- * AssocGrpGRESMinutes, AssocGrpGRESRunMinutes, QOSGrpGRES,
- * QOSGrpGRESMinutes, QOSGrpGRESRunMinutes). Slurm does not say which GRES;
- * on GPU clusters it is in practice gres/gpu. 0 otherwise. */
-int oc_slurm_reason_is_grp_tres_gpu(unsigned reason);
+/* Whether a reason is a limit is one rule for both backends, by name:
+ * oc_job_reason_is_limit (core/jobreason.h). */
 
 #endif

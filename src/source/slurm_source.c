@@ -23,6 +23,7 @@
 #include "source/slurm_acct.h"
 #include "source/slurm_compat.h"
 #include "source/slurm_convert.h"
+#include "core/jobreason.h"
 #include "source/slurm_reason.h"
 
 struct slurm_backend {
@@ -504,7 +505,7 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 			INTERN(j->reason, ji->state_desc);
 		else if (ji->state_reason != WAIT_NO_REASON)
 			INTERN(j->reason, oc_slurm_reason_name(ji->state_reason));
-		if (ji->state_reason != WAIT_NO_REASON && oc_slurm_reason_is_limit(ji->state_reason))
+		if (ji->state_reason != WAIT_NO_REASON && oc_job_reason_is_limit(oc_slurm_reason_name(ji->state_reason)))
 			j->flags |= OC_JF_LIMITED;
 		j->nodes = oc_arena_strdup_nonempty(sa, ji->nodes);
 		if (oc_job_holds_nodes(j) && resolve_nodes(a, j->nodes, ix, &j->node_idx, &j->node_count) < 0)

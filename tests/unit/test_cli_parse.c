@@ -14,6 +14,7 @@
 
 #include "core/hostlist.h"
 #include "core/state.h"
+#include "core/jobreason.h"
 #include "source/cli_parse.h"
 #include "source/cli_source.h"
 #include "source/source.h"
@@ -550,16 +551,26 @@ static void test_prefixes_and_noise(void **state)
 		oc_partitions_unref(&p);
 }
 
+/* One rule for both backends (core/jobreason.c), by squeue's names. */
 static void test_reason_is_limit(void **state)
 {
 	(void)state;
-	assert_true(oc_cli_reason_is_limit("AssocGrpGRES"));
-	assert_true(oc_cli_reason_is_limit("QOSMaxJobsPerUserLimit"));
-	assert_true(oc_cli_reason_is_limit("MaxGRESPerAccount"));
-	assert_false(oc_cli_reason_is_limit("QOSNotAllowed"));
-	assert_false(oc_cli_reason_is_limit("Resources"));
-	assert_false(oc_cli_reason_is_limit("MaxCpuPerNode"));
-	assert_false(oc_cli_reason_is_limit(NULL));
+	assert_true(oc_job_reason_is_limit("AssocGrpGRES"));
+	assert_true(oc_job_reason_is_grp_gres("AssocGrpGRES"));
+	assert_true(oc_job_reason_is_grp_gres("QOSGrpGRESRunMinutes"));
+	assert_false(oc_job_reason_is_grp_gres("AssocGrpCpuLimit"));
+	assert_true(oc_job_reason_is_limit("QOSMaxJobsPerUserLimit"));
+	assert_true(oc_job_reason_is_limit("QOSMaxSubmitJobPerUserLimit"));
+	assert_true(oc_job_reason_is_limit("MaxGRESPerAccount"));
+	assert_true(oc_job_reason_is_limit("MaxBBRunMinsPerUser")); /* the CLI's old rule said no */
+	assert_true(oc_job_reason_is_limit("AssociationJobLimit"));
+	assert_false(oc_job_reason_is_limit("QOSNotAllowed"));
+	assert_false(oc_job_reason_is_limit("AccountingPolicy"));
+	assert_false(oc_job_reason_is_limit("Resources"));
+	assert_false(oc_job_reason_is_limit("Priority"));
+	assert_false(oc_job_reason_is_limit("None"));
+	assert_false(oc_job_reason_is_limit(""));
+	assert_false(oc_job_reason_is_limit(NULL));
 }
 
 /* The JSON commands per Slurm version: data_parser v0.0.42 pinned from
