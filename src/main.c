@@ -566,10 +566,7 @@ int main(int argc, char **argv)
 	/* Writes: a worker thread applies them through the writer of the backend;
 	 * --readonly starts none. */
 	char audit_log[PATH_MAX];
-	if (profile.audit_log[0])
-		snprintf(audit_log, sizeof(audit_log), "%s", profile.audit_log);
-	else
-		oc_audit_default_path(profile.name, audit_log, sizeof(audit_log));
+	oc_audit_profile_path(&profile, audit_log, sizeof(audit_log));
 	struct oc_writer writer = {0};
 	struct oc_worker *worker = NULL;
 	bool ro = readonly || profile.readonly;

@@ -162,10 +162,7 @@ int oc_onboard_cli(int argc, char **argv, const struct oc_profile *profile_in,
 		}
 	}
 	char audit[4096];
-	if (profile.audit_log[0])
-		snprintf(audit, sizeof(audit), "%s", profile.audit_log);
-	else
-		oc_audit_default_path(profile.name, audit, sizeof(audit));
+	oc_audit_profile_path(&profile, audit, sizeof(audit));
 	struct oc_action_result res;
 	/* Exactly the commands shown above, even if the cluster changed since. */
 	oc_onboard_apply_planned(&writer, profile.name, audit, &req, st, &res, print_progress, NULL);

@@ -514,10 +514,7 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 		goto out;
 	}
 	char audit[PATH_MAX];
-	if (profile.audit_log[0])
-		snprintf(audit, sizeof(audit), "%s", profile.audit_log);
-	else
-		oc_audit_default_path(profile.name, audit, sizeof(audit));
+	oc_audit_profile_path(&profile, audit, sizeof(audit));
 	h.rcfg.writer = &writer;
 	h.rcfg.cluster = profile.name;
 	h.rcfg.audit_log = audit;

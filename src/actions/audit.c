@@ -1,6 +1,7 @@
 /* audit.c: the audit log, one JSON line per apply (see audit.h). jansson
  * objects stay in this file. */
 #include "actions/audit.h"
+#include "core/profile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -558,6 +559,18 @@ const char *oc_audit_default_path(const char *cluster, char *out, size_t len)
 	if (n < 0 || (size_t)n >= len)
 		out[0] = '\0';
 	return out;
+}
+
+const char *oc_audit_profile_path(const struct oc_profile *p, char *out, size_t len)
+{
+	if (!out || len == 0)
+		return out;
+	if (p->audit_log[0]) {
+		if ((size_t)snprintf(out, len, "%s", p->audit_log) >= len)
+			out[0] = '\0';
+		return out;
+	}
+	return oc_audit_default_path(p->name, out, len);
 }
 
 /* ---- read ---- */

@@ -83,6 +83,13 @@ int oc_audit_append(const char *path, const struct oc_audit_rec *rec, char *err,
  * out, "" when no home is known or the path does not fit. */
 const char *oc_audit_default_path(const char *cluster, char *out, size_t len);
 
+struct oc_profile;
+
+/* The audit log of profile p: its "audit_log", else the default path of
+ * oc_audit_default_path. The one place the front ends (console, onboard,
+ * rehearse) take it from. Returns out ("" when there is none). */
+const char *oc_audit_profile_path(const struct oc_profile *p, char *out, size_t len);
+
 /* One parsed audit line, for the console's audit view. */
 struct oc_audit_entry {
 	time_t time;
