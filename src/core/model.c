@@ -1,5 +1,6 @@
 #include "core/model.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -263,4 +264,21 @@ long oc_nodes_find(const struct oc_nodes *t, const char *name)
 		if (t->v[i].name && strcmp(t->v[i].name, name) == 0)
 			return (long)i;
 	return -1;
+}
+
+void oc_part_status_ok(struct oc_part_status *st, time_t now)
+{
+	st->fetched = now;
+	st->error_since = 0;
+	st->error[0] = '\0';
+}
+
+void oc_part_status_fail(struct oc_part_status *st, time_t now, const char *what, const char *why)
+{
+	if (!st->error_since)
+		st->error_since = now;
+	int w = snprintf(st->error, sizeof(st->error), "%s: ", what);
+	if (w > 0 && (size_t)w < sizeof(st->error))
+		snprintf(st->error + w, sizeof(st->error) - (size_t)w, "%.*s", (int)(sizeof(st->error) - (size_t)w - 1),
+			 why ? why : "unknown error");
 }

@@ -291,6 +291,11 @@ struct oc_part_status {
 	char error[160];       /* last error, "" when none */
 };
 
+/* The one way a backend marks a part read (ok) or failed ("what: why";
+ * error_since kept from the first failure in a row). */
+void oc_part_status_ok(struct oc_part_status *st, time_t now);
+void oc_part_status_fail(struct oc_part_status *st, time_t now, const char *what, const char *why);
+
 enum oc_part_id { OC_PART_NODES, OC_PART_PARTITIONS, OC_PART_JOBS, OC_PART_RESV, OC_PART_ACCT, OC_PART_COUNT };
 
 /* Bits of enum oc_part_id: which parts a refresh asks for or a view shows. */

@@ -45,23 +45,6 @@ struct cli_backend {
 	bool dbd_changed;
 };
 
-static void status_ok(struct oc_part_status *st)
-{
-	st->fetched = time(NULL);
-	st->error_since = 0;
-	st->error[0] = '\0';
-}
-
-static void status_fail(struct oc_part_status *st, const char *what, const char *why)
-{
-	if (!st->error_since)
-		st->error_since = time(NULL);
-	int w = snprintf(st->error, sizeof(st->error), "%s: ", what);
-	if (w > 0 && (size_t)w < sizeof(st->error))
-		snprintf(st->error + w, sizeof(st->error) - (size_t)w, "%.*s", (int)(sizeof(st->error) - (size_t)w - 1),
-			 why);
-}
-
 /* "slurm 22.05.8", "slurm-wlm 22.05.8" -> 2205; 0 when unreadable. */
 static int parse_version(const char *s)
 {
@@ -276,14 +259,14 @@ static int refresh_acct(struct cli_backend *b, struct oc_snapshot *next)
 		if (!old || old->enabled || old->nassocs || old->nqos) {
 			struct oc_accounting *t = oc_accounting_new();
 			if (!t) {
-				status_fail(st, "accounting", "out of memory");
+				oc_part_status_fail(st, time(NULL), "accounting", "out of memory");
 				return -1;
 			}
 			t->h.generation = (old ? old->h.generation : 0) + 1;
 			oc_accounting_unref(&next->accounting);
 			next->accounting = t;
 		}
-		status_ok(st);
+		oc_part_status_ok(st, time(NULL));
 		return 0;
 	}
 	dbd_refresh(b);
@@ -293,12 +276,12 @@ static int refresh_acct(struct cli_backend *b, struct oc_snapshot *next)
 	int rc = run_part(b, OC_PART_ACCT, argv, next, &r, err, sizeof(err));
 	if (rc == 1 && !b->dbd_changed) {
 		oc_run_result_clear(&r);
-		status_ok(st);
+		oc_part_status_ok(st, time(NULL));
 		return 0;
 	}
 	if (rc < 0) {
 		oc_run_result_clear(&r);
-		status_fail(st, "associations", err);
+		oc_part_status_fail(st, time(NULL), "associations", err);
 		return -1;
 	}
 	struct oc_accounting *t = NULL;
@@ -306,7 +289,7 @@ static int refresh_acct(struct cli_backend *b, struct oc_snapshot *next)
 				   sizeof(err)) < 0) {
 		oc_run_result_clear(&r);
 		forget_output(b, OC_PART_ACCT);
-		status_fail(st, "associations", err);
+		oc_part_status_fail(st, time(NULL), "associations", err);
 		return -1;
 	}
 	snprintf(t->dbd_error, sizeof(t->dbd_error), "%s", b->dbd_error);
@@ -315,7 +298,7 @@ static int refresh_acct(struct cli_backend *b, struct oc_snapshot *next)
 	oc_run_result_clear(&r);
 	oc_accounting_unref(&next->accounting);
 	next->accounting = t;
-	status_ok(st);
+	oc_part_status_ok(st, time(NULL));
 	return 0;
 }
 
@@ -392,16 +375,16 @@ static int refresh_indexed(struct cli_backend *b, const struct indexed_part *ip,
 	void *t = NULL;
 	int ret = 0;
 	if (rc == 1 && !full) {
-		status_ok(st);
+		oc_part_status_ok(st, time(NULL));
 	} else if (rc >= 0 && ip->parse(r.out, r.out_len, ix, prev, &t, err, sizeof(err)) == 0) {
 		ip->swap(next, t);
 		keep_output(b, ip->part, &r, t);
 		b->need_full &= ~OC_MASK(ip->part);
-		status_ok(st);
+		oc_part_status_ok(st, time(NULL));
 	} else {
 		if (rc >= 0)
 			forget_output(b, ip->part);
-		status_fail(st, ip->what, err);
+		oc_part_status_fail(st, time(NULL), ip->what, err);
 		ret = -1;
 	}
 	oc_run_result_clear(&r);
@@ -417,7 +400,7 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	if (!b->version && detect_version(b, err, sizeof(err)) < 0) {
 		for (int p = 0; p < OC_PART_COUNT; p++)
 			if (mask & OC_MASK(p)) {
-				status_fail(&next->status[p], "sinfo --version", err);
+				oc_part_status_fail(&next->status[p], time(NULL), "sinfo --version", err);
 				failed++;
 			}
 		return failed;
@@ -436,17 +419,17 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 		int rc = run_part(b, OC_PART_NODES, nodes_argv, next, &r, err, sizeof(err));
 		struct oc_nodes *t = NULL;
 		if (rc == 1) {
-			status_ok(st);
+			oc_part_status_ok(st, time(NULL));
 		} else if (rc >= 0 && oc_cli_parse_nodes_json(r.out, r.out_len, prev ? prev->nodes : NULL, &t, err,
 							     sizeof(err)) == 0) {
 			oc_nodes_unref(&next->nodes);
 			next->nodes = t;
 			keep_output(b, OC_PART_NODES, &r, t);
-			status_ok(st);
+			oc_part_status_ok(st, time(NULL));
 		} else {
 			if (rc >= 0)
 				forget_output(b, OC_PART_NODES);
-			status_fail(st, "nodes", err);
+			oc_part_status_fail(st, time(NULL), "nodes", err);
 			failed++;
 		}
 		oc_run_result_clear(&r);

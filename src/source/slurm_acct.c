@@ -296,21 +296,6 @@ void oc_slurm_acct_free(struct oc_slurm_acct **ap)
 
 /* ---- conversion -------------------------------------------------------- */
 
-static void acct_status_ok(struct oc_part_status *st, time_t now)
-{
-	st->fetched = now;
-	st->error_since = 0;
-	st->error[0] = '\0';
-}
-
-static void acct_status_fail(struct oc_part_status *st, time_t now, const char *what, int err)
-{
-	if (!st->error_since)
-		st->error_since = now;
-	snprintf(st->error, sizeof(st->error), "%s: %s", what,
-		 err ? slurm_strerror(err) : "unknown error");
-}
-
 static uint32_t u32_or_none(uint32_t v)
 {
 	return (v == INFINITE || v == NO_VAL) ? OC_NONE : v;
@@ -628,7 +613,7 @@ int oc_slurm_acct_refresh(struct oc_slurm_acct *a, bool enabled, const struct oc
 		if (!old || old->enabled || old->nassocs || old->nqos) {
 			struct oc_accounting *t = oc_accounting_new();
 			if (!t) {
-				acct_status_fail(st, time(NULL), "accounting", ENOMEM);
+				oc_part_status_fail(st, time(NULL), "accounting", slurm_strerror(ENOMEM));
 				return -1;
 			}
 			t->h.generation = (old ? old->h.generation : 0) + 1;
@@ -636,7 +621,7 @@ int oc_slurm_acct_refresh(struct oc_slurm_acct *a, bool enabled, const struct oc
 			oc_accounting_unref(&next->accounting);
 			next->accounting = t;
 		}
-		acct_status_ok(st, time(NULL));
+		oc_part_status_ok(st, time(NULL));
 		return 0;
 	}
 
@@ -652,17 +637,17 @@ int oc_slurm_acct_refresh(struct oc_slurm_acct *a, bool enabled, const struct oc
 		int e = errno;
 		if (msg)
 			slurm_free_assoc_mgr_info_msg(msg);
-		acct_status_fail(st, time(NULL), "associations", e);
+		oc_part_status_fail(st, time(NULL), "associations", e ? slurm_strerror(e) : NULL);
 		return -1;
 	}
 	struct oc_accounting *t = acct_convert(a, msg, old, dbd_error);
 	slurm_free_assoc_mgr_info_msg(msg);
 	if (!t) {
-		acct_status_fail(st, time(NULL), "associations", ENOMEM);
+		oc_part_status_fail(st, time(NULL), "associations", slurm_strerror(ENOMEM));
 		return -1;
 	}
 	oc_accounting_unref(&next->accounting);
 	next->accounting = t;
-	acct_status_ok(st, time(NULL));
+	oc_part_status_ok(st, time(NULL));
 	return 0;
 }

@@ -88,20 +88,6 @@ const char *oc_slurm_uid_name(struct oc_slurm_uid_cache *c, uint32_t uid)
 	return e->name;
 }
 
-static void status_ok(struct oc_part_status *st, time_t now)
-{
-	st->fetched = now;
-	st->error_since = 0;
-	st->error[0] = '\0';
-}
-
-static void status_fail(struct oc_part_status *st, time_t now, const char *what)
-{
-	if (!st->error_since)
-		st->error_since = now;
-	snprintf(st->error, sizeof(st->error), "%s: %s", what, slurm_errtext());
-}
-
 /* ---- nodes ------------------------------------------------------------ */
 
 /* NODE_STATE_* flag bits -> the model's flags; every flag bit of the
@@ -709,16 +695,16 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			slurm_free_node_info_msg(msg);
 			if (t) {
 				REPLACE_TABLE(nodes, oc_nodes_unref, t);
-				status_ok(st, time(NULL));
+				oc_part_status_ok(st, time(NULL));
 			} else {
 				errno = ENOMEM;
-				status_fail(st, time(NULL), "nodes");
+				oc_part_status_fail(st, time(NULL), "nodes", slurm_errtext());
 				failed++;
 			}
 		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
-			status_ok(st, time(NULL));
+			oc_part_status_ok(st, time(NULL));
 		} else {
-			status_fail(st, time(NULL), "nodes");
+			oc_part_status_fail(st, time(NULL), "nodes", slurm_errtext());
 			failed++;
 		}
 	}
@@ -746,16 +732,16 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			if (t) {
 				REPLACE_TABLE(partitions, oc_partitions_unref, t);
 				b->need_full &= ~OC_MASK(OC_PART_PARTITIONS);
-				status_ok(st, time(NULL));
+				oc_part_status_ok(st, time(NULL));
 			} else {
 				errno = ENOMEM;
-				status_fail(st, time(NULL), "partitions");
+				oc_part_status_fail(st, time(NULL), "partitions", slurm_errtext());
 				failed++;
 			}
 		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
-			status_ok(st, time(NULL));
+			oc_part_status_ok(st, time(NULL));
 		} else {
-			status_fail(st, time(NULL), "partitions");
+			oc_part_status_fail(st, time(NULL), "partitions", slurm_errtext());
 			failed++;
 		}
 	}
@@ -782,16 +768,16 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			if (t) {
 				REPLACE_TABLE(jobs, oc_jobs_unref, t);
 				b->need_full &= ~OC_MASK(OC_PART_JOBS);
-				status_ok(st, time(NULL));
+				oc_part_status_ok(st, time(NULL));
 			} else {
 				errno = ENOMEM;
-				status_fail(st, time(NULL), "jobs");
+				oc_part_status_fail(st, time(NULL), "jobs", slurm_errtext());
 				failed++;
 			}
 		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
-			status_ok(st, time(NULL));
+			oc_part_status_ok(st, time(NULL));
 		} else {
-			status_fail(st, time(NULL), "jobs");
+			oc_part_status_fail(st, time(NULL), "jobs", slurm_errtext());
 			failed++;
 		}
 	}
@@ -811,16 +797,16 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 			if (t) {
 				REPLACE_TABLE(reservations, oc_reservations_unref, t);
 				b->need_full &= ~OC_MASK(OC_PART_RESV);
-				status_ok(st, time(NULL));
+				oc_part_status_ok(st, time(NULL));
 			} else {
 				errno = ENOMEM;
-				status_fail(st, time(NULL), "reservations");
+				oc_part_status_fail(st, time(NULL), "reservations", slurm_errtext());
 				failed++;
 			}
 		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
-			status_ok(st, time(NULL));
+			oc_part_status_ok(st, time(NULL));
 		} else {
-			status_fail(st, time(NULL), "reservations");
+			oc_part_status_fail(st, time(NULL), "reservations", slurm_errtext());
 			failed++;
 		}
 	}
