@@ -20,47 +20,10 @@
 
 /* ---- node lists -------------------------------------------------------- */
 
-struct resolve_ctx {
-	const struct oc_node_index *ix;
-	uint32_t *idx;
-	uint32_t n, cap;
-};
-
-static int resolve_one(void *ctx, const char *name)
-{
-	struct resolve_ctx *c = ctx;
-	uint32_t i = oc_node_index_get(c->ix, name);
-	if (i != UINT32_MAX && c->n < c->cap)
-		c->idx[c->n++] = i;
-	return 0;
-}
-
 int oc_cli_resolve_nodes(struct oc_arena *a, const char *expr, struct oc_node_index *ix, uint32_t **idx,
 			 uint32_t *count)
 {
-	*idx = NULL;
-	*count = 0;
-	if (!ix || !expr || !*expr)
-		return 0;
-	char err[160];
-	long n = oc_hostlist_count(expr, err, sizeof(err));
-	if (n <= 0)
-		return 0; /* malformed: nothing resolved */
-	/* A list far longer than the node table names nodes it cannot hold
-	 * (a broken recorded snapshot, say "n[1-99999999]"): nothing resolved,
-	 * rather than walking and allocating for every name. */
-	if (!ix->nodes || (size_t)n > ix->nodes->n * 4 + 64)
-		return 0;
-	if (oc_node_index_build(ix) < 0)
-		return -1;
-	struct resolve_ctx c = {.ix = ix, .cap = (uint32_t)n};
-	c.idx = oc_arena_alloc(a, sizeof(uint32_t) * (size_t)n);
-	if (!c.idx)
-		return -1;
-	oc_hostlist_foreach(expr, (size_t)n, resolve_one, &c, err, sizeof(err));
-	*idx = c.idx;
-	*count = c.n;
-	return 0;
+	return oc_node_index_resolve(ix, &oc_core_hostlist_ops, a, expr, idx, count);
 }
 
 /* ---- key=value records ------------------------------------------------- */

@@ -280,35 +280,29 @@ struct oc_nodes *oc_slurm_convert_nodes(struct oc_slurm_uid_cache *uids, const n
 /* Resolve a hostlist expression against the node table through libslurm's
  * hostlist functions: *idx (in the arena) and *count. Unknown names are
  * skipped. Returns 0, -1 on ENOMEM. */
-static int resolve_nodes(struct oc_arena *a, const char *nodes, struct oc_node_index *ix,
-			 uint32_t **idx, uint32_t *count)
+/* libslurm's hostlists as oc_hostlist_ops, for oc_node_index_resolve
+ * (the resolution rules, the length guard included, are core's). */
+static int slurm_hl_walk(const char *expr, int (*start)(void *ctx, long count),
+			 int (*fn)(void *ctx, const char *name), void *ctx)
 {
-	*idx = NULL;
-	*count = 0;
-	if (!nodes || !*nodes)
-		return 0;
-	if (oc_node_index_build(ix) < 0)
-		return -1;
-	oc_hostlist hl = slurm_hostlist_create(nodes);
-	if (!hl)
-		return 0;
-	int n = slurm_hostlist_count(hl);
-	if (n > 0) {
-		*idx = oc_arena_alloc(a, sizeof(uint32_t) * (size_t)n);
-		if (!*idx) {
-			slurm_hostlist_destroy(hl);
-			return -1;
-		}
-	}
+	oc_hostlist hl = slurm_hostlist_create(expr);
+	int rc = start(ctx, hl ? (long)slurm_hostlist_count(hl) : 0);
 	char *host;
-	while ((host = slurm_hostlist_shift(hl))) {
-		uint32_t i = oc_node_index_get(ix, host);
-		if (i != UINT32_MAX && *count < (uint32_t)n)
-			(*idx)[(*count)++] = i;
+	while (!rc && hl && (host = slurm_hostlist_shift(hl))) {
+		rc = fn(ctx, host);
 		free(host);
 	}
-	slurm_hostlist_destroy(hl);
-	return 0;
+	if (hl)
+		slurm_hostlist_destroy(hl);
+	return rc;
+}
+
+static const struct oc_hostlist_ops slurm_hl_ops = {.walk = slurm_hl_walk};
+
+static int resolve_nodes(struct oc_arena *a, const char *nodes, struct oc_node_index *ix, uint32_t **idx,
+			 uint32_t *count)
+{
+	return oc_node_index_resolve(ix, &slurm_hl_ops, a, nodes, idx, count);
 }
 
 static struct oc_partitions *parts_convert(const partition_info_msg_t *msg,

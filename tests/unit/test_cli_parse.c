@@ -551,6 +551,34 @@ static void test_prefixes_and_noise(void **state)
 		oc_partitions_unref(&p);
 }
 
+/* Node lists resolved against a node table (core/nodeindex.c, both
+ * backends): list order, unknown names skipped, malformed or absurdly long
+ * lists resolve to nothing without walking them. */
+static void test_resolve_nodes(void **state)
+{
+	(void)state;
+	struct oc_nodes *n = load_nodes();
+	struct oc_node_index ix = {.nodes = n};
+	struct oc_arena a = {0};
+	uint32_t *idx = NULL, count = 9;
+	char list[512];
+	snprintf(list, sizeof(list), "%s,no-such-node,%s", n->v[1].name, n->v[0].name);
+	assert_int_equal(oc_node_index_resolve(&ix, &oc_core_hostlist_ops, &a, list, &idx, &count), 0);
+	assert_int_equal(count, 2);
+	assert_int_equal(idx[0], 1);
+	assert_int_equal(idx[1], 0);
+	assert_int_equal(oc_node_index_resolve(&ix, &oc_core_hostlist_ops, &a, "n[1-99999999]", &idx, &count), 0);
+	assert_int_equal(count, 0);
+	assert_null(idx);
+	assert_int_equal(oc_node_index_resolve(&ix, &oc_core_hostlist_ops, &a, "n[1-", &idx, &count), 0);
+	assert_int_equal(count, 0);
+	assert_int_equal(oc_node_index_resolve(&ix, &oc_core_hostlist_ops, &a, "", &idx, &count), 0);
+	assert_int_equal(count, 0);
+	oc_arena_release(&a);
+	oc_node_index_free(&ix);
+	oc_nodes_unref(&n);
+}
+
 /* One rule for both backends (core/jobreason.c), by squeue's names. */
 static void test_reason_is_limit(void **state)
 {
@@ -605,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_partitions),   cmocka_unit_test(test_json_commands),
 		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config), cmocka_unit_test(test_config_arrays),
 		cmocka_unit_test(test_assoc_mgr),    cmocka_unit_test(test_prefixes_and_noise),
+		cmocka_unit_test(test_resolve_nodes),
 		cmocka_unit_test(test_reason_is_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
