@@ -1,6 +1,7 @@
 /* audit.c: the audit log, one JSON line per apply (see audit.h). jansson
  * objects stay in this file. */
 #include "actions/audit.h"
+#include "core/strbuf.h"
 #include "core/profile.h"
 
 #include <errno.h>
@@ -30,19 +31,6 @@
 /* The name the kernel gives the SSM session worker (comm is cut to 15). */
 #define AUDIT_SSM_WORKER_COMM "ssm-session-wor"
 #define AUDIT_SSM_WORKER_NAME "ssm-session-worker"
-
-static void audit_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void audit_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- UTF-8 ---- */
 
@@ -304,7 +292,7 @@ static int audit_mkdirs(const char *path, char *err, size_t errlen)
 {
 	char *dir = strdup(path);
 	if (!dir) {
-		audit_err(err, errlen, "audit log: out of memory");
+		oc_seterr(err, errlen, "audit log: out of memory");
 		return -1;
 	}
 	char *slash = strrchr(dir, '/');
@@ -322,7 +310,7 @@ static int audit_mkdirs(const char *path, char *err, size_t errlen)
 			struct stat st;
 			int e = errno;
 			if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-				audit_err(err, errlen, "audit log: cannot create %s: %s", dir, strerror(e));
+				oc_seterr(err, errlen, "audit log: cannot create %s: %s", dir, strerror(e));
 				free(dir);
 				return -1;
 			}
@@ -382,32 +370,32 @@ static int audit_write(const char *path, const char *line, char *err, size_t err
 		fd = open(path, O_WRONLY | flags, 0600);
 	if (fd < 0) {
 		if (errno == ELOOP)
-			audit_err(err, errlen, "audit log %s is a symlink: refused", path);
+			oc_seterr(err, errlen, "audit log %s is a symlink: refused", path);
 		else if (errno == ENXIO)
-			audit_err(err, errlen, "audit log %s is not a regular file: refused", path);
+			oc_seterr(err, errlen, "audit log %s is not a regular file: refused", path);
 		else
-			audit_err(err, errlen, "audit log %s: %s", path, strerror(errno));
+			oc_seterr(err, errlen, "audit log %s: %s", path, strerror(errno));
 		return -1;
 	}
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
-		audit_err(err, errlen, "audit log %s: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "audit log %s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		audit_err(err, errlen, "audit log %s is not a regular file: refused", path);
+		oc_seterr(err, errlen, "audit log %s is not a regular file: refused", path);
 		close(fd);
 		return -1;
 	}
 	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		audit_err(err, errlen, "audit log %s is writable by group or others (mode %04o): refused; chmod go-w it",
+		oc_seterr(err, errlen, "audit log %s is writable by group or others (mode %04o): refused; chmod go-w it",
 			  path, (unsigned)(st.st_mode & 07777));
 		close(fd);
 		return -1;
 	}
 	if (st.st_uid != geteuid() && st.st_uid != 0) {
-		audit_err(err, errlen, "audit log %s is owned by uid %lu, not by you or root: refused", path,
+		oc_seterr(err, errlen, "audit log %s is owned by uid %lu, not by you or root: refused", path,
 			  (unsigned long)st.st_uid);
 		close(fd);
 		return -1;
@@ -435,15 +423,15 @@ static int audit_write(const char *path, const char *line, char *err, size_t err
 	}
 	int rc = 0;
 	if (audit_write_all(fd, out, strlen(out)) < 0) {
-		audit_err(err, errlen, "audit log %s: write: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "audit log %s: write: %s", path, strerror(errno));
 		rc = -1;
 	} else if (fsync(fd) < 0 && errno != EINVAL && errno != EROFS) {
-		audit_err(err, errlen, "audit log %s: fsync: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "audit log %s: fsync: %s", path, strerror(errno));
 		rc = -1;
 	}
 	free(joined);
 	if (close(fd) < 0 && rc == 0) {
-		audit_err(err, errlen, "audit log %s: close: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "audit log %s: close: %s", path, strerror(errno));
 		rc = -1;
 	}
 	return rc;
@@ -492,19 +480,19 @@ static void audit_syslog(const struct oc_audit_rec *rec, const struct audit_who 
 int oc_audit_append(const char *path, const struct oc_audit_rec *rec, char *err, size_t errlen)
 {
 	if (!rec) {
-		audit_err(err, errlen, "audit: no record");
+		oc_seterr(err, errlen, "audit: no record");
 		return -1;
 	}
 	struct audit_who w;
 	audit_who_fill(&w);
 	audit_syslog(rec, &w);
 	if (!path || !path[0]) {
-		audit_err(err, errlen, "audit log: no path");
+		oc_seterr(err, errlen, "audit log: no path");
 		return -1;
 	}
 	char *line = audit_format_who(rec, &w);
 	if (!line) {
-		audit_err(err, errlen, "audit log: out of memory");
+		oc_seterr(err, errlen, "audit log: out of memory");
 		return -1;
 	}
 	int rc = audit_write(path, line, err, errlen);
@@ -717,19 +705,19 @@ long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, si
 	if (bad)
 		*bad = 0;
 	if (!path || !path[0]) {
-		audit_err(err, errlen, "audit log: no path");
+		oc_seterr(err, errlen, "audit log: no path");
 		return -1;
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		audit_err(err, errlen, "audit log %s: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "audit log %s: %s", path, strerror(errno));
 		return -1;
 	}
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		audit_err(err, errlen, "audit log %s: not a regular file", path);
+		oc_seterr(err, errlen, "audit log %s: not a regular file", path);
 		close(fd);
 		return -1;
 	}
@@ -740,7 +728,7 @@ long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, si
 	struct oc_audit_entry *ents = malloc(sizeof(*ents) * (max < 1024 ? max : 1024));
 	size_t cap = max < 1024 ? max : 1024, count = 0, nbad = 0;
 	if (!ents) {
-		audit_err(err, errlen, "audit log: out of memory");
+		oc_seterr(err, errlen, "audit log: out of memory");
 		close(fd);
 		return -1;
 	}
@@ -752,7 +740,7 @@ long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, si
 		size_t got = 0;
 		buf = audit_pread_range(fd, start, size, &got);
 		if (!buf) {
-			audit_err(err, errlen, "audit log %s: %s", path, strerror(errno));
+			oc_seterr(err, errlen, "audit log %s: %s", path, strerror(errno));
 			goto fail;
 		}
 		count = 0;
@@ -819,7 +807,7 @@ long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, si
 	return (long)count;
 oom:
 	free(buf);
-	audit_err(err, errlen, "audit log: out of memory");
+	oc_seterr(err, errlen, "audit log: out of memory");
 fail:
 	free(ents);
 	free(outcomes.v);

@@ -236,7 +236,7 @@ static int onb_fail(const struct onb_load *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	oc_datafile_err(l->err, l->errlen, "%s: %s", l->path, msg);
+	oc_seterr(l->err, l->errlen, "%s: %s", l->path, msg);
 	return -1;
 }
 
@@ -505,7 +505,7 @@ int oc_onb_spec_load(const char *path, struct oc_onb_spec *spec, char *err, size
 
 	oc_onb_spec_init(spec);
 	if (!path) {
-		oc_datafile_err(err, errlen, "no onboarding file given");
+		oc_seterr(err, errlen, "no onboarding file given");
 		return -1;
 	}
 	if (oc_datafile_read(path, false, &text, &textlen, err, errlen) < 0)

@@ -16,17 +16,6 @@
 
 #define DATAFILE_SYSCONFDIR_DEFAULT "/etc/opsconsole"
 
-/* Formats into err when err and errlen allow (datafiles.h). */
-void oc_datafile_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Returns 0, or -1 when there is no out (datafiles.h). */
 int oc_datafile_begin(const void *out, const char *what, char *err, size_t errlen)
@@ -34,7 +23,7 @@ int oc_datafile_begin(const void *out, const char *what, char *err, size_t errle
 	if (err && errlen)
 		err[0] = '\0';
 	if (!out) {
-		oc_datafile_err(err, errlen, "no %s to fill", what);
+		oc_seterr(err, errlen, "no %s to fill", what);
 		return -1;
 	}
 	return 0;
@@ -134,7 +123,7 @@ int oc_datafile_probe(const char *path, char *err, size_t errlen)
 		return 0;
 	if (errno == ENOENT || errno == ENOTDIR)
 		return 1;
-	oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+	oc_seterr(err, errlen, "%s: %s", path, strerror(errno));
 	return -1;
 }
 
@@ -145,11 +134,11 @@ int oc_datafile_find(const char *kind, const char *name, const struct oc_datafil
 	if (err && errlen)
 		err[0] = '\0';
 	if (!kind || !*kind || strchr(kind, '/') || !path || len == 0) {
-		oc_datafile_err(err, errlen, "invalid data file kind");
+		oc_seterr(err, errlen, "invalid data file kind");
 		return -1;
 	}
 	if (!oc_datafile_name_ok(name)) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"invalid name \"%.80s\": 1 to %d of A-Z a-z 0-9 . _ -, not starting with '.'",
 				name ? name : "", OC_DATAFILE_NAME_MAX);
 		return -1;
@@ -169,10 +158,10 @@ int oc_datafile_find(const char *kind, const char *name, const struct oc_datafil
 	}
 	path[0] = '\0';
 	if (!d || d->n == 0) {
-		oc_datafile_err(err, errlen, "no %s/%s.json: no directories to look in", kind, name);
+		oc_seterr(err, errlen, "no %s/%s.json: no directories to look in", kind, name);
 		return 1;
 	}
-	oc_datafile_err(err, errlen, "no %s/%s.json in", kind, name);
+	oc_seterr(err, errlen, "no %s/%s.json in", kind, name);
 	for (size_t i = 0; i < d->n && err && errlen; i++) {
 		size_t used = strlen(err);
 		if (used + 1 < errlen)
@@ -187,29 +176,29 @@ static int datafile_check(const char *path, const struct stat *st, bool strict, 
 			  size_t errlen)
 {
 	if (S_ISDIR(st->st_mode)) {
-		oc_datafile_err(err, errlen, "%s: is a directory", path);
+		oc_seterr(err, errlen, "%s: is a directory", path);
 		return -1;
 	}
 	if (!S_ISREG(st->st_mode)) {
-		oc_datafile_err(err, errlen, "%s: not a regular file", path);
+		oc_seterr(err, errlen, "%s: not a regular file", path);
 		return -1;
 	}
 	if (st->st_size > OC_DATAFILE_MAX_SIZE) {
-		oc_datafile_err(err, errlen, "%s: too large (%lld bytes, at most %d)", path,
+		oc_seterr(err, errlen, "%s: too large (%lld bytes, at most %d)", path,
 				(long long)st->st_size, OC_DATAFILE_MAX_SIZE);
 		return -1;
 	}
 	if (!strict)
 		return 0;
 	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"%s: refused: writable by %s (mode %04o); run chmod go-w on it",
 				path, (st->st_mode & S_IWOTH) ? "others" : "group",
 				(unsigned)(st->st_mode & 07777));
 		return -1;
 	}
 	if (st->st_uid != 0 && st->st_uid != geteuid()) {
-		oc_datafile_err(err, errlen, "%s: refused: owned by uid %u, neither you nor root", path,
+		oc_seterr(err, errlen, "%s: refused: owned by uid %u, neither you nor root", path,
 				(unsigned)st->st_uid);
 		return -1;
 	}
@@ -236,18 +225,18 @@ static int datafile_check_dir(const char *path, const char *dir, char *err, size
 	struct stat st;
 
 	if (stat(dir, &st) < 0) {
-		oc_datafile_err(err, errlen, "%s: refused: cannot examine its directory %s: %s", path, dir,
+		oc_seterr(err, errlen, "%s: refused: cannot examine its directory %s: %s", path, dir,
 				strerror(errno));
 		return -1;
 	}
 	if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"%s: refused: its directory %s is owned by uid %u, neither you nor root", path,
 				dir, (unsigned)st.st_uid);
 		return -1;
 	}
 	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"%s: refused: its directory %s is writable by %s (mode %04o); run chmod go-w %s",
 				path, dir, (st.st_mode & S_IWOTH) ? "others" : "group",
 				(unsigned)(st.st_mode & 07777), dir);
@@ -324,7 +313,7 @@ static int trusted_one(const char *what, const char *path, const char *p, const 
 	else
 		snprintf(who, sizeof(who), "its directory %s", p);
 	if (st->st_uid != 0 && st->st_uid != geteuid()) {
-		oc_datafile_err(err, errlen, "%s %s: refused: %s is owned by uid %u, neither you nor root", what, path,
+		oc_seterr(err, errlen, "%s %s: refused: %s is owned by uid %u, neither you nor root", what, path,
 				who, (unsigned)st->st_uid);
 		return -1;
 	}
@@ -332,7 +321,7 @@ static int trusted_one(const char *what, const char *path, const char *p, const 
 		return 0;
 	if (dir && st->st_uid == 0 && (st->st_mode & S_ISVTX))
 		return 0; /* /tmp */
-	oc_datafile_err(err, errlen, "%s %s: refused: %s is writable by %s (mode %04o); run chmod go-w %s", what, path,
+	oc_seterr(err, errlen, "%s %s: refused: %s is writable by %s (mode %04o); run chmod go-w %s", what, path,
 			who, (st->st_mode & S_IWOTH) ? "others" : "group", (unsigned)(st->st_mode & 07777), p);
 	return -1;
 }
@@ -350,7 +339,7 @@ static int trusted_parents(const char *what, const char *path, char *p, char *er
 		else
 			*slash = '\0';
 		if (stat(p, &st) < 0) {
-			oc_datafile_err(err, errlen, "%s %s: cannot examine %s: %s", what, path, p, strerror(errno));
+			oc_seterr(err, errlen, "%s %s: cannot examine %s: %s", what, path, p, strerror(errno));
 			return -1;
 		}
 		if (trusted_one(what, path, p, &st, true, err, errlen) < 0)
@@ -364,15 +353,15 @@ int oc_path_trusted(const char *path, const char *what, char *err, size_t errlen
 	char real[PATH_MAX], given[PATH_MAX + OC_DATAFILE_PATH_MAX];
 	struct stat st;
 	if (!path || !*path) {
-		oc_datafile_err(err, errlen, "%s: no path", what);
+		oc_seterr(err, errlen, "%s: no path", what);
 		return -1;
 	}
 	if (!realpath(path, real) || stat(real, &st) < 0) {
-		oc_datafile_err(err, errlen, "%s %s: %s", what, path, strerror(errno));
+		oc_seterr(err, errlen, "%s %s: %s", what, path, strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		oc_datafile_err(err, errlen, "%s %s: refused: not a regular file or a directory", what, path);
+		oc_seterr(err, errlen, "%s %s: refused: not a regular file or a directory", what, path);
 		return -1;
 	}
 	if (trusted_one(what, path, path, &st, S_ISDIR(st.st_mode), err, errlen) < 0)
@@ -384,7 +373,7 @@ int oc_path_trusted(const char *path, const char *what, char *err, size_t errlen
 	} else {
 		char cwd[PATH_MAX];
 		if (!getcwd(cwd, sizeof(cwd))) {
-			oc_datafile_err(err, errlen, "%s %s: %s", what, path, strerror(errno));
+			oc_seterr(err, errlen, "%s %s: %s", what, path, strerror(errno));
 			return -1;
 		}
 		snprintf(given, sizeof(given), "%s/%s", cwd, path);
@@ -410,25 +399,25 @@ int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen
 	if (err && errlen)
 		err[0] = '\0';
 	if (!text) {
-		oc_datafile_err(err, errlen, "no buffer to read into");
+		oc_seterr(err, errlen, "no buffer to read into");
 		return -1;
 	}
 	*text = NULL;
 	if (textlen)
 		*textlen = 0;
 	if (!path || !*path) {
-		oc_datafile_err(err, errlen, "no path");
+		oc_seterr(err, errlen, "no path");
 		return -1;
 	}
 	/* O_NONBLOCK: a FIFO put in place of the file must not hang the open;
 	 * it is then refused as not a regular file. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0) {
-		oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (datafile_check_tree(path, strict, &strict, err, errlen) < 0 ||
@@ -438,7 +427,7 @@ int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen
 	 * fstat and read. */
 	buf = malloc((size_t)OC_DATAFILE_MAX_SIZE + 2);
 	if (!buf) {
-		oc_datafile_err(err, errlen, "%s: out of memory", path);
+		oc_seterr(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
 	for (;;) {
@@ -446,14 +435,14 @@ int oc_datafile_read(const char *path, bool strict, char **text, size_t *textlen
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+			oc_seterr(err, errlen, "%s: %s", path, strerror(errno));
 			goto out;
 		}
 		if (r == 0)
 			break;
 		used += (size_t)r;
 		if (used > OC_DATAFILE_MAX_SIZE) {
-			oc_datafile_err(err, errlen, "%s: too large (more than %d bytes)", path,
+			oc_seterr(err, errlen, "%s: too large (more than %d bytes)", path,
 					OC_DATAFILE_MAX_SIZE);
 			goto out;
 		}

@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/strbuf.h" /* oc_seterr: the loaders' "path: message" errors */
+
 #define OC_DATAFILE_MAX_DIRS 4
 #define OC_DATAFILE_PATH_MAX 4096
 #define OC_DATAFILE_MAX_SIZE (1024 * 1024)  /* larger files are refused */
@@ -113,12 +115,6 @@ char *oc_datafile_names_join(struct oc_datafile_names *l);
  * with "no WHAT to fill" in err when out is NULL. */
 int oc_datafile_begin(const void *out, const char *what, char *err, size_t errlen);
 
-/* Formats a message into err (size errlen) as snprintf does; does nothing
- * when err is NULL or errlen 0. Returns nothing. The loaders of this
- * directory (keymap.c, theme.c, viewcfg.c, jsonfile.c, profile.c) use it
- * for their "path: message" errors. */
-void oc_datafile_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* The stem of path: its base name without ".json", into out (size len).
  * Returns 0, or -1 when the base name is not N.json with an N that

@@ -21,9 +21,9 @@ void oc_jsonfile_syntax_err(char *err, size_t errlen, const char *path, int line
 			    const char *text)
 {
 	if (line > 0)
-		oc_datafile_err(err, errlen, "%s:%d:%d: %s", path, line, column, text);
+		oc_seterr(err, errlen, "%s:%d:%d: %s", path, line, column, text);
 	else
-		oc_datafile_err(err, errlen, "%s: %s", path, text);
+		oc_seterr(err, errlen, "%s: %s", path, text);
 }
 
 /* Index of the key called name in k, or -1. */
@@ -78,7 +78,7 @@ static void jsonfile_unknown_key(const struct oc_jsonfile_kind *k, const char *p
 			break;
 		used += (size_t)n;
 	}
-	oc_datafile_err(err, errlen, "%s: unknown key \"%.60s\" (a %s has %s)", path, key, k->what,
+	oc_seterr(err, errlen, "%s: unknown key \"%.60s\" (a %s has %s)", path, key, k->what,
 			known);
 }
 
@@ -101,7 +101,7 @@ static int jsonfile_keys(const struct oc_jsonfile_kind *k, const char *path, jso
 		if (!jsonfile_is(v, d->type)) {
 			const char *must = d->must ? d->must
 					   : d->type == OC_JSONFILE_BOOL ? "true or false" : "a string";
-			oc_datafile_err(err, errlen, "%s: \"%s\" must be %s", path, key, must);
+			oc_seterr(err, errlen, "%s: \"%s\" must be %s", path, key, must);
 			return -1;
 		}
 		val[i].present = true;
@@ -123,7 +123,7 @@ static int jsonfile_check(const struct oc_jsonfile_kind *k, const char *path, co
 	int ni = jsonfile_key_index(k, k->name_key);
 
 	if (ni >= 0 && val[ni].present && strcmp(val[ni].str, stem) != 0) {
-		oc_datafile_err(err, errlen, "%s: \"%s\" is \"%.60s\" but the file is %s.json", path,
+		oc_seterr(err, errlen, "%s: \"%s\" is \"%.60s\" but the file is %s.json", path,
 				k->name_key, val[ni].str, stem);
 		return -1;
 	}
@@ -135,7 +135,7 @@ static int jsonfile_check(const struct oc_jsonfile_kind *k, const char *path, co
 							      : json_object_size(val[i].json)) == 0;
 		if (d->need == OC_JSONFILE_OPTIONAL || !missing)
 			continue;
-		oc_datafile_err(err, errlen, "%s: no \"%s\"%s", path, d->name,
+		oc_seterr(err, errlen, "%s: no \"%s\"%s", path, d->name,
 				d->need == OC_JSONFILE_NONEMPTY ? " (at least one is needed)" : "");
 		return -1;
 	}
@@ -183,25 +183,25 @@ static int jsonfile_parent(const struct oc_jsonfile_kind *k, const char *path, c
 	int rc;
 
 	if (!oc_datafile_name_ok(name)) {
-		oc_datafile_err(err, errlen, "%s: \"extends\": invalid %s name \"%.80s\"", path, k->what,
+		oc_seterr(err, errlen, "%s: \"extends\": invalid %s name \"%.80s\"", path, k->what,
 				name);
 		return -1;
 	}
 	if (strcmp(name, stem) == 0) {
-		oc_datafile_err(err, errlen, "%s: \"extends\": a %s cannot extend itself (%s)", path,
+		oc_seterr(err, errlen, "%s: \"extends\": a %s cannot extend itself (%s)", path,
 				k->what, name);
 		return -1;
 	}
 	rc = jsonfile_parent_path(k, name, src, ppath, sizeof(ppath), &strict, why, sizeof(why));
 	if (rc < 0) {
-		oc_datafile_err(err, errlen, "%s: \"extends\": %s", path, why);
+		oc_seterr(err, errlen, "%s: \"extends\": %s", path, why);
 		return -1;
 	}
 	if (rc == 0)
 		return jsonfile_load_file(k, ppath, strict, src, stem, ctx, err, errlen);
 	rc = k->builtin ? k->builtin(ctx, name, err, errlen) : 1;
 	if (rc == 1)
-		oc_datafile_err(err, errlen, "%s: \"extends\": no %s \"%s\" (%s, and no built-in)", path,
+		oc_seterr(err, errlen, "%s: \"extends\": no %s \"%s\" (%s, and no built-in)", path,
 				k->what, name, why);
 	return rc == 0 ? 0 : -1;
 }
@@ -224,15 +224,15 @@ static int jsonfile_load_file(const struct oc_jsonfile_kind *k, const char *path
 	int rc = -1;
 
 	if (!jsonfile_kind_ok(k)) {
-		oc_datafile_err(err, errlen, "%s: the %s loader's key list is broken", path, k->what);
+		oc_seterr(err, errlen, "%s: the %s loader's key list is broken", path, k->what);
 		return -1;
 	}
 	if (strlen(path) >= OC_DATAFILE_PATH_MAX) {
-		oc_datafile_err(err, errlen, "%.64s...: path too long", path);
+		oc_seterr(err, errlen, "%.64s...: path too long", path);
 		return -1;
 	}
 	if (oc_datafile_stem(path, stem, sizeof(stem)) < 0) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"%s: the file name must be NAME.json, NAME of 1 to %d of A-Z a-z 0-9 . _ -",
 				path, OC_DATAFILE_NAME_MAX);
 		return -1;
@@ -245,7 +245,7 @@ static int jsonfile_load_file(const struct oc_jsonfile_kind *k, const char *path
 		goto out;
 	}
 	if (!json_is_object(root)) {
-		oc_datafile_err(err, errlen, "%s: a %s must be a JSON object ({ ... })", path, k->what);
+		oc_seterr(err, errlen, "%s: a %s must be a JSON object ({ ... })", path, k->what);
 		goto out;
 	}
 	if (jsonfile_keys(k, path, root, val, err, errlen) < 0 ||
@@ -258,11 +258,11 @@ static int jsonfile_load_file(const struct oc_jsonfile_kind *k, const char *path
 	if (xi >= 0 && val[xi].present) {
 		if (child) {
 			if (strcmp(doc.extends, child) == 0)
-				oc_datafile_err(err, errlen,
+				oc_seterr(err, errlen,
 						"%s: \"extends\": cycle: %s extends %s, which extends %s",
 						path, child, stem, child);
 			else
-				oc_datafile_err(err, errlen,
+				oc_seterr(err, errlen,
 						"%s: \"extends\": only one level: %s extends %s, which extends %s",
 						path, child, stem, doc.extends);
 			goto out;
@@ -288,11 +288,11 @@ int oc_jsonfile_load(const struct oc_jsonfile_kind *k, const char *path, void *c
 	const char *slash;
 
 	if (!path || !*path) {
-		oc_datafile_err(err, errlen, "no %s path", k->what);
+		oc_seterr(err, errlen, "no %s path", k->what);
 		return -1;
 	}
 	if (strlen(path) >= sizeof(dir)) {
-		oc_datafile_err(err, errlen, "%.64s...: path too long", path);
+		oc_seterr(err, errlen, "%.64s...: path too long", path);
 		return -1;
 	}
 	slash = strrchr(path, '/');

@@ -162,17 +162,17 @@ static int keymap_apply_table(const char *name, const struct keymap_entry *e, si
 		int key = oc_key_parse_err(e[i].key, why, sizeof(why));
 		int action = keymap_action(e[i].action, ids, nids);
 		if (key < 0) {
-			oc_datafile_err(err, errlen, "built-in keymap %s: \"%s\": %s", name, e[i].key, why);
+			oc_seterr(err, errlen, "built-in keymap %s: \"%s\": %s", name, e[i].key, why);
 			return -1;
 		}
 		if (action < 0) {
-			oc_datafile_err(err, errlen,
+			oc_seterr(err, errlen,
 					"built-in keymap %s: action \"%s\" is not in the action registry",
 					name, e[i].action);
 			return -1;
 		}
 		if (keymap_set(out, key, action) < 0) {
-			oc_datafile_err(err, errlen, "built-in keymap %s: too many bindings", name);
+			oc_seterr(err, errlen, "built-in keymap %s: too many bindings", name);
 			return -1;
 		}
 	}
@@ -216,7 +216,7 @@ int oc_keymap_builtin(const char *name, const char *const *ids, size_t nids,
 	if (keymap_begin(out, err, errlen) < 0)
 		return -1;
 	if (bi < 0) {
-		oc_datafile_err(err, errlen, "no built-in keymap \"%.80s\"", name ? name : "");
+		oc_seterr(err, errlen, "no built-in keymap \"%.80s\"", name ? name : "");
 		return 1;
 	}
 	if (keymap_builtins[bi].extends[0]) {
@@ -224,7 +224,7 @@ int oc_keymap_builtin(const char *name, const char *const *ids, size_t nids,
 		if (pi < 0 || keymap_apply_table(keymap_builtins[pi].name, keymap_builtins[pi].e,
 						 keymap_builtins[pi].n, ids, nids, out, err, errlen) < 0) {
 			if (pi < 0)
-				oc_datafile_err(err, errlen, "built-in keymap %s: no parent", name);
+				oc_seterr(err, errlen, "built-in keymap %s: no parent", name);
 			keymap_clear(out);
 			return -1;
 		}
@@ -274,19 +274,19 @@ static int keymap_apply_json(const char *path, json_t *bindings, const char *con
 		int action = -1;
 
 		if (key < 0) {
-			oc_datafile_err(err, errlen, "%s: bindings: \"%.40s\": %s", path, name, why);
+			oc_seterr(err, errlen, "%s: bindings: \"%.40s\": %s", path, name, why);
 			return -1;
 		}
 		for (size_t i = 0; i < nseen; i++) {
 			if (seen[i].key == key) {
-				oc_datafile_err(err, errlen,
+				oc_seterr(err, errlen,
 						"%s: bindings: \"%.40s\" and \"%.40s\" are the same key, bound twice",
 						path, seen[i].name, name);
 				return -1;
 			}
 		}
 		if (nseen >= OC_KEYMAP_MAX) {
-			oc_datafile_err(err, errlen, "%s: bindings: too many (at most %d)", path,
+			oc_seterr(err, errlen, "%s: bindings: too many (at most %d)", path,
 					OC_KEYMAP_MAX);
 			return -1;
 		}
@@ -296,18 +296,18 @@ static int keymap_apply_json(const char *path, json_t *bindings, const char *con
 		if (json_is_string(v)) {
 			action = keymap_action(json_string_value(v), ids, nids);
 			if (action < 0) {
-				oc_datafile_err(err, errlen, "%s: bindings: \"%.40s\": unknown action \"%.60s\"",
+				oc_seterr(err, errlen, "%s: bindings: \"%.40s\": unknown action \"%.60s\"",
 						path, name, json_string_value(v));
 				return -1;
 			}
 		} else if (!json_is_null(v)) {
-			oc_datafile_err(err, errlen,
+			oc_seterr(err, errlen,
 					"%s: bindings: \"%.40s\": the action must be a string (or null to unbind)",
 					path, name);
 			return -1;
 		}
 		if (keymap_set(out, key, action) < 0) {
-			oc_datafile_err(err, errlen, "%s: bindings: too many (at most %d)", path,
+			oc_seterr(err, errlen, "%s: bindings: too many (at most %d)", path,
 					OC_KEYMAP_MAX);
 			return -1;
 		}

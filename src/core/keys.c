@@ -1,5 +1,6 @@
 /* keys.c: key names <-> the console's key codes (keys.h). */
 #include "core/keys.h"
+#include "core/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,21 +43,6 @@ static const struct {
 	{'q', "C-q never reaches the console: the terminal uses it for flow control (XON)"},
 };
 
-/* Formats into err when err and errlen allow. */
-static void keys_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void keys_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* Returns the code of name, or -1 with err set (keys.h). */
 int oc_key_parse_err(const char *name, char *err, size_t errlen)
 {
@@ -65,7 +51,7 @@ int oc_key_parse_err(const char *name, char *err, size_t errlen)
 	if (err && errlen)
 		err[0] = '\0';
 	if (!name || !*name) {
-		keys_err(err, errlen, "empty key name");
+		oc_seterr(err, errlen, "empty key name");
 		return -1;
 	}
 	len = strlen(name);
@@ -74,9 +60,9 @@ int oc_key_parse_err(const char *name, char *err, size_t errlen)
 		if (c > ' ' && c < 0x7f)
 			return c;
 		if (c == ' ')
-			keys_err(err, errlen, "unknown key name \" \": write \"Space\"");
+			oc_seterr(err, errlen, "unknown key name \" \": write \"Space\"");
 		else
-			keys_err(err, errlen, "unknown key name (byte 0x%02x): a key is one printable ASCII character or a name such as \"Enter\"", c);
+			oc_seterr(err, errlen, "unknown key name (byte 0x%02x): a key is one printable ASCII character or a name such as \"Enter\"", c);
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(keys_named) / sizeof(keys_named[0]); i++)
@@ -85,18 +71,18 @@ int oc_key_parse_err(const char *name, char *err, size_t errlen)
 	if ((name[0] == 'C' || name[0] == 'c') && name[1] == '-' && len == 3) {
 		char c = name[2];
 		if (c == '[') {
-			keys_err(err, errlen, "C-[ is the same key as Esc: write \"Esc\"");
+			oc_seterr(err, errlen, "C-[ is the same key as Esc: write \"Esc\"");
 			return -1;
 		}
 		if (c >= 'A' && c <= 'Z') {
-			keys_err(err, errlen, "unknown key name \"%s\": write C-%c (Ctrl does not see Shift)",
+			oc_seterr(err, errlen, "unknown key name \"%s\": write C-%c (Ctrl does not see Shift)",
 				 name, c - 'A' + 'a');
 			return -1;
 		}
 		if (c >= 'a' && c <= 'z') {
 			for (size_t i = 0; i < sizeof(keys_refused) / sizeof(keys_refused[0]); i++) {
 				if (keys_refused[i].letter == c) {
-					keys_err(err, errlen, "%s", keys_refused[i].why);
+					oc_seterr(err, errlen, "%s", keys_refused[i].why);
 					return -1;
 				}
 			}
@@ -114,7 +100,7 @@ int oc_key_parse_err(const char *name, char *err, size_t errlen)
 		if (n >= 1 && n <= OC_KEY_FMAX)
 			return OC_KEY_F(n);
 	}
-	keys_err(err, errlen, "unknown key name \"%.40s\"", name);
+	oc_seterr(err, errlen, "unknown key name \"%.40s\"", name);
 	return -1;
 }
 

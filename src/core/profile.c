@@ -161,12 +161,12 @@ static int profile_string(const char *path, const char *key, json_t *v,
 			  char *dst, size_t dstlen, char *err, size_t errlen)
 {
 	if (!json_is_string(v)) {
-		oc_datafile_err(err, errlen, "%s: \"%s\" must be a string", path, key);
+		oc_seterr(err, errlen, "%s: \"%s\" must be a string", path, key);
 		return -1;
 	}
 	size_t len = json_string_length(v);
 	if (len >= dstlen) {
-		oc_datafile_err(err, errlen, "%s: \"%s\" is too long (%zu bytes, at most %zu)",
+		oc_seterr(err, errlen, "%s: \"%s\" is too long (%zu bytes, at most %zu)",
 				path, key, len, dstlen - 1);
 		return -1;
 	}
@@ -180,7 +180,7 @@ static int profile_bool(const char *path, const char *key, json_t *v,
 			bool *dst, char *err, size_t errlen)
 {
 	if (!json_is_boolean(v)) {
-		oc_datafile_err(err, errlen, "%s: \"%s\" must be a boolean (true or false)", path, key);
+		oc_seterr(err, errlen, "%s: \"%s\" must be a boolean (true or false)", path, key);
 		return -1;
 	}
 	*dst = json_is_true(v);
@@ -198,11 +198,11 @@ static const char *const profile_reserved[] = {
 static int profile_checklist_vars(const char *path, json_t *v, struct oc_profile *p, char *err, size_t errlen)
 {
 	if (!json_is_object(v)) {
-		oc_datafile_err(err, errlen, "%s: \"checklist_vars\" must be an object of strings", path);
+		oc_seterr(err, errlen, "%s: \"checklist_vars\" must be an object of strings", path);
 		return -1;
 	}
 	if (json_object_size(v) > OC_PROFILE_MAX_VARS) {
-		oc_datafile_err(err, errlen, "%s: \"checklist_vars\": more than %d variables", path, OC_PROFILE_MAX_VARS);
+		oc_seterr(err, errlen, "%s: \"checklist_vars\": more than %d variables", path, OC_PROFILE_MAX_VARS);
 		return -1;
 	}
 	p->nchecklist_vars = 0;
@@ -212,13 +212,13 @@ static int profile_checklist_vars(const char *path, json_t *v, struct oc_profile
 		size_t kl = strlen(k);
 		if (kl == 0 || kl >= sizeof(p->checklist_vars[0].name) || strspn(k, "abcdefghijklmnopqrstuvwxyz"
 									   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != kl) {
-			oc_datafile_err(err, errlen, "%s: \"checklist_vars\": \"%.80s\" is not a variable name (letters, "
+			oc_seterr(err, errlen, "%s: \"checklist_vars\": \"%.80s\" is not a variable name (letters, "
 					"digits and _, up to 63)", path, k);
 			return -1;
 		}
 		if (!json_is_string(x) || json_string_length(x) >= sizeof(p->checklist_vars[0].value) ||
 		    strlen(json_string_value(x)) != json_string_length(x)) {
-			oc_datafile_err(err, errlen, "%s: \"checklist_vars\": \"%s\" must be a string of up to %zu bytes",
+			oc_seterr(err, errlen, "%s: \"checklist_vars\": \"%s\" must be a string of up to %zu bytes",
 					path, k, sizeof(p->checklist_vars[0].value) - 1);
 			return -1;
 		}
@@ -234,7 +234,7 @@ static int profile_int(const char *path, const char *key, json_t *v, int lo, int
 		       char *err, size_t errlen)
 {
 	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
-		oc_datafile_err(err, errlen, "%s: \"%s\" must be a whole number from %d to %d", path, key, lo,
+		oc_seterr(err, errlen, "%s: \"%s\" must be a whole number from %d to %d", path, key, lo,
 				hi);
 		return -1;
 	}
@@ -251,12 +251,12 @@ static int profile_text(const char *path, const char *key, json_t *v, char *dst,
 	if (profile_string(path, key, v, dst, dstlen, err, errlen) < 0)
 		return -1;
 	if (!empty_ok && !dst[0]) {
-		oc_datafile_err(err, errlen, "%s: \"%s\" must not be empty", path, key);
+		oc_seterr(err, errlen, "%s: \"%s\" must not be empty", path, key);
 		return -1;
 	}
 	for (const unsigned char *c = (const unsigned char *)dst; *c; c++)
 		if (*c < 0x20 || *c == 0x7f) {
-			oc_datafile_err(err, errlen, "%s: \"%s\" has a control character (byte 0x%02x)", path,
+			oc_seterr(err, errlen, "%s: \"%s\" has a control character (byte 0x%02x)", path,
 					key, *c);
 			dst[0] = '\0';
 			return -1;
@@ -271,7 +271,7 @@ static int profile_ssh(const char *path, const char *prefix, json_t *obj, bool p
 {
 	char k[96];
 	if (!json_is_object(obj)) {
-		oc_datafile_err(err, errlen, "%s: \"%s\" must be an object", path, prefix);
+		oc_seterr(err, errlen, "%s: \"%s\" must be an object", path, prefix);
 		return -1;
 	}
 	const char *key;
@@ -294,14 +294,14 @@ static int profile_ssh(const char *path, const char *prefix, json_t *obj, bool p
 		else if (strcmp(key, "connect_timeout_seconds") == 0)
 			rc = profile_int(path, k, v, 1, 300, &t->connect_timeout_s, err, errlen);
 		else {
-			oc_datafile_err(err, errlen, "%s: unknown key \"%s\"", path, k);
+			oc_seterr(err, errlen, "%s: unknown key \"%s\"", path, k);
 			rc = -1;
 		}
 		if (rc < 0)
 			return -1;
 	}
 	if (!probe && !t->host[0]) {
-		oc_datafile_err(err, errlen, "%s: \"%s\" needs \"host\"", path, prefix);
+		oc_seterr(err, errlen, "%s: \"%s\" needs \"host\"", path, prefix);
 		return -1;
 	}
 	return 0;
@@ -312,7 +312,7 @@ static int profile_bound(const char *path, const char *key, json_t *v, double *d
 			 char *err, size_t errlen)
 {
 	if (!json_is_number(v)) {
-		oc_datafile_err(err, errlen, "%s: \"%s\" must be a number", path, key);
+		oc_seterr(err, errlen, "%s: \"%s\" must be a number", path, key);
 		return -1;
 	}
 	*dst = json_number_value(v);
@@ -327,7 +327,7 @@ static int profile_check(const char *path, size_t i, json_t *obj, struct oc_prob
 	char k[96];
 	memset(c, 0, sizeof(*c));
 	if (!json_is_object(obj)) {
-		oc_datafile_err(err, errlen, "%s: \"probes.checks[%zu]\" must be an object", path, i);
+		oc_seterr(err, errlen, "%s: \"probes.checks[%zu]\" must be an object", path, i);
 		return -1;
 	}
 	const char *key;
@@ -347,25 +347,25 @@ static int profile_check(const char *path, size_t i, json_t *obj, struct oc_prob
 		else if (strcmp(key, "max") == 0)
 			rc = profile_bound(path, k, v, &c->max, &c->has_max, err, errlen);
 		else {
-			oc_datafile_err(err, errlen, "%s: unknown key \"%s\"", path, k);
+			oc_seterr(err, errlen, "%s: unknown key \"%s\"", path, k);
 			rc = -1;
 		}
 		if (rc < 0)
 			return -1;
 	}
 	if (!c->name[0] || !c->command[0]) {
-		oc_datafile_err(err, errlen, "%s: \"probes.checks[%zu]\" needs \"name\" and \"command\"", path,
+		oc_seterr(err, errlen, "%s: \"probes.checks[%zu]\" needs \"name\" and \"command\"", path,
 				i);
 		return -1;
 	}
 	if (!c->has_expect && !c->has_min && !c->has_max) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"%s: \"probes.checks[%zu]\" (%s) needs \"expect\", \"min\" or \"max\"", path, i,
 				c->name);
 		return -1;
 	}
 	if (c->has_min && c->has_max && c->min > c->max) {
-		oc_datafile_err(err, errlen, "%s: \"probes.checks[%zu]\" (%s): \"min\" is above \"max\"",
+		oc_seterr(err, errlen, "%s: \"probes.checks[%zu]\" (%s): \"min\" is above \"max\"",
 				path, i, c->name);
 		return -1;
 	}
@@ -377,7 +377,7 @@ static int profile_probes(const char *path, json_t *obj, struct oc_probe_config 
 			  size_t errlen)
 {
 	if (!json_is_object(obj)) {
-		oc_datafile_err(err, errlen, "%s: \"probes\" must be an object", path);
+		oc_seterr(err, errlen, "%s: \"probes\" must be an object", path);
 		return -1;
 	}
 	const char *key;
@@ -398,14 +398,14 @@ static int profile_probes(const char *path, json_t *obj, struct oc_probe_config 
 			else if (rc == 0 && strcmp(what, "addr") == 0)
 				pc->use_node_name = false;
 			else if (rc == 0) {
-				oc_datafile_err(err, errlen, "%s: \"probes.connect_to\" must be \"addr\" or \"name\"",
+				oc_seterr(err, errlen, "%s: \"probes.connect_to\" must be \"addr\" or \"name\"",
 						path);
 				rc = -1;
 			}
 		} else if (strcmp(key, "checks") == 0) {
 			if (!json_is_array(v) || json_array_size(v) == 0 ||
 			    json_array_size(v) > OC_PROBE_MAX_CHECKS) {
-				oc_datafile_err(err, errlen, "%s: \"probes.checks\" must be an array of 1 to %d checks",
+				oc_seterr(err, errlen, "%s: \"probes.checks\" must be an array of 1 to %d checks",
 						path, OC_PROBE_MAX_CHECKS);
 				return -1;
 			}
@@ -417,14 +417,14 @@ static int profile_probes(const char *path, json_t *obj, struct oc_probe_config 
 					return -1;
 				for (size_t j = 0; j < i; j++)
 					if (strcmp(pc->checks[j].name, pc->checks[i].name) == 0) {
-						oc_datafile_err(err, errlen, "%s: two probe checks are named \"%s\"",
+						oc_seterr(err, errlen, "%s: two probe checks are named \"%s\"",
 								path, pc->checks[i].name);
 						return -1;
 					}
 				pc->ncheck = i + 1;
 			}
 		} else {
-			oc_datafile_err(err, errlen, "%s: unknown key \"probes.%s\"", path, key);
+			oc_seterr(err, errlen, "%s: unknown key \"probes.%s\"", path, key);
 			rc = -1;
 		}
 		if (rc < 0)
@@ -454,12 +454,12 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		return profile_string(path, key, v, p->keymap, sizeof(p->keymap), err, errlen);
 	if (strcmp(key, "refresh_seconds") == 0) {
 		if (!json_is_number(v)) {
-			oc_datafile_err(err, errlen, "%s: \"%s\" must be a number", path, key);
+			oc_seterr(err, errlen, "%s: \"%s\" must be a number", path, key);
 			return -1;
 		}
 		double d = json_number_value(v);
 		if (!(d >= PROFILE_REFRESH_MIN && d <= PROFILE_REFRESH_MAX)) {
-			oc_datafile_err(err, errlen, "%s: \"%s\" must be between %g and %g (got %g)",
+			oc_seterr(err, errlen, "%s: \"%s\" must be between %g and %g (got %g)",
 					path, key, PROFILE_REFRESH_MIN, PROFILE_REFRESH_MAX, d);
 			return -1;
 		}
@@ -486,7 +486,7 @@ static int profile_key(const char *path, const char *key, json_t *v,
 			if (b[0])
 				return 0;
 		}
-		oc_datafile_err(err, errlen, "%s: \"backend\" must be \"auto\", \"libslurm\" or \"cli\"", path);
+		oc_seterr(err, errlen, "%s: \"backend\" must be \"auto\", \"libslurm\" or \"cli\"", path);
 		return -1;
 	}
 	if (strcmp(key, "checklist_vars") == 0)
@@ -497,12 +497,12 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		if (strcmp(key, profile_reserved[i]) != 0)
 			continue;
 		if (!json_is_object(v) && !json_is_string(v)) {
-			oc_datafile_err(err, errlen, "%s: \"%s\" must be an object or a string", path, key);
+			oc_seterr(err, errlen, "%s: \"%s\" must be an object or a string", path, key);
 			return -1;
 		}
 		return 0;
 	}
-	oc_datafile_err(err, errlen, "%s: unknown key \"%s\"", path, key);
+	oc_seterr(err, errlen, "%s: unknown key \"%s\"", path, key);
 	return -1;
 }
 
@@ -521,15 +521,15 @@ int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size
 		return -1;
 	oc_profile_defaults(p);
 	if (!path || !*path) {
-		oc_datafile_err(err, errlen, "no profile path");
+		oc_seterr(err, errlen, "no profile path");
 		return -1;
 	}
 	if (strlen(path) >= sizeof(p->path)) {
-		oc_datafile_err(err, errlen, "%.64s...: path too long", path);
+		oc_seterr(err, errlen, "%.64s...: path too long", path);
 		return -1;
 	}
 	if (profile_stem(path, stem, sizeof(stem)) < 0) {
-		oc_datafile_err(err, errlen, "%s: file name must be NAME.json with NAME of 1 to %d characters",
+		oc_seterr(err, errlen, "%s: file name must be NAME.json with NAME of 1 to %d characters",
 				path, PROFILE_NAME_MAX);
 		return -1;
 	}
@@ -544,7 +544,7 @@ int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size
 		goto out;
 	}
 	if (!json_is_object(root)) {
-		oc_datafile_err(err, errlen, "%s: a profile must be a JSON object ({ ... })", path);
+		oc_seterr(err, errlen, "%s: a profile must be a JSON object ({ ... })", path);
 		goto out;
 	}
 
@@ -557,7 +557,7 @@ int oc_profile_load_file(const char *path, struct oc_profile *p, char *err, size
 	if (!json_object_get(root, "name")) {
 		memcpy(p->name, stem, sizeof(stem));
 	} else if (strcmp(p->name, stem) != 0) {
-		oc_datafile_err(err, errlen, "%s: \"name\" is \"%s\" but the file is %s.json",
+		oc_seterr(err, errlen, "%s: \"name\" is \"%s\" but the file is %s.json",
 				path, p->name, stem);
 		goto out;
 	}
@@ -592,7 +592,7 @@ int oc_profile_find(const char *name, const char *const *dirs, size_t ndirs,
 	if (err && errlen)
 		err[0] = '\0';
 	if (profile_name_ok(name) < 0) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"invalid cluster name \"%.80s\": 1 to %d characters, no '/', not starting with '.'",
 				name ? name : "", PROFILE_NAME_MAX);
 		return -1;
@@ -610,9 +610,9 @@ int oc_profile_find(const char *name, const char *const *dirs, size_t ndirs,
 			return -1;
 		return oc_profile_load_file(path, p, err, errlen) < 0 ? -1 : 0;
 	}
-	oc_datafile_err(err, errlen, "no profile %s.json in", name);
+	oc_seterr(err, errlen, "no profile %s.json in", name);
 	if (ndirs == 0 || !dirs)
-		oc_datafile_err(err, errlen, "no profile %s.json: no profile directories", name);
+		oc_seterr(err, errlen, "no profile %s.json: no profile directories", name);
 	for (size_t i = 0; i < ndirs && dirs && err && errlen; i++) {
 		size_t used = strlen(err);
 		if (dirs[i] && used < errlen)

@@ -216,12 +216,12 @@ static int theme_begin(const char *const *roles, size_t nroles, struct oc_theme_
 		return -1;
 	theme_clear(out, nroles);
 	if (nroles > OC_THEME_MAX_ROLES) {
-		oc_datafile_err(err, errlen, "too many roles (%zu, at most %d)", nroles,
+		oc_seterr(err, errlen, "too many roles (%zu, at most %d)", nroles,
 				OC_THEME_MAX_ROLES);
 		return -1;
 	}
 	if (nroles && !roles) {
-		oc_datafile_err(err, errlen, "no role names");
+		oc_seterr(err, errlen, "no role names");
 		return -1;
 	}
 	return 0;
@@ -287,7 +287,7 @@ static int theme_apply_builtin(void *vctx, const char *name, char *err, size_t e
 		const struct theme_entry *e = &theme_builtins[bi].e[i];
 		int r = theme_role(e->role, c->roles, c->nroles);
 		if (r < 0) {
-			oc_datafile_err(err, errlen, "built-in theme %s: role \"%s\" is not in the role list",
+			oc_seterr(err, errlen, "built-in theme %s: role \"%s\" is not in the role list",
 					theme_builtins[bi].name, e->role);
 			return -1;
 		}
@@ -311,7 +311,7 @@ int oc_theme_builtin(const char *name, const char *const *roles, size_t nroles,
 		return -1;
 	rc = theme_end(theme_apply_builtin(&c, name, err, errlen), &c);
 	if (rc == 1)
-		oc_datafile_err(err, errlen, "no built-in theme \"%.80s\"", name ? name : "");
+		oc_seterr(err, errlen, "no built-in theme \"%.80s\"", name ? name : "");
 	return rc;
 }
 
@@ -333,7 +333,7 @@ static int theme_style(const char *path, const char *role, json_t *v, struct oc_
 	json_t *x;
 
 	if (!json_is_object(v)) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"%s: roles: \"%.40s\" must be an object {\"fg\": ..., \"bg\": ..., \"attrs\": [...]}",
 				path, role);
 		return -1;
@@ -345,12 +345,12 @@ static int theme_style(const char *path, const char *role, json_t *v, struct oc_
 		if (strcmp(key, "fg") == 0 || strcmp(key, "bg") == 0) {
 			int c = json_is_string(x) ? oc_theme_color_parse(json_string_value(x)) : -2;
 			if (!json_is_string(x)) {
-				oc_datafile_err(err, errlen, "%s: roles: \"%.40s\": \"%s\" must be a colour name (a string)",
+				oc_seterr(err, errlen, "%s: roles: \"%.40s\": \"%s\" must be a colour name (a string)",
 						path, role, key);
 				return -1;
 			}
 			if (c < -1) {
-				oc_datafile_err(err, errlen,
+				oc_seterr(err, errlen,
 						"%s: roles: \"%.40s\": \"%s\": unknown colour \"%.40s\" (default, black, red, green, yellow, blue, magenta, cyan, white, bright-black..bright-white)",
 						path, role, key, json_string_value(x));
 				return -1;
@@ -363,7 +363,7 @@ static int theme_style(const char *path, const char *role, json_t *v, struct oc_
 			size_t i;
 			json_t *a;
 			if (!json_is_array(x)) {
-				oc_datafile_err(err, errlen,
+				oc_seterr(err, errlen,
 						"%s: roles: \"%.40s\": \"attrs\" must be an array of names ([\"bold\", ...])",
 						path, role);
 				return -1;
@@ -371,12 +371,12 @@ static int theme_style(const char *path, const char *role, json_t *v, struct oc_
 			json_array_foreach(x, i, a) {
 				unsigned bit = json_is_string(a) ? oc_theme_attr_parse(json_string_value(a)) : 0;
 				if (!json_is_string(a)) {
-					oc_datafile_err(err, errlen, "%s: roles: \"%.40s\": attrs[%zu] must be a string",
+					oc_seterr(err, errlen, "%s: roles: \"%.40s\": attrs[%zu] must be a string",
 							path, role, i);
 					return -1;
 				}
 				if (!bit) {
-					oc_datafile_err(err, errlen,
+					oc_seterr(err, errlen,
 							"%s: roles: \"%.40s\": unknown attribute \"%.40s\" (bold, underline, reverse, dim, italic, standout)",
 							path, role, json_string_value(a));
 					return -1;
@@ -384,7 +384,7 @@ static int theme_style(const char *path, const char *role, json_t *v, struct oc_
 				st->attrs |= bit;
 			}
 		} else {
-			oc_datafile_err(err, errlen,
+			oc_seterr(err, errlen,
 					"%s: roles: \"%.40s\": unknown key \"%.40s\" (a role has fg, bg, attrs)",
 					path, role, key);
 			return -1;
@@ -405,7 +405,7 @@ static int theme_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, char 
 	json_object_foreach(doc->val[THEME_KEY_ROLES].json, key, v) {
 		int r = theme_role(key, c->roles, c->nroles);
 		if (r < 0) {
-			oc_datafile_err(err, errlen, "%s: roles: unknown role \"%.60s\"", doc->path, key);
+			oc_seterr(err, errlen, "%s: roles: unknown role \"%.60s\"", doc->path, key);
 			return -1;
 		}
 		if (theme_style(doc->path, key, v, &c->out->role[r], err, errlen) < 0)

@@ -124,22 +124,22 @@ static int viewcfg_add(struct oc_viewcfg *out, const char *where, const char *id
 		       long long width, bool optional, char *err, size_t errlen)
 {
 	if (out->ncols >= OC_VIEWCFG_MAX_COLS) {
-		oc_datafile_err(err, errlen, "%s: too many columns (at most %d)", where,
+		oc_seterr(err, errlen, "%s: too many columns (at most %d)", where,
 				OC_VIEWCFG_MAX_COLS);
 		return -1;
 	}
 	if (width < 0 || width > OC_VIEWCFG_MAX_WIDTH) {
-		oc_datafile_err(err, errlen, "%s: column \"%s\": width %lld is not between 0 and %d", where,
+		oc_seterr(err, errlen, "%s: column \"%s\": width %lld is not between 0 and %d", where,
 				id, width, OC_VIEWCFG_MAX_WIDTH);
 		return -1;
 	}
 	for (size_t i = 0; i < out->ncols; i++) {
 		if (out->cols[i].col == c) {
-			oc_datafile_err(err, errlen, "%s: column \"%s\" appears twice", where, id);
+			oc_seterr(err, errlen, "%s: column \"%s\" appears twice", where, id);
 			return -1;
 		}
 		if (width == 0 && out->cols[i].width == 0) {
-			oc_datafile_err(err, errlen,
+			oc_seterr(err, errlen,
 					"%s: column \"%s\": only one column may have width 0 (the rest of the line)",
 					where, id);
 			return -1;
@@ -162,7 +162,7 @@ static int viewcfg_sort(struct oc_viewcfg *out, const char *where, const char *s
 	}
 	out->sort = viewcfg_col(sort, cols, ncols);
 	if (out->sort < 0) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"%s: \"sort\": unknown column \"%.60s\" (a column id or \"default\")", where,
 				sort);
 		return -1;
@@ -189,7 +189,7 @@ int oc_viewcfg_builtin(const char *view, const char *const *cols, size_t ncols,
 	if (viewcfg_begin(out, err, errlen) < 0)
 		return -1;
 	if (bi < 0) {
-		oc_datafile_err(err, errlen, "no built-in layout for view \"%.60s\"", view ? view : "");
+		oc_seterr(err, errlen, "no built-in layout for view \"%.60s\"", view ? view : "");
 		return 1;
 	}
 	snprintf(where, sizeof(where), "built-in layout %s", viewcfg_builtins[bi].view);
@@ -197,7 +197,7 @@ int oc_viewcfg_builtin(const char *view, const char *const *cols, size_t ncols,
 		const struct viewcfg_entry *e = &viewcfg_builtins[bi].e[i];
 		int c = viewcfg_col(e->id, cols, ncols);
 		if (c < 0) {
-			oc_datafile_err(err, errlen, "%s: column \"%s\" is not in the view's column list",
+			oc_seterr(err, errlen, "%s: column \"%s\" is not in the view's column list",
 					where, e->id);
 			goto fail;
 		}
@@ -232,20 +232,20 @@ static int viewcfg_column(const char *path, size_t i, json_t *v, const char *con
 	int c;
 
 	if (!json_is_object(v)) {
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 				"%s: columns[%zu] must be an object {\"id\": ..., \"width\": ...}", path, i);
 		return -1;
 	}
 	json_object_foreach(v, key, x) {
 		if (strcmp(key, "id") == 0) {
 			if (!json_is_string(x)) {
-				oc_datafile_err(err, errlen, "%s: columns[%zu]: \"id\" must be a string", path, i);
+				oc_seterr(err, errlen, "%s: columns[%zu]: \"id\" must be a string", path, i);
 				return -1;
 			}
 			id = json_string_value(x);
 		} else if (strcmp(key, "width") == 0) {
 			if (!json_is_integer(x)) {
-				oc_datafile_err(err, errlen,
+				oc_seterr(err, errlen,
 						"%s: columns[%zu]: \"width\" must be an integer (0: the rest of the line)",
 						path, i);
 				return -1;
@@ -253,29 +253,29 @@ static int viewcfg_column(const char *path, size_t i, json_t *v, const char *con
 			width = json_integer_value(x);
 		} else if (strcmp(key, "optional") == 0) {
 			if (!json_is_boolean(x)) {
-				oc_datafile_err(err, errlen,
+				oc_seterr(err, errlen,
 						"%s: columns[%zu]: \"optional\" must be true or false", path, i);
 				return -1;
 			}
 			optional = json_is_true(x);
 		} else {
-			oc_datafile_err(err, errlen,
+			oc_seterr(err, errlen,
 					"%s: columns[%zu]: unknown key \"%.40s\" (a column has id, width, optional)",
 					path, i, key);
 			return -1;
 		}
 	}
 	if (!id) {
-		oc_datafile_err(err, errlen, "%s: columns[%zu]: no \"id\"", path, i);
+		oc_seterr(err, errlen, "%s: columns[%zu]: no \"id\"", path, i);
 		return -1;
 	}
 	if (width < 0 && !json_object_get(v, "width")) {
-		oc_datafile_err(err, errlen, "%s: columns[%zu] (\"%.40s\"): no \"width\"", path, i, id);
+		oc_seterr(err, errlen, "%s: columns[%zu] (\"%.40s\"): no \"width\"", path, i, id);
 		return -1;
 	}
 	c = viewcfg_col(id, cols, ncols);
 	if (c < 0) {
-		oc_datafile_err(err, errlen, "%s: columns[%zu]: unknown column \"%.40s\"", path, i, id);
+		oc_seterr(err, errlen, "%s: columns[%zu]: unknown column \"%.40s\"", path, i, id);
 		return -1;
 	}
 	return viewcfg_add(out, path, id, c, width, optional, err, errlen);
@@ -345,16 +345,16 @@ int oc_viewcfg_load(const char *path, const char *view, const char *const *cols,
 	if (viewcfg_begin(out, err, errlen) < 0)
 		return -1;
 	if (!path || !*path || !view || !*view) {
-		oc_datafile_err(err, errlen, "no layout path or view");
+		oc_seterr(err, errlen, "no layout path or view");
 		return -1;
 	}
 	if (strlen(path) >= sizeof(out->path)) {
-		oc_datafile_err(err, errlen, "%.64s...: path too long", path);
+		oc_seterr(err, errlen, "%.64s...: path too long", path);
 		return -1;
 	}
 	/* The view's layout, not any file: checked before jsonfile reads it. */
 	if (oc_datafile_stem(path, stem, sizeof(stem)) < 0 || strcmp(stem, view) != 0) {
-		oc_datafile_err(err, errlen, "%s: the layout of view %s must be in a file %s.json",
+		oc_seterr(err, errlen, "%s: the layout of view %s must be in a file %s.json",
 				path, view, view);
 		return -1;
 	}

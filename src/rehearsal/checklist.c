@@ -134,7 +134,7 @@ __attribute__((format(printf, 3, 4))) static int cl_fail(struct cl_load *l, cons
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	oc_datafile_err(l->err, l->errlen, "%s: %s%s%s", l->path, where ? where : "",
+	oc_seterr(l->err, l->errlen, "%s: %s%s%s", l->path, where ? where : "",
 			where && *where ? ": " : "", msg);
 	return -1;
 }
@@ -1039,7 +1039,7 @@ struct oc_checklist *oc_checklist_load(const char *path, const struct oc_checkli
 	if (err && errlen)
 		err[0] = '\0';
 	if (!path || !*path) {
-		oc_datafile_err(err, errlen, "no checklist path");
+		oc_seterr(err, errlen, "no checklist path");
 		return NULL;
 	}
 	char *text = NULL;
@@ -1051,7 +1051,7 @@ struct oc_checklist *oc_checklist_load(const char *path, const struct oc_checkli
 	json_error_t jerr;
 	json_t *root = NULL;
 	if (!cl) {
-		oc_datafile_err(err, errlen, "%s: out of memory", path);
+		oc_seterr(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
 	cl->digest = cl_fnv1a(text, textlen);

@@ -1,6 +1,7 @@
 /* session.c: a rehearsal's progress, saved after every change (session.h).
  * jansson objects stay in this file. */
 #include "rehearsal/session.h"
+#include "core/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,17 +47,6 @@ double oc_session_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void session_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void session_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
 }
 
 /* Who runs the rehearsal: the effective user's name and $SUDO_USER. */
@@ -339,16 +329,16 @@ int oc_session_write_file(const char *path, const char *text, mode_t mode, char 
 {
 	char tmp[4200];
 	if (session_mkdirs(path) < 0) {
-		session_err(err, errlen, "%s: cannot make its directory: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "%s: cannot make its directory: %s", path, strerror(errno));
 		return -1;
 	}
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= sizeof(tmp)) {
-		session_err(err, errlen, "%s: path too long", path);
+		oc_seterr(err, errlen, "%s: path too long", path);
 		return -1;
 	}
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
 	if (fd < 0) {
-		session_err(err, errlen, "%s: %s", tmp, strerror(errno));
+		oc_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
 	size_t len = strlen(text), off = 0;
@@ -357,7 +347,7 @@ int oc_session_write_file(const char *path, const char *text, mode_t mode, char 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			session_err(err, errlen, "%s: write: %s", tmp, n < 0 ? strerror(errno) : "short write");
+			oc_seterr(err, errlen, "%s: write: %s", tmp, n < 0 ? strerror(errno) : "short write");
 			close(fd);
 			unlink(tmp);
 			return -1;
@@ -365,14 +355,14 @@ int oc_session_write_file(const char *path, const char *text, mode_t mode, char 
 		off += (size_t)n;
 	}
 	if (fsync(fd) < 0 && errno != EINVAL && errno != EROFS) {
-		session_err(err, errlen, "%s: fsync: %s", tmp, strerror(errno));
+		oc_seterr(err, errlen, "%s: fsync: %s", tmp, strerror(errno));
 		close(fd);
 		unlink(tmp);
 		return -1;
 	}
 	close(fd);
 	if (rename(tmp, path) < 0) {
-		session_err(err, errlen, "%s: rename: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "%s: rename: %s", path, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
@@ -388,7 +378,7 @@ int oc_session_save(struct oc_session *s, char *err, size_t errlen)
 		return 0;
 	char *text = oc_session_to_json(s);
 	if (!text) {
-		session_err(err, errlen, "%s: out of memory", s->path);
+		oc_seterr(err, errlen, "%s: out of memory", s->path);
 		return -1;
 	}
 	size_t n = strlen(text);
@@ -427,7 +417,7 @@ static int rec_from_json(const char *path, json_t *o, struct oc_step_rec *r, cha
 		if (strcmp(state_names[i], st) == 0)
 			found = i;
 	if (found < 0) {
-		session_err(err, errlen, "%s: step \"%s\": unknown state \"%s\"", path, r->id, st ? st : "(none)");
+		oc_seterr(err, errlen, "%s: step \"%s\": unknown state \"%s\"", path, r->id, st ? st : "(none)");
 		return -1;
 	}
 	r->state = (enum oc_step_state)found;
@@ -467,7 +457,7 @@ static int rec_from_json(const char *path, json_t *o, struct oc_step_rec *r, cha
 			goto oom;
 	return 0;
 oom:
-	session_err(err, errlen, "%s: out of memory", path);
+	oc_seterr(err, errlen, "%s: out of memory", path);
 	return -1;
 }
 
@@ -479,13 +469,13 @@ int oc_session_open(const struct oc_checklist *cl, const char *cluster, const ch
 	*out = NULL;
 	struct oc_session *s = oc_session_new(cl, cluster, path);
 	if (!s) {
-		session_err(err, errlen, "out of memory");
+		oc_seterr(err, errlen, "out of memory");
 		return -1;
 	}
 	struct stat stt;
 	if (reset || !path || !*path || stat(path, &stt) < 0) {
 		if (!reset && path && *path && errno != ENOENT) {
-			session_err(err, errlen, "%s: %s", path, strerror(errno));
+			oc_seterr(err, errlen, "%s: %s", path, strerror(errno));
 			oc_session_free(&s);
 			return -1;
 		}
@@ -501,17 +491,17 @@ int oc_session_open(const struct oc_checklist *cl, const char *cluster, const ch
 	const char *fmt = js_str(root, "format");
 	if (!json_is_object(root) || !fmt || strcmp(fmt, SESSION_FORMAT) != 0 ||
 	    json_integer_value(json_object_get(root, "version")) != SESSION_VERSION) {
-		session_err(err, errlen, "%s: not a rehearsal progress file of version %d", path, SESSION_VERSION);
+		oc_seterr(err, errlen, "%s: not a rehearsal progress file of version %d", path, SESSION_VERSION);
 		goto fail;
 	}
 	const char *fc = js_str(root, "cluster"), *fl = js_str(root, "checklist");
 	if (!fc || strcmp(fc, s->cluster) != 0) {
-		session_err(err, errlen, "%s: progress of cluster \"%s\", not \"%s\" (use another --progress file, or --reset)",
+		oc_seterr(err, errlen, "%s: progress of cluster \"%s\", not \"%s\" (use another --progress file, or --reset)",
 			    path, fc ? fc : "?", s->cluster);
 		goto fail;
 	}
 	if (!fl || strcmp(fl, s->checklist_name) != 0) {
-		session_err(err, errlen, "%s: progress of checklist \"%s\", not \"%s\" (use another --progress file, or --reset)",
+		oc_seterr(err, errlen, "%s: progress of checklist \"%s\", not \"%s\" (use another --progress file, or --reset)",
 			    path, fl ? fl : "?", s->checklist_name);
 		goto fail;
 	}
@@ -551,7 +541,7 @@ int oc_session_mark(struct oc_session *s, size_t i, enum oc_step_state st, const
 		    const char *by, char *err, size_t errlen)
 {
 	if (i >= s->nsteps || (unsigned)st >= OC_STEP_STATE_COUNT) {
-		session_err(err, errlen, "no step %zu", i);
+		oc_seterr(err, errlen, "no step %zu", i);
 		return -1;
 	}
 	struct oc_step_rec *r = &s->steps[i];
@@ -566,7 +556,7 @@ int oc_session_mark(struct oc_session *s, size_t i, enum oc_step_state st, const
 	}
 	snprintf(r->by, sizeof(r->by), "%s", by ? by : "");
 	if (note && *note && oc_step_rec_add_note(r, note) < 0) {
-		session_err(err, errlen, "out of memory");
+		oc_seterr(err, errlen, "out of memory");
 		return -1;
 	}
 	return oc_session_save(s, err, errlen);
@@ -575,11 +565,11 @@ int oc_session_mark(struct oc_session *s, size_t i, enum oc_step_state st, const
 int oc_session_note(struct oc_session *s, size_t i, const char *note, char *err, size_t errlen)
 {
 	if (i >= s->nsteps) {
-		session_err(err, errlen, "no step %zu", i);
+		oc_seterr(err, errlen, "no step %zu", i);
 		return -1;
 	}
 	if (oc_step_rec_add_note(&s->steps[i], note) < 0) {
-		session_err(err, errlen, "out of memory");
+		oc_seterr(err, errlen, "out of memory");
 		return -1;
 	}
 	return oc_session_save(s, err, errlen);

@@ -32,6 +32,7 @@
 #include <slurm/slurmdb.h>
 
 #include "core/hostlist.h"
+#include "core/strbuf.h"
 #include "core/strmap.h"
 #include "source/exec.h"
 #include "source/jobcmd.h"
@@ -48,16 +49,8 @@ struct slurm_writer {
 	struct oc_slurm_uid_cache uids;
 };
 
-__attribute__((format(printf, 3, 4))) static void seterr(char *err, size_t errlen, const char *fmt,
-							  ...)
-{
-	if (!err || !errlen)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+/* Error messages (core/strbuf.h). */
+#define seterr oc_seterr
 
 /* Slurm's text for the errno a libslurm call left (SLURM_ERROR's text when
  * it left none). slurm_get_errno is gone in 24.11: errno is the one way. */

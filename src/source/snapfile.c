@@ -141,7 +141,7 @@ int oc_snapfile_write(FILE *f, const struct oc_snapshot *s, char *err, size_t er
 	if (rc == 0 && fflush(f) != 0)
 		rc = -1;
 	if (rc < 0)
-		oc_datafile_err(err, errlen, "writing the snapshot: %s", errno ? strerror(errno) : "out of memory");
+		oc_seterr(err, errlen, "writing the snapshot: %s", errno ? strerror(errno) : "out of memory");
 	return rc;
 }
 
@@ -166,7 +166,7 @@ __attribute__((format(printf, 2, 3))) static int rerr(struct reader *r, const ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	oc_datafile_err(r->err, r->errlen, "%s:%ld: %s", r->path, r->line, msg);
+	oc_seterr(r->err, r->errlen, "%s:%ld: %s", r->path, r->line, msg);
 	return -1;
 }
 
@@ -296,7 +296,7 @@ struct oc_snapshot *oc_snapfile_read(const char *path, char *err, size_t errlen)
 	struct reader r = {.path = path, .err = err, .errlen = errlen};
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	struct oc_snapshot *s = oc_snapshot_new();
@@ -306,7 +306,7 @@ struct oc_snapshot *oc_snapfile_read(const char *path, char *err, size_t errlen)
 	bool header = false;
 	json_t *o = NULL;
 	if (!s) {
-		oc_datafile_err(err, errlen, "%s: out of memory", path);
+		oc_seterr(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
@@ -397,25 +397,25 @@ struct oc_snapshot *oc_snapfile_read(const char *path, char *err, size_t errlen)
 		o = NULL;
 	}
 	if (ferror(f)) {
-		oc_datafile_err(err, errlen, "%s: %s", path, strerror(errno));
+		oc_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (!header) {
-		oc_datafile_err(err, errlen, "%s: empty: not an opsconsole snapshot", path);
+		oc_seterr(err, errlen, "%s: empty: not an opsconsole snapshot", path);
 		goto fail;
 	}
 	size_t got[4] = {s->nodes->n, s->partitions->n, s->jobs->n, s->reservations->n};
 	static const char *const names[4] = {"nodes", "partitions", "jobs", "reservations"};
 	for (int k = 0; k < 4; k++)
 		if (got[k] != want[k]) {
-			oc_datafile_err(err, errlen, "%s: truncated: %zu of the %zu %s the header announces", path, got[k],
+			oc_seterr(err, errlen, "%s: truncated: %zu of the %zu %s the header announces", path, got[k],
 					want[k], names[k]);
 			goto fail;
 		}
 	s->nodes->h.generation = s->partitions->h.generation = s->jobs->h.generation = s->reservations->h.generation =
 		1;
 	if (resolve_all(s) < 0) {
-		oc_datafile_err(err, errlen, "%s: out of memory", path);
+		oc_seterr(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
 	for (int p = 0; p < OC_PART_COUNT; p++)
@@ -494,7 +494,7 @@ struct oc_backend *oc_snap_backend_open(const char *path, char *err, size_t errl
 {
 	struct snap_backend *b = calloc(1, sizeof(*b));
 	if (!b) {
-		oc_datafile_err(err, errlen, "out of memory");
+		oc_seterr(err, errlen, "out of memory");
 		return NULL;
 	}
 	b->snap = oc_snapfile_read(path, err, errlen);

@@ -87,7 +87,7 @@ struct oc_transport *oc_ssh_transport_open(const struct oc_ssh_target *t, char *
 	ssh_open_fn fn = loaded;
 	pthread_mutex_unlock(&load_lock);
 	if (!fn) {
-		oc_datafile_err(err, errlen, "ssh: cannot load the SSH support (%s): %s", OC_SSH_MODULE_NAME, load_err);
+		oc_seterr(err, errlen, "ssh: cannot load the SSH support (%s): %s", OC_SSH_MODULE_NAME, load_err);
 		return NULL;
 	}
 	return fn(t, err, errlen);

@@ -144,24 +144,24 @@ static int ssh_t_server_key(ssh_session s, char *out, size_t outlen, char *type,
 	unsigned char *hash = NULL;
 	size_t hlen = 0;
 	if (ssh_get_server_publickey(s, &key) != SSH_OK) {
-		oc_datafile_err(out, outlen, "cannot read the server's host key: %s", ssh_get_error(s));
+		oc_seterr(out, outlen, "cannot read the server's host key: %s", ssh_get_error(s));
 		return -1;
 	}
 	const char *t = ssh_key_type_to_char(ssh_key_type(key));
-	oc_datafile_err(type, typelen, "%s", t ? t : "unknown");
+	oc_seterr(type, typelen, "%s", t ? t : "unknown");
 	int rc = ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hlen);
 	ssh_key_free(key);
 	if (rc != 0) {
-		oc_datafile_err(out, outlen, "cannot hash the server's host key");
+		oc_seterr(out, outlen, "cannot hash the server's host key");
 		return -1;
 	}
 	char *fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen);
 	ssh_clean_pubkey_hash(&hash);
 	if (!fp) {
-		oc_datafile_err(out, outlen, "cannot format the host key's fingerprint");
+		oc_seterr(out, outlen, "cannot format the host key's fingerprint");
 		return -1;
 	}
-	oc_datafile_err(out, outlen, "%s", fp);
+	oc_seterr(out, outlen, "%s", fp);
 	ssh_string_free_char(fp);
 	return 0;
 }
@@ -172,7 +172,7 @@ static int ssh_t_check_host(struct ssh_t *st, ssh_session s, char *err, size_t e
 {
 	char fp[256], type[64];
 	if (ssh_t_server_key(s, fp, sizeof(fp), type, sizeof(type)) < 0) {
-		oc_datafile_err(err, errlen, "%s", fp);
+		oc_seterr(err, errlen, "%s", fp);
 		return -1;
 	}
 	char keyscan_port[32] = "";
@@ -184,7 +184,7 @@ static int ssh_t_check_host(struct ssh_t *st, ssh_session s, char *err, size_t e
 		return 0;
 	case SSH_KNOWN_HOSTS_CHANGED:
 	case SSH_KNOWN_HOSTS_OTHER:
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 			        "host key for %s has CHANGED (the server offers %s %s, %s holds %s): refused, "
 			        "someone may be intercepting the connection (or the host was reinstalled: then "
 			        "check the new fingerprint and remove the old key with ssh-keygen -R '%s' -f %s)",
@@ -196,13 +196,13 @@ static int ssh_t_check_host(struct ssh_t *st, ssh_session s, char *err, size_t e
 	case SSH_KNOWN_HOSTS_NOT_FOUND:
 		if (st->accept_new) {
 			if (ssh_session_update_known_hosts(s) != SSH_OK) {
-				oc_datafile_err(err, errlen, "cannot add the host key for %s to %s: %s", st->hostport,
+				oc_seterr(err, errlen, "cannot add the host key for %s to %s: %s", st->hostport,
 					        st->known_hosts, ssh_get_error(s));
 				return -1;
 			}
 			return 0;
 		}
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 			        "host key for %s is not known (%s %s, not in %s): refused; check the fingerprint "
 			        "with the host's admin, then add it (ssh-keyscan %s%s >> %s) or set "
 			        "\"accept_new_host_key\": true in the profile",
@@ -210,7 +210,7 @@ static int ssh_t_check_host(struct ssh_t *st, ssh_session s, char *err, size_t e
 		return -1;
 	case SSH_KNOWN_HOSTS_ERROR:
 	default:
-		oc_datafile_err(err, errlen, "cannot check the host key for %s against %s: %s", st->hostport,
+		oc_seterr(err, errlen, "cannot check the host key for %s against %s: %s", st->hostport,
 			        st->known_hosts, ssh_get_error(s));
 		return -1;
 	}
@@ -221,19 +221,19 @@ static int ssh_t_auth(struct ssh_t *st, ssh_session s, char *err, size_t errlen)
 {
 	if (st->identity[0]) {
 		if (access(st->identity, R_OK) != 0) {
-			oc_datafile_err(err, errlen, "identity %s: cannot read: %s", st->identity, strerror(errno));
+			oc_seterr(err, errlen, "identity %s: cannot read: %s", st->identity, strerror(errno));
 			return -1;
 		}
 		bool asked = false;
 		ssh_key key = NULL;
 		if (ssh_pki_import_privkey_file(st->identity, NULL, ssh_t_no_prompt, &asked, &key) != SSH_OK) {
 			if (asked)
-				oc_datafile_err(err, errlen,
+				oc_seterr(err, errlen,
 					        "identity %s needs a passphrase and opsconsole never asks for one: "
 					        "load it into the agent (ssh-add %s) and leave \"identity\" empty",
 					        st->identity, st->identity);
 			else
-				oc_datafile_err(err, errlen, "identity %s: not a private key libssh can read",
+				oc_seterr(err, errlen, "identity %s: not a private key libssh can read",
 					        st->identity);
 			return -1;
 		}
@@ -242,9 +242,9 @@ static int ssh_t_auth(struct ssh_t *st, ssh_session s, char *err, size_t errlen)
 		if (rc == SSH_AUTH_SUCCESS)
 			return 0;
 		if (rc == SSH_AUTH_ERROR)
-			oc_datafile_err(err, errlen, "authentication failed: %s", ssh_get_error(s));
+			oc_seterr(err, errlen, "authentication failed: %s", ssh_get_error(s));
 		else
-			oc_datafile_err(err, errlen, "the server refused the key %s for %s (publickey)", st->identity,
+			oc_seterr(err, errlen, "the server refused the key %s for %s (publickey)", st->identity,
 				        st->user);
 		return -1;
 	}
@@ -252,9 +252,9 @@ static int ssh_t_auth(struct ssh_t *st, ssh_session s, char *err, size_t errlen)
 	if (rc == SSH_AUTH_SUCCESS)
 		return 0;
 	if (rc == SSH_AUTH_ERROR)
-		oc_datafile_err(err, errlen, "authentication failed: %s", ssh_get_error(s));
+		oc_seterr(err, errlen, "authentication failed: %s", ssh_get_error(s));
 	else
-		oc_datafile_err(err, errlen,
+		oc_seterr(err, errlen,
 			        "no key accepted for %s: neither the agent's nor ~/.ssh/id_* (passwords are never "
 			        "used; name a key with \"identity\")",
 			        st->user);
@@ -283,7 +283,7 @@ static int ssh_t_connect(struct ssh_t *st, char *err, size_t errlen)
 {
 	ssh_session s = ssh_new();
 	if (!s) {
-		oc_datafile_err(err, errlen, "out of memory");
+		oc_seterr(err, errlen, "out of memory");
 		return -1;
 	}
 	unsigned int port = (unsigned int)st->port;
@@ -295,13 +295,13 @@ static int ssh_t_connect(struct ssh_t *st, char *err, size_t errlen)
 	    ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &no) < 0 ||
 	    ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, st->known_hosts) < 0 ||
 	    ssh_options_set(s, SSH_OPTIONS_NODELAY, &yes) < 0) {
-		oc_datafile_err(err, errlen, "bad SSH options: %s", ssh_get_error(s));
+		oc_seterr(err, errlen, "bad SSH options: %s", ssh_get_error(s));
 		ssh_free(s);
 		return -1;
 	}
 	ssh_set_callbacks(s, &st->cb);
 	if (ssh_connect(s) != SSH_OK) {
-		oc_datafile_err(err, errlen, "cannot connect: %s", ssh_get_error(s));
+		oc_seterr(err, errlen, "cannot connect: %s", ssh_get_error(s));
 		ssh_free(s);
 		return -1;
 	}
@@ -436,18 +436,18 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 	ssh_callbacks_init(&ccb);
 	ssh_channel ch = ssh_channel_new(s);
 	if (!ch) {
-		oc_datafile_err(err, errlen, "cannot make a channel: %s", ssh_get_error(s));
+		oc_seterr(err, errlen, "cannot make a channel: %s", ssh_get_error(s));
 		return SSH_T_UNSENT;
 	}
 	ssh_set_channel_callbacks(ch, &ccb);
 	if (ssh_channel_open_session(ch) != SSH_OK) {
-		oc_datafile_err(err, errlen, "%s", ssh_get_error(s));
+		oc_seterr(err, errlen, "%s", ssh_get_error(s));
 		ssh_channel_free(ch);
 		return SSH_T_UNSENT;
 	}
 	/* From here on the server may have the command: never run it twice. */
 	if (ssh_channel_request_exec(ch, line) != SSH_OK) {
-		oc_datafile_err(err, errlen, "%s", ssh_get_error(s));
+		oc_seterr(err, errlen, "%s", ssh_get_error(s));
 		ssh_channel_free(ch);
 		return SSH_T_LOST;
 	}
@@ -463,10 +463,10 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 		long b = a < 0 ? a : ssh_t_drain(ch, 1, &errb);
 		if (a < 0 || b < 0) {
 			if (a == -2 || b == -2) {
-				oc_datafile_err(err, errlen, "output too large: out of memory");
+				oc_seterr(err, errlen, "output too large: out of memory");
 				rc = SSH_T_FAILED;
 			} else {
-				oc_datafile_err(err, errlen, "%s", ssh_get_error(s));
+				oc_seterr(err, errlen, "%s", ssh_get_error(s));
 				rc = SSH_T_LOST;
 			}
 			break;
@@ -488,7 +488,7 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 		if (deadline > 0 && (deadline - now) * 1000 < slice)
 			slice = (int)((deadline - now) * 1000) + 1;
 		if (ssh_channel_poll_timeout(ch, slice, 0) == SSH_ERROR) {
-			oc_datafile_err(err, errlen, "%s", ssh_get_error(s));
+			oc_seterr(err, errlen, "%s", ssh_get_error(s));
 			rc = SSH_T_LOST;
 			break;
 		}
@@ -498,7 +498,7 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 		 * sessions: docs/ssh.md); then close */
 		(void)ssh_channel_request_send_signal(ch, "TERM");
 		r->exit_status = OC_EXEC_TIMED_OUT;
-		oc_datafile_err(err, errlen, "timed out after %d s", timeout_s);
+		oc_seterr(err, errlen, "timed out after %d s", timeout_s);
 	} else if (rc == SSH_T_DONE) {
 		int status = ssh_t_exit_status(ch);
 		if (x.has_status || status >= 0) {
@@ -507,18 +507,18 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 				err[0] = '\0';
 		} else if (x.has_signal) {
 			r->exit_status = OC_EXEC_SIGNALED;
-			oc_datafile_err(err, errlen, "killed by signal SIG%s", x.signal);
+			oc_seterr(err, errlen, "killed by signal SIG%s", x.signal);
 		} else if (!ssh_is_connected(s)) {
-			oc_datafile_err(err, errlen, "%s", ssh_get_error(s));
+			oc_seterr(err, errlen, "%s", ssh_get_error(s));
 			rc = SSH_T_LOST;
 		} else {
 			r->exit_status = OC_EXEC_SIGNALED;
-			oc_datafile_err(err, errlen, "ended without an exit status");
+			oc_seterr(err, errlen, "ended without an exit status");
 		}
 	}
 	if (rc == SSH_T_DONE && (ssh_t_take(&out, &r->out, &r->out_len) < 0 ||
 				 ssh_t_take(&errb, &r->errout, &r->err_len) < 0)) {
-		oc_datafile_err(err, errlen, "out of memory");
+		oc_seterr(err, errlen, "out of memory");
 		rc = SSH_T_FAILED;
 	}
 	free(out.p);
@@ -538,7 +538,7 @@ static int ssh_t_ensure(struct ssh_t *st, char *err, size_t errlen)
 	double now = ssh_t_now();
 	if (now < st->retry_at) {
 		int wait = (int)(st->retry_at - now + 0.999);
-		oc_datafile_err(err, errlen, "%s: connection lost: %s; reconnecting in %d s", st->desc, st->lost,
+		oc_seterr(err, errlen, "%s: connection lost: %s; reconnecting in %d s", st->desc, st->lost,
 			        wait < 1 ? 1 : wait);
 		return -1;
 	}
@@ -549,7 +549,7 @@ static int ssh_t_ensure(struct ssh_t *st, char *err, size_t errlen)
 	st->retry_at = ssh_t_now() + wait;
 	st->backoff_s = wait * 2 > SSH_T_BACKOFF_MAX_S ? SSH_T_BACKOFF_MAX_S : wait * 2;
 	snprintf(st->lost, sizeof(st->lost), "%s", why);
-	oc_datafile_err(err, errlen, "%s: connection lost: %s; reconnecting in %d s", st->desc, why, wait);
+	oc_seterr(err, errlen, "%s: connection lost: %s; reconnecting in %d s", st->desc, why, wait);
 	return -1;
 }
 
@@ -575,7 +575,7 @@ static int ssh_t_run(struct oc_transport *t, const char *const argv[], int timeo
 	if (timeout_s > 0 && argc > 0) {
 		wrapped = calloc(argc + 5, sizeof(*wrapped));
 		if (!wrapped) {
-			oc_datafile_err(err, errlen, "%s: out of memory", st->desc);
+			oc_seterr(err, errlen, "%s: out of memory", st->desc);
 			return -1;
 		}
 		snprintf(secs, sizeof(secs), "%ds", timeout_s);
@@ -589,7 +589,7 @@ static int ssh_t_run(struct oc_transport *t, const char *const argv[], int timeo
 	char *line = oc_shquote_argv(use);
 	free(wrapped);
 	if (!line) {
-		oc_datafile_err(err, errlen, "%s: %s", st->desc, argv && argv[0] ? "out of memory" : "no command");
+		oc_seterr(err, errlen, "%s: %s", st->desc, argv && argv[0] ? "out of memory" : "no command");
 		return -1;
 	}
 	pthread_mutex_lock(&st->lock);
@@ -611,16 +611,16 @@ static int ssh_t_run(struct oc_transport *t, const char *const argv[], int timeo
 			snprintf(why, sizeof(why), "timed out after %d s", timeout_s);
 		}
 		if (o == SSH_T_DONE) {
-			oc_datafile_err(err, errlen, "%s", why);
+			oc_seterr(err, errlen, "%s", why);
 			ret = 0;
 			break;
 		}
 		if (o == SSH_T_FAILED) {
-			oc_datafile_err(err, errlen, "%s: %s", st->desc, why);
+			oc_seterr(err, errlen, "%s: %s", st->desc, why);
 			break;
 		}
 		ssh_t_drop(st, why[0] ? why : "the session ended");
-		oc_datafile_err(err, errlen, "%s: connection lost: %s", st->desc, st->lost);
+		oc_seterr(err, errlen, "%s: connection lost: %s", st->desc, st->lost);
 		/* A session that died while idle (the server restarted): the
 		 * command was not sent, so one new session may run it now. */
 		if (o == SSH_T_LOST || fresh)
@@ -663,21 +663,21 @@ __attribute__((visibility("default"))) struct oc_transport *
 oc_ssh_module_transport_open(const struct oc_ssh_target *t, char *err, size_t errlen)
 {
 	if (!t || !t->host[0]) {
-		oc_datafile_err(err, errlen, "ssh: no host given");
+		oc_seterr(err, errlen, "ssh: no host given");
 		return NULL;
 	}
 	if (t->port < 1 || t->port > 65535) {
-		oc_datafile_err(err, errlen, "ssh %s: port %d is not between 1 and 65535", t->host, t->port);
+		oc_seterr(err, errlen, "ssh %s: port %d is not between 1 and 65535", t->host, t->port);
 		return NULL;
 	}
 	pthread_once(&ssh_t_once, ssh_t_init);
 	if (ssh_t_init_rc != SSH_OK) {
-		oc_datafile_err(err, errlen, "ssh %s: libssh failed to initialise", t->host);
+		oc_seterr(err, errlen, "ssh %s: libssh failed to initialise", t->host);
 		return NULL;
 	}
 	struct ssh_t *st = calloc(1, sizeof(*st));
 	if (!st) {
-		oc_datafile_err(err, errlen, "ssh %s: out of memory", t->host);
+		oc_seterr(err, errlen, "ssh %s: out of memory", t->host);
 		return NULL;
 	}
 	st->base.ops = &ssh_t_ops;
@@ -692,7 +692,7 @@ oc_ssh_module_transport_open(const struct oc_ssh_target *t, char *err, size_t er
 		char pwbuf[4096];
 		struct passwd pw, *res = NULL;
 		if (getpwuid_r(geteuid(), &pw, pwbuf, sizeof(pwbuf), &res) != 0 || !res || !res->pw_name[0]) {
-			oc_datafile_err(err, errlen, "ssh %s: no \"user\" given and uid %u has no name", t->host,
+			oc_seterr(err, errlen, "ssh %s: no \"user\" given and uid %u has no name", t->host,
 				        (unsigned)geteuid());
 			free(st);
 			return NULL;
@@ -708,7 +708,7 @@ oc_ssh_module_transport_open(const struct oc_ssh_target *t, char *err, size_t er
 	if (ssh_t_expand(t->identity, st->identity, sizeof(st->identity)) < 0 ||
 	    ssh_t_expand(t->known_hosts[0] ? t->known_hosts : "~/.ssh/known_hosts", st->known_hosts,
 			 sizeof(st->known_hosts)) < 0) {
-		oc_datafile_err(err, errlen, "%s: identity or known_hosts path too long", st->desc);
+		oc_seterr(err, errlen, "%s: identity or known_hosts path too long", st->desc);
 		free(st);
 		return NULL;
 	}
@@ -716,13 +716,13 @@ oc_ssh_module_transport_open(const struct oc_ssh_target *t, char *err, size_t er
 	st->cb.auth_function = ssh_t_no_prompt;
 	ssh_callbacks_init(&st->cb);
 	if (pthread_mutex_init(&st->lock, NULL) != 0) {
-		oc_datafile_err(err, errlen, "%s: cannot make a mutex", st->desc);
+		oc_seterr(err, errlen, "%s: cannot make a mutex", st->desc);
 		free(st);
 		return NULL;
 	}
 	char why[SSH_T_ERRLEN];
 	if (ssh_t_connect(st, why, sizeof(why)) < 0) {
-		oc_datafile_err(err, errlen, "%s: %s", st->desc, why);
+		oc_seterr(err, errlen, "%s: %s", st->desc, why);
 		pthread_mutex_destroy(&st->lock);
 		free(st);
 		return NULL;
