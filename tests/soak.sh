@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # tests/soak.sh: the test suite N times in a row on a loaded machine, to
-# find flaky tests (a test that fails once in ten runs is a bug). Builds
-# its own folder, starts a CPU load beside the tests (stress-ng on every
-# core at 50 %, installed when missing), runs ctest N times, and writes one
-# line per run and a count of failures per test to the results file.
+# find flaky tests (a test that fails once in ten runs is a bug). Exports
+# the committed tree (HEAD) into a folder of its own and builds there, so
+# that edits made meanwhile change nothing (cpack and the tests read the
+# sources while they run); starts a CPU load beside the tests (stress-ng on
+# every core at 50 %, installed when missing), runs ctest N times, and
+# writes one line per run and a count of failures per test to the results
+# file.
 #
 #   tests/soak.sh [-n RUNS] [--stage native|asan] [--load stress|none]
 #                 [-R REGEX] [--out FILE]
@@ -14,11 +17,11 @@
 #                  e2e tests as tests/run-all.sh runs them
 #   --load         stress (default) or none
 #   -R REGEX       only the tests matching REGEX (ctest -R)
-#   --out FILE     the results (default build-soak[-asan]/soak-results.txt)
+#   --out FILE     the results (default soak[-asan]/soak-results.txt)
 #
 # Exit status: 0 every run passed, 1 a run failed, 2 usage. Each run's
-# ctest output is kept as build-soak*/soak-run-N.log. It stops nothing it
-# did not start; run it with no other test cluster on the default ports.
+# ctest output is kept as soak*/soak-run-N.log. It stops nothing it did not
+# start; run it with no other test cluster on the default ports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -36,22 +39,28 @@ while [ $# -gt 0 ]; do
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "soak: -n wants a positive number" >&2; exit 2; }
 jobs=$(nproc 2>/dev/null || echo 2)
+case $stage in native) work=$top/soak ;; asan) work=$top/soak-asan ;; esac
+[ -n "${work:-}" ] || { echo "soak: --stage is native or asan" >&2; exit 2; }
+# The committed tree, frozen for the whole soak.
+rm -rf "$work/tree"
+mkdir -p "$work/tree"
+git -C "$top" archive HEAD | tar -x -C "$work/tree"
+src=$work/tree
+dir=$work/build
 case $stage in
 native)
-	dir=$top/build-soak
-	cmake -S . -B "$dir" -DOC_WERROR=ON >/dev/null
+	cmake -S "$src" -B "$dir" -DOC_WERROR=ON >/dev/null
 	ctest_args=(--timeout 600)
 	;;
 asan)
-	dir=$top/build-soak-asan
-	cmake -S . -B "$dir" -DOC_WERROR=ON -DOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake -S "$src" -B "$dir" -DOC_WERROR=ON -DOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	ctest_args=(--timeout 600 -L 'unit|cluster|e2e' -E '^cluster\.(lifecycle|rehearse_fresh)$')
 	export ASAN_OPTIONS=detect_leaks=0
 	;;
 *) echo "soak: --stage is native or asan" >&2; exit 2 ;;
 esac
 [ -n "$regex" ] && ctest_args+=(-R "$regex")
-out=${out:-$dir/soak-results.txt}
+out=${out:-$work/soak-results.txt}
 cmake --build "$dir" -j"$jobs" >/dev/null
 
 stress_pid=""
@@ -75,7 +84,7 @@ esac
 declare -A fails=()
 bad=0
 for i in $(seq 1 "$runs"); do
-	log=$dir/soak-run-$i.log
+	log=$work/soak-run-$i.log
 	t0=$SECONDS
 	rc=0
 	ctest --test-dir "$dir" --output-on-failure "${ctest_args[@]}" >"$log" 2>&1 || rc=$?
