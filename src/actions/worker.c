@@ -472,7 +472,7 @@ static void action_apply(const struct oc_writer *writer, const char *cluster, co
 							: "failed";
 	rec.error = error[0] ? error : NULL;
 	if (oc_audit_append(audit_path, &rec, aerr, sizeof(aerr)) < 0)
-		snprintf(res->audit_error, sizeof(res->audit_error), "outcome not logged: %s", aerr);
+		snprintf(res->audit_error, sizeof(res->audit_error), "outcome not logged: %.230s", aerr);
 	free(params_text);
 }
 
