@@ -68,18 +68,6 @@ static void a_view_prev(struct oc_app *app)
 	oc_app_goto(app, app->view[(app->cur + app->nviews - 1) % app->nviews]->def->name, NULL);
 }
 
-#define VIEW_ACTION(fn, name)                          \
-	static void fn(struct oc_app *app)             \
-	{                                              \
-		oc_app_goto(app, name, NULL);          \
-	}
-VIEW_ACTION(a_partitions, "partitions")
-VIEW_ACTION(a_queue, "queue")
-VIEW_ACTION(a_nodes, "nodes")
-VIEW_ACTION(a_health, "health")
-VIEW_ACTION(a_quota, "quota")
-VIEW_ACTION(a_reservations, "reservations")
-
 /* Write actions: offered in the views where their targets are (nodes,
  * health; reservations), refused with the reason when writes are off. */
 static bool writes_ok(struct oc_app *app)
@@ -121,9 +109,6 @@ static void a_resv_delete(struct oc_app *app)
 		oc_dialog_open_resv_delete(app);
 }
 
-VIEW_ACTION(a_audit, "audit")
-VIEW_ACTION(a_rehearsal, "rehearsal")
-
 static void a_probe(struct oc_app *app)
 {
 	oc_probe_panel_open(app);
@@ -135,9 +120,54 @@ static void a_onboard(struct oc_app *app)
 		oc_dialog_open_onboard(app);
 }
 
+/* ":onboard" a new team, ":onboard team-a" to change one. */
+static bool c_onboard(struct oc_app *app, const char *arg)
+{
+	if (!writes_ok(app))
+		return false;
+	oc_dialog_open_onboard_named(app, arg ? arg : "");
+	return true;
+}
+
+/* ":queue normal": the partition must exist. */
+static bool c_queue(struct oc_app *app, const char *arg)
+{
+	if (arg && app->snap && app->snap->partitions) {
+		bool known = false;
+		for (size_t i = 0; i < app->snap->partitions->n; i++)
+			if (strcmp(app->snap->partitions->v[i].name, arg) == 0)
+				known = true;
+		if (!known) {
+			oc_app_message(app, true, " no partition '%s'", arg);
+			return false;
+		}
+	}
+	oc_app_goto(app, "queue", arg);
+	return true;
+}
+
+/* The operator's verdicts and notes on the rehearsal step selected. */
+#define MARK_COMMAND(fn, verb)                                       \
+	static bool fn(struct oc_app *app, const char *arg)          \
+	{                                                            \
+		return oc_rehearsal_mark(app, verb, arg);            \
+	}
+MARK_COMMAND(c_pass, "pass")
+MARK_COMMAND(c_fail, "fail")
+MARK_COMMAND(c_skip, "skip")
+MARK_COMMAND(c_note, "note")
+MARK_COMMAND(c_report, "report")
+
+/* A view: its key opens it, its : command takes a filter (the queue's: a
+ * partition). */
+#define VIEW(vname, names, text) .help = text, .view = vname, .cmd = names, .args = OC_ARGS_WORD
+/* A rehearsal verdict or note: a : command only. */
+#define MARK(name, handler, arg, text)                                                                     \
+	.help = text, .cmd = name, .args = OC_ARGS_REST, .arg_help = arg, .run_cmd = handler, .command_only = true
+
 const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
-	[OC_ACT_QUIT] = {"quit", "quit the console", a_quit},
-	[OC_ACT_HELP] = {"help", "this help", a_help},
+	[OC_ACT_QUIT] = {"quit", "quit the console", a_quit, .cmd = "quit q"},
+	[OC_ACT_HELP] = {"help", "this help", a_help, .cmd = "help"},
 	[OC_ACT_COMMAND] = {"command", "command line: :nodes, :queue normal, :quota (Tab completes)", a_command},
 	[OC_ACT_FILTER] = {"filter", "filter the list on any visible text (Esc clears)", a_filter},
 	[OC_ACT_REFRESH] = {"refresh", "refresh everything now", a_refresh},
@@ -152,12 +182,15 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_BACK] = {"back", "close / clear the filter", a_back},
 	[OC_ACT_VIEW_NEXT] = {"view.next", "next view", a_view_next},
 	[OC_ACT_VIEW_PREV] = {"view.prev", "previous view", a_view_prev},
-	[OC_ACT_VIEW_PARTITIONS] = {"view.partitions", "partitions overview", a_partitions},
-	[OC_ACT_VIEW_QUEUE] = {"view.queue", "job queue", a_queue},
-	[OC_ACT_VIEW_NODES] = {"view.nodes", "nodes", a_nodes},
-	[OC_ACT_VIEW_HEALTH] = {"view.health", "node health: grid and reasons", a_health},
-	[OC_ACT_VIEW_QUOTA] = {"view.quota", "team GPU quota against GrpTRES", a_quota},
-	[OC_ACT_VIEW_RESERVATIONS] = {"view.reservations", "reservations", a_reservations},
+	[OC_ACT_VIEW_PARTITIONS] = {"view.partitions", VIEW("partitions", "partitions part p", "partitions overview"),
+				    .arg_help = "[FILTER]"},
+	[OC_ACT_VIEW_QUEUE] = {"view.queue", VIEW("queue", "queue q jobs squeue", "job queue"),
+			       .arg_help = "[PARTITION]", .run_cmd = c_queue},
+	[OC_ACT_VIEW_NODES] = {"view.nodes", VIEW("nodes", "nodes n sinfo", "nodes"), .arg_help = "[FILTER]"},
+	[OC_ACT_VIEW_HEALTH] = {"view.health", VIEW("health", "health h grid", "node health: grid and reasons"), .arg_help = "[FILTER]"},
+	[OC_ACT_VIEW_QUOTA] = {"view.quota", VIEW("quota", "quota gpu accounts", "team GPU quota against GrpTRES"), .arg_help = "[FILTER]"},
+	[OC_ACT_VIEW_RESERVATIONS] = {"view.reservations",
+				      VIEW("reservations", "reservations res resv r", "reservations"), .arg_help = "[FILTER]"},
 	[OC_ACT_MOVE_UP] = {"move.up", "up", NULL},
 	[OC_ACT_MOVE_DOWN] = {"move.down", "down", NULL},
 	[OC_ACT_MOVE_PGUP] = {"move.pgup", "page up", NULL},
@@ -171,13 +204,24 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_NODE_UNDRAIN] = {"node.undrain", "undrain after repair (clear the drain flag only)", a_undrain},
 	[OC_ACT_RESV_CREATE] = {"resv.create", "create a maintenance reservation (MAINT,IGNORE_JOBS)", a_resv_create},
 	[OC_ACT_RESV_DELETE] = {"resv.delete", "delete the selected reservation", a_resv_delete},
-	[OC_ACT_VIEW_AUDIT] = {"view.audit", "the audit log of this cluster", a_audit},
-	[OC_ACT_VIEW_REHEARSAL] = {"view.rehearsal", "the failure rehearsal: steps, evidence, verdicts", a_rehearsal},
-	[OC_ACT_ONBOARD] = {"team.onboard", "onboard a team or change the selected one (quota view)", a_onboard},
+	[OC_ACT_VIEW_AUDIT] = {"view.audit", VIEW("audit", "audit", "the audit log of this cluster"), .arg_help = "[FILTER]"},
+	[OC_ACT_VIEW_REHEARSAL] = {"view.rehearsal",
+				   VIEW("rehearsal", "rehearsal", "the failure rehearsal: steps, evidence, verdicts"), .arg_help = "[FILTER]"},
+	[OC_ACT_ONBOARD] = {"team.onboard", "onboard a team or change the selected one (quota view)", a_onboard,
+			    .cmd = "onboard", .args = OC_ARGS_WORD, .arg_help = "[ACCOUNT]", .run_cmd = c_onboard},
 	[OC_ACT_NODE_PROBE] = {"node.probe",
 			       "probe the tagged or selected nodes over SSH (GPUs, Xid, EFA, temperature, ECC); "
 			       "in the results d drains a failed node",
 			       a_probe},
+	[OC_ACT_REHEARSAL_PASS] = {"rehearsal.pass", MARK("pass", c_pass, "[NOTE]", "rehearsal: the selected step passed")},
+	[OC_ACT_REHEARSAL_FAIL] = {"rehearsal.fail", MARK("fail", c_fail, "[NOTE]", "rehearsal: the selected step failed")},
+	[OC_ACT_REHEARSAL_SKIP] = {"rehearsal.skip",
+				   MARK("skip", c_skip, "[NOTE]", "rehearsal: the selected step is skipped")},
+	[OC_ACT_REHEARSAL_NOTE] = {"rehearsal.note",
+				   MARK("note", c_note, "TEXT", "rehearsal: a note on the selected step")},
+	[OC_ACT_REHEARSAL_REPORT] = {"rehearsal.report",
+				     MARK("report", c_report, "",
+					  "rehearsal: write report.md and report.json beside the progress file")},
 };
 
 void oc_action_id_list(const char *ids[OC_ACT_COUNT])
@@ -190,8 +234,19 @@ void oc_action_run(struct oc_app *app, enum oc_act act)
 {
 	if (act < 0 || act >= OC_ACT_COUNT)
 		return;
-	if (oc_actions[act].run) {
-		oc_actions[act].run(app);
+	const struct oc_action_def *d = &oc_actions[act];
+	if (d->run) {
+		d->run(app);
+		return;
+	}
+	if (d->view) {
+		oc_app_goto(app, d->view, NULL);
+		return;
+	}
+	if (d->command_only) {
+		/* A key bound to a : command types its name. */
+		app->mode = OC_MODE_COMMAND;
+		snprintf(app->input, sizeof(app->input), "%.*s ", (int)strcspn(d->cmd, " "), d->cmd);
 		return;
 	}
 	struct oc_listview *lv = app->view[app->cur];

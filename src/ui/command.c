@@ -1,6 +1,8 @@
-/* command.c: the : command line (as k9s): jump to a view by name, with an
- * argument for the queue (a partition) and the nodes view (a filter);
- * Tab completes view names and partition names. */
+/* command.c: the : command line (as k9s). The commands are entries of
+ * the action registry (actions.c: names, aliases, argument, handler):
+ * jump to a view by name, with a filter (for the queue: a partition),
+ * quit, help, onboard, the rehearsal verdicts. Tab completes command
+ * names and partition names. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,129 +10,112 @@
 
 #include "ui/ui_int.h"
 
-/* Extra names a view answers to. */
-static const struct {
-	const char *alias, *view;
-} aliases[] = {
-	{"part", "partitions"}, {"p", "partitions"},  {"q", "queue"},   {"jobs", "queue"},
-	{"squeue", "queue"},    {"n", "nodes"},       {"sinfo", "nodes"}, {"h", "health"},
-	{"grid", "health"},     {"res", "reservations"}, {"resv", "reservations"},
-	{"r", "reservations"},  {"gpu", "quota"},     {"accounts", "quota"},
-};
-
-static const char *view_for(struct oc_app *app, const char *word)
+/* Whether word is one of the space-separated names. */
+static bool has_name(const char *names, const char *word)
 {
-	for (int i = 0; i < app->nviews; i++)
-		if (strcasecmp(app->view[i]->def->name, word) == 0)
-			return app->view[i]->def->name;
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (strcasecmp(aliases[i].alias, word) == 0)
-			return aliases[i].view;
-	return NULL;
+	size_t wl = strlen(word);
+	for (const char *p = names; p && *p;) {
+		size_t n = strcspn(p, " ");
+		if (n == wl && strncasecmp(p, word, n) == 0)
+			return true;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
+int oc_command_parse(const char *line, char *arg, size_t arg_len, char *err, size_t err_len)
+{
+	if (arg_len)
+		arg[0] = '\0';
+	line += strspn(line, " \t");
+	size_t wl = strcspn(line, " \t");
+	char word[64];
+	if (wl == 0 || wl >= sizeof(word)) {
+		snprintf(err, err_len, "unknown command '%.*s' (try :help, Tab completes)", (int)(wl > 40 ? 40 : wl),
+			 line);
+		return -1;
+	}
+	memcpy(word, line, wl);
+	word[wl] = '\0';
+	const char *rest = line + wl;
+	rest += strspn(rest, " \t");
+	size_t first = strcspn(rest, " \t");
+	bool more = rest[first + strspn(rest + first, " \t")] != '\0';
+	int named = -1;
+	for (int i = 0; i < OC_ACT_COUNT; i++) {
+		const struct oc_action_def *d = &oc_actions[i];
+		if (!d->cmd || !has_name(d->cmd, word))
+			continue;
+		named = i;
+		if ((d->args == OC_ARGS_NONE && *rest) || (d->args == OC_ARGS_WORD && more))
+			continue;
+		if (d->args == OC_ARGS_REST)
+			snprintf(arg, arg_len, "%s", rest);
+		else if (*rest)
+			snprintf(arg, arg_len, "%.*s", (int)first, rest);
+		return i;
+	}
+	if (named < 0)
+		snprintf(err, err_len, "unknown command '%s' (try :help, Tab completes)", word);
+	else
+		snprintf(err, err_len, ":%.*s takes %s", (int)strcspn(oc_actions[named].cmd, " "),
+			 oc_actions[named].cmd,
+			 oc_actions[named].args == OC_ARGS_NONE ? "no argument" : "at most one argument");
+	return -1;
 }
 
 bool oc_command_run(struct oc_app *app, const char *line)
 {
-	char buf[256], *save = NULL;
-	snprintf(buf, sizeof(buf), "%s", line);
-	char *word = strtok_r(buf, " \t", &save);
-	char *arg = strtok_r(NULL, " \t", &save);
-	char *extra = strtok_r(NULL, " \t", &save);
-	if (!word)
+	if (!line[strspn(line, " \t")])
 		return true; /* empty: nothing to do */
-	if (strcmp(word, "q") == 0 && !arg) {
-		/* ":q" quits, as in vim; ":queue" is the queue. */
-		app->quit = true;
-		return true;
-	}
-	if (strcasecmp(word, "quit") == 0) {
-		app->quit = true;
-		return true;
-	}
-	if (strcasecmp(word, "help") == 0) {
-		oc_action_run(app, OC_ACT_HELP);
-		return true;
-	}
-	if (!strcasecmp(word, "pass") || !strcasecmp(word, "fail") || !strcasecmp(word, "skip") ||
-	    !strcasecmp(word, "note") || !strcasecmp(word, "report")) {
-		/* The rest of the line is the note, spaces included. */
-		const char *rest = line;
-		while (*rest == ' ' || *rest == '\t')
-			rest++;
-		rest += strlen(word);
-		while (*rest == ' ' || *rest == '\t')
-			rest++;
-		char verb[8];
-		snprintf(verb, sizeof(verb), "%s", word);
-		for (char *v = verb; *v; v++)
-			*v = (char)(*v | 0x20);
-		return oc_rehearsal_mark(app, verb, rest);
-	}
-	if (strcasecmp(word, "onboard") == 0) {
-		/* ":onboard" a new team, ":onboard team-a" to change one. */
-		char why[512];
-		if (!oc_app_writes_allowed(app, why, sizeof(why))) {
-			oc_app_message(app, true, "%s", why);
-			return false;
-		}
-		oc_dialog_open_onboard_named(app, arg ? arg : "");
-		return true;
-	}
-	const char *view = view_for(app, word);
-	if (!view) {
-		oc_app_message(app, true, " unknown command '%s' (try :help, Tab completes)", word);
+	char arg[256], err[160];
+	int act = oc_command_parse(line, arg, sizeof(arg), err, sizeof(err));
+	if (act < 0) {
+		oc_app_message(app, true, " %s", err);
 		return false;
 	}
-	if (extra) {
-		oc_app_message(app, true, " :%s takes at most one argument", view);
-		return false;
-	}
-	if (strcmp(view, "queue") == 0 && arg && app->snap && app->snap->partitions) {
-		bool known = false;
-		for (size_t i = 0; i < app->snap->partitions->n; i++)
-			if (strcmp(app->snap->partitions->v[i].name, arg) == 0)
-				known = true;
-		if (!known) {
-			oc_app_message(app, true, " no partition '%s'", arg);
-			return false;
-		}
-	}
-	if (strcmp(view, "queue") == 0) {
-		oc_app_goto(app, view, arg);
-	} else {
-		oc_app_goto(app, view, NULL);
-		if (arg) {
+	const struct oc_action_def *d = &oc_actions[act];
+	if (d->run_cmd)
+		return d->run_cmd(app, arg[0] ? arg : NULL);
+	if (d->view) {
+		/* A view's argument filters its list. */
+		oc_app_goto(app, d->view, NULL);
+		if (arg[0]) {
 			oc_listview_set_filter(app->view[app->cur], arg);
 			oc_listview_update(app->view[app->cur], app->snap);
 		}
+		return true;
 	}
+	oc_action_run(app, (enum oc_act)act);
 	return true;
 }
 
-/* Candidates for the word being typed: view names (first word) or
- * partition names (after "queue"). */
+/* Candidates for the word being typed: command names, the first of each
+ * entry (first word), or partition names (after a name of the queue). */
 static size_t candidates(struct oc_app *app, const char *first, bool second, const char *prefix,
-			 const char **out, size_t max)
+			 const char **out, size_t max, int *outlen)
 {
 	size_t n = 0, pl = strlen(prefix);
 	if (!second) {
-		for (int i = 0; i < app->nviews && n < max; i++)
-			if (strncasecmp(app->view[i]->def->name, prefix, pl) == 0)
-				out[n++] = app->view[i]->def->name;
-		static const char *const extra[] = {"help", "quit", "onboard", "pass", "fail", "skip", "note", "report"};
-		for (size_t i = 0; i < 8 && n < max; i++)
-			if (strncasecmp(extra[i], prefix, pl) == 0)
-				out[n++] = extra[i];
+		for (int i = 0; i < OC_ACT_COUNT && n < max; i++) {
+			const char *c = oc_actions[i].cmd;
+			if (c && strncasecmp(c, prefix, pl) == 0 && (int)strcspn(c, " ") >= (int)pl) {
+				outlen[n] = (int)strcspn(c, " ");
+				out[n++] = c;
+			}
+		}
 		return n;
 	}
-	const char *view = view_for(app, first);
-	if (view && strcmp(view, "queue") == 0 && app->snap && app->snap->partitions)
+	if (has_name(oc_actions[OC_ACT_VIEW_QUEUE].cmd, first) && app->snap && app->snap->partitions)
 		for (size_t i = 0; i < app->snap->partitions->n && n < max; i++) {
 			const struct oc_partition *p = &app->snap->partitions->v[i];
 			if ((p->flags & OC_PF_HIDDEN) && !app->show_hidden)
 				continue;
-			if (strncmp(p->name, prefix, pl) == 0)
+			if (strncmp(p->name, prefix, pl) == 0) {
+				outlen[n] = (int)strlen(p->name);
 				out[n++] = p->name;
+			}
 		}
 	return n;
 }
@@ -144,17 +129,18 @@ void oc_command_complete(struct oc_app *app, char *line, size_t len)
 	if (second)
 		snprintf(first, sizeof(first), "%.*s", (int)(space - line), line);
 	const char *c[32];
-	size_t n = candidates(app, first, second, prefix, c, 32);
+	int clen[32];
+	size_t n = candidates(app, first, second, prefix, c, 32, clen);
 	if (n == 0) {
 		oc_app_message(app, true, " no completion for '%s'%s", prefix,
 			       app->snap && app->snap->seq ? "" : " (no data from the cluster yet)");
 		return;
 	}
 	/* Longest common prefix of the candidates. */
-	size_t common = strlen(c[0]);
+	size_t common = (size_t)clen[0];
 	for (size_t i = 1; i < n; i++) {
 		size_t k = 0;
-		while (k < common && c[i][k] && strncasecmp(c[i] + k, c[0] + k, 1) == 0)
+		while (k < common && k < (size_t)clen[i] && strncasecmp(c[i] + k, c[0] + k, 1) == 0)
 			k++;
 		common = k;
 	}
@@ -162,14 +148,15 @@ void oc_command_complete(struct oc_app *app, char *line, size_t len)
 	if (base + common + 2 <= len) {
 		memcpy(line + base, c[0], common);
 		line[base + common] = '\0';
-		if (n == 1 && !second && strcmp(c[0], "queue") == 0 && base + common + 1 < len)
+		/* The queue's argument completes too: go on to it. */
+		if (n == 1 && !second && c[0] == oc_actions[OC_ACT_VIEW_QUEUE].cmd && base + common + 1 < len)
 			strcat(line, " ");
 	}
 	if (n > 1) {
 		char msg[256];
 		size_t off = 0;
 		for (size_t i = 0; i < n && off < sizeof(msg); i++)
-			off += (size_t)snprintf(msg + off, sizeof(msg) - off, " %s", c[i]);
+			off += (size_t)snprintf(msg + off, sizeof(msg) - off, " %.*s", clen[i], c[i]);
 		oc_app_message(app, false, "%s", msg);
 	}
 }

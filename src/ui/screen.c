@@ -357,33 +357,65 @@ static void draw_status(struct oc_app *app, int y, int width)
 	attrset(A_NORMAL);
 }
 
-/* The help screen: every action of the registry with its keys. */
+/* Line k of the help screen into buf: the keys (every action of the
+ * registry with its keys; a : command only when a key is bound to it),
+ * then the : commands with their argument and aliases. False past the
+ * end. */
+static bool help_line(struct oc_app *app, int k, char *buf, size_t len, bool *title)
+{
+	*title = false;
+	int line = 0;
+	if (k == line++) {
+		*title = true;
+		snprintf(buf, len, "Keys (keymap %s; any key closes this, arrows scroll)", oc_ui_keymap_name(app));
+		return true;
+	}
+	for (int i = 0; i < OC_ACT_COUNT; i++) {
+		char keys[128];
+		oc_ui_keys_for(app, (enum oc_act)i, keys, sizeof(keys));
+		if (oc_actions[i].command_only && !keys[0])
+			continue;
+		if (k == line++) {
+			snprintf(buf, len, "  %-14s %-18s %s", keys[0] ? keys : "-", oc_actions[i].id, oc_actions[i].help);
+			return true;
+		}
+	}
+	if (k == line++) {
+		buf[0] = '\0';
+		return true;
+	}
+	if (k == line++) {
+		*title = true;
+		snprintf(buf, len, "Commands (: then the name; Tab completes, Enter runs)");
+		return true;
+	}
+	for (int i = 0; i < OC_ACT_COUNT; i++) {
+		const char *c = oc_actions[i].cmd;
+		if (!c || k != line++)
+			continue;
+		int n = (int)strcspn(c, " ");
+		char name[64];
+		snprintf(name, sizeof(name), ":%.*s %s", n, c, oc_actions[i].arg_help ? oc_actions[i].arg_help : "");
+		snprintf(buf, len, "  %-23s %s%s%s%s", name, oc_actions[i].help, c[n] ? " (also " : "", c[n] ? c + n + 1 : "",
+			 c[n] ? ")" : "");
+		return true;
+	}
+	return false;
+}
+
 static void draw_help(struct oc_app *app, int y, int h, int width)
 {
-	int line = 0;
-	for (int i = -1; i < OC_ACT_COUNT; i++) {
-		if (line - app->help_top >= h)
-			break;
-		char buf[512];
-		if (i < 0) {
-			snprintf(buf, sizeof(buf), "Keys (keymap %s; any key closes this, arrows scroll)",
-				 oc_ui_keymap_name(app));
-		} else {
-			char keys[128];
-			oc_ui_keys_for(app, (enum oc_act)i, keys, sizeof(keys));
-			snprintf(buf, sizeof(buf), "  %-14s %-18s %s", keys[0] ? keys : "-", oc_actions[i].id,
-				 oc_actions[i].help);
-		}
-		if (line >= app->help_top) {
-			move(y + line - app->help_top, 0);
-			attrset(i < 0 ? oc_theme_attr(OC_ROLE_TITLE) : A_NORMAL);
-			oc_put_text(stdscr, buf, width, true, false);
-		}
-		line++;
+	int row = 0;
+	char buf[512];
+	bool title;
+	for (int k = app->help_top; row < h && help_line(app, k, buf, sizeof(buf), &title); k++, row++) {
+		move(y + row, 0);
+		attrset(title ? oc_theme_attr(OC_ROLE_TITLE) : A_NORMAL);
+		oc_put_text(stdscr, buf, width, true, false);
 	}
 	attrset(A_NORMAL);
-	for (int r = line - app->help_top; r < h; r++) {
-		move(y + r, 0);
+	for (; row < h; row++) {
+		move(y + row, 0);
 		clrtoeol();
 	}
 }

@@ -102,16 +102,49 @@ enum oc_act {
 	OC_ACT_ONBOARD,
 	OC_ACT_VIEW_REHEARSAL,
 	OC_ACT_NODE_PROBE,
+	OC_ACT_REHEARSAL_PASS,
+	OC_ACT_REHEARSAL_FAIL,
+	OC_ACT_REHEARSAL_SKIP,
+	OC_ACT_REHEARSAL_NOTE,
+	OC_ACT_REHEARSAL_REPORT,
 	OC_ACT_COUNT,
 };
 
 struct oc_app;
 
+/* What a : command takes after its name. */
+enum oc_cmd_args {
+	OC_ARGS_NONE, /* nothing */
+	OC_ARGS_WORD, /* at most one word */
+	OC_ARGS_REST, /* the rest of the line, spaces and all (a note) */
+};
+
+/* One entry serves a key (through the keymap), the : command line (its
+ * names, argument and completion) and the ? screen. */
 struct oc_action_def {
 	const char *id;     /* "view.nodes": what keymaps/NAME.json name */
 	const char *help;   /* one line for the ? screen */
-	/* Global handler; NULL when the action goes to the view on screen. */
+	/* Global handler; NULL when the action goes to the view on screen
+	 * (or to the view named below). */
 	void (*run)(struct oc_app *app);
+	/* The view the action opens (its : command takes a filter, or for
+	 * the queue a partition); NULL for none. */
+	const char *view;
+	/* The : command: its names, space separated (the first is the one
+	 * shown and completed; the others are aliases); NULL for none. Two
+	 * entries may share a name when they take different arguments: ":q"
+	 * quits, ":q normal" is the queue of normal. */
+	const char *cmd;
+	enum oc_cmd_args args;
+	const char *arg_help; /* the argument for ? ("[PARTITION]") */
+	/* The command's handler (arg NULL when none was given); NULL runs
+	 * the view's or the key's handler. False when refused (a message
+	 * is set). */
+	bool (*run_cmd)(struct oc_app *app, const char *arg);
+	/* No key in the default keymap: the : command is the way in (a
+	 * keymap may still bind it: the key opens the command line with
+	 * the name typed). */
+	bool command_only;
 };
 
 /* The registry, indexed by enum oc_act. */
@@ -120,6 +153,10 @@ extern const struct oc_action_def oc_actions[OC_ACT_COUNT];
 void oc_action_id_list(const char *ids[OC_ACT_COUNT]);
 /* Run an action: its global handler, else the view's. */
 void oc_action_run(struct oc_app *app, enum oc_act act);
+/* The action a : command line names, with its argument copied into arg
+ * ("" when none). -1 with a message in err when no entry has that name or
+ * none of those that have it takes what follows. No terminal needed. */
+int oc_command_parse(const char *line, char *arg, size_t arg_len, char *err, size_t err_len);
 
 /* ---- the shared list widget (one serves every list view) -------------- */
 

@@ -19,6 +19,21 @@ e2e_keys : b o g u s Enter
 e2e_wait "unknown command 'bogus'" 5
 ok "an unknown command is refused with a message"
 
+e2e_keys : q u e u e Space a Space b Enter
+e2e_wait ':queue takes at most one argument' 5
+ok "a command given too many arguments is refused with a message"
+
+# ? lists the : commands from the same table as the keys (after them).
+e2e_keys ?
+e2e_wait '^Keys \(keymap default' 5
+e2e_keys PgDn PgDn PgDn
+e2e_wait '^Commands \(: then the name' 5
+e2e_wait '^  :queue \[PARTITION\] +job queue \(also q jobs squeue\)' 5
+e2e_wait '^  :pass \[NOTE\] +rehearsal: the selected step passed' 5
+e2e_keys Escape
+e2e_wait 'JOBID PARTITION' 5
+ok "? lists the : commands with their arguments and aliases"
+
 e2e_keys : n Enter
 e2e_wait '^NODE +STATE' 5
 e2e_keys / b 3 0 0 - 1 2
