@@ -13,8 +13,7 @@ static void a_quit(struct oc_app *app)
 
 static void a_help(struct oc_app *app)
 {
-	app->mode = OC_MODE_HELP;
-	app->help_top = 0;
+	oc_help_open(app);
 }
 
 static void a_command(struct oc_app *app)

@@ -3,17 +3,25 @@
  * ncurses panel over the current view. */
 #include <panel.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/reason.h"
 #include "core/state.h"
 #include "ui/ui_int.h"
 
-void oc_app_show_node(struct oc_app *app, const char *node)
+/* The overlay's state: the node shown. */
+struct detail {
+	char node[128];
+};
+
+static const struct oc_overlay_ops detail_ops;
+
+/* The node shown, "" when the panel is not open. */
+static const char *detail_node(struct oc_app *app)
 {
-	snprintf(app->detail_node, sizeof(app->detail_node), "%s", node);
-	app->mode = OC_MODE_DETAIL;
-	app->dirty = true;
+	const struct detail *d = oc_overlay_find(app, &detail_ops);
+	return d ? d->node : "";
 }
 
 static void fmt_when(time_t t, time_t now, char *buf, size_t len)
@@ -44,13 +52,13 @@ static int field(WINDOW *w, int y, int width, const char *label, const char *val
 static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 {
 	const struct oc_snapshot *s = app->snap;
-	long idx = oc_nodes_find(s->nodes, app->detail_node);
+	long idx = oc_nodes_find(s->nodes, detail_node(app));
 	werase(w);
 	box(w, 0, 0);
 	wmove(w, 0, 2);
 	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 	char title[200];
-	snprintf(title, sizeof(title), " %s ", app->detail_node);
+	snprintf(title, sizeof(title), " %s ", detail_node(app));
 	oc_put_text(w, title, width - 20, false, false);
 	wattrset(w, A_NORMAL);
 	wmove(w, 0, width - 15 > 0 ? width - 15 : 0);
@@ -165,7 +173,57 @@ void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int wid
 	untouchwin(stdscr);
 }
 
-void oc_detail_draw(struct oc_app *app, int y, int h, int width)
+static void detail_draw(struct oc_app *app, void *priv, int y, int h, int width)
 {
+	(void)priv;
 	oc_app_panel_once(app, h - 2, width - 4 > 100 ? 100 : width - 4, y, h, width, detail_fill);
 }
+
+/* Esc, Enter or q close the panel; other keys go on to the view (moving
+ * on shows the next node's detail). */
+static void detail_key(struct oc_app *app, void *priv, int ch, bool wide, int act)
+{
+	(void)priv;
+	(void)ch;
+	(void)wide;
+	oc_overlay_remove(app, &detail_ops);
+	if (act == OC_ACT_BACK || act == OC_ACT_OPEN || act == OC_ACT_QUIT)
+		return;
+	if (act >= 0)
+		oc_action_run(app, (enum oc_act)act);
+	struct oc_listview *lv = app->view[app->cur];
+	uint32_t item = oc_listview_selected(lv);
+	if ((act == OC_ACT_MOVE_UP || act == OC_ACT_MOVE_DOWN) && item != UINT32_MAX && lv->def->open)
+		lv->def->open(lv, item);
+}
+
+static void detail_close(struct oc_app *app, void *priv)
+{
+	(void)app;
+	free(priv);
+}
+
+static const struct oc_overlay_ops detail_ops = {
+	.name = "detail",
+	.closes_with_view = true,
+	.key = detail_key,
+	.draw = detail_draw,
+	.close = detail_close,
+};
+
+void oc_app_show_node(struct oc_app *app, const char *node)
+{
+	struct detail *d = oc_overlay_find(app, &detail_ops);
+	if (!d) {
+		d = calloc(1, sizeof(*d));
+		if (!d) {
+			oc_app_message(app, true, " out of memory");
+			return;
+		}
+		if (oc_overlay_push(app, &detail_ops, d) < 0)
+			return;
+	}
+	snprintf(d->node, sizeof(d->node), "%s", node);
+	app->dirty = true;
+}
+

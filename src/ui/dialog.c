@@ -167,17 +167,41 @@ static void dialog_free_form(struct oc_dialog *d)
 	}
 }
 
-void oc_dialog_close(struct oc_app *app)
+/* The dialog is an overlay (overlay.h): these are its operations. */
+static void dialog_key(struct oc_app *app, void *priv, int ch, bool wide, int act);
+static void dialog_draw(struct oc_app *app, void *priv, int y, int h, int width);
+static bool dialog_poll(struct oc_app *app, void *priv);
+static void dialog_idle(struct oc_app *app, void *priv);
+
+static void dialog_free(struct oc_app *app, void *priv)
 {
-	struct oc_dialog *d = app->dialog;
-	if (!d)
-		return;
+	struct oc_dialog *d = priv;
 	dialog_free_form(d);
 	free_history(d);
 	free(d);
-	app->dialog = NULL;
 	app->dirty = true;
 	curs_set(0);
+}
+
+static const struct oc_overlay_ops dialog_ops = {
+	.name = "dialog",
+	.raw_keys = true,
+	.key = dialog_key,
+	.draw = dialog_draw,
+	.poll = dialog_poll,
+	.idle = dialog_idle,
+	.close = dialog_free,
+};
+
+/* The open dialog, or NULL. */
+static struct oc_dialog *dialog_of(struct oc_app *app)
+{
+	return oc_overlay_find(app, &dialog_ops);
+}
+
+static void dialog_close(struct oc_app *app)
+{
+	oc_overlay_remove(app, &dialog_ops);
 }
 
 /* The field's text without the padding the form library adds. Returns a
@@ -310,7 +334,7 @@ static void dialog_open(struct oc_app *app, enum dlg_purpose purpose, const char
 		oc_app_message(app, true, " an action is still running; wait for its result");
 		return;
 	}
-	oc_dialog_close(app);
+	dialog_close(app);
 	struct oc_dialog *d = calloc(1, sizeof(*d));
 	if (!d)
 		return;
@@ -321,11 +345,12 @@ static void dialog_open(struct oc_app *app, enum dlg_purpose purpose, const char
 	for (int i = 0; i < nfields; i++)
 		d->labels[i] = labels[i];
 	d->reason_field = reason_field;
-	app->dialog = d;
+	if (oc_overlay_push(app, &dialog_ops, d) < 0)
+		return;
 	if (reason_field >= 0)
 		collect_history(app, d);
 	if (dialog_build(d, values) < 0) {
-		oc_dialog_close(app);
+		dialog_close(app);
 		oc_app_message(app, true, " the terminal is too small for this form");
 		return;
 	}
@@ -349,8 +374,8 @@ void oc_dialog_open_node(struct oc_app *app, enum oc_node_op op)
 			    1, -1);
 	}
 	/* The cursor starts where typing is needed. */
-	if (app->dialog && op == OC_NODE_OP_DRAIN && targets[0])
-		form_driver(app->dialog->form, REQ_NEXT_FIELD);
+	if (dialog_of(app) && op == OC_NODE_OP_DRAIN && targets[0])
+		form_driver(dialog_of(app)->form, REQ_NEXT_FIELD);
 }
 
 void oc_dialog_open_drain(struct oc_app *app, const char *nodes, const char *reason)
@@ -358,9 +383,9 @@ void oc_dialog_open_drain(struct oc_app *app, const char *nodes, const char *rea
 	static const char *const labels[] = {"Nodes", "Reason"};
 	const char *values[] = {nodes, reason};
 	dialog_open(app, DLG_DRAIN, "Drain nodes", labels, values, 2, 1);
-	if (app->dialog) { /* at the end of the reason, to edit it */
-		form_driver(app->dialog->form, REQ_NEXT_FIELD);
-		form_driver(app->dialog->form, REQ_END_LINE);
+	if (dialog_of(app)) { /* at the end of the reason, to edit it */
+		form_driver(dialog_of(app)->form, REQ_NEXT_FIELD);
+		form_driver(dialog_of(app)->form, REQ_END_LINE);
 	}
 }
 
@@ -391,7 +416,7 @@ void oc_dialog_open_resv_delete(struct oc_app *app)
 	const char *values[] = {app->snap->reservations->v[item].name};
 	dialog_open(app, DLG_RESV_DELETE, "Delete a reservation", labels, values, 1, -1);
 	/* Nothing to type: straight to the confirmation. */
-	if (app->dialog)
+	if (dialog_of(app))
 		to_confirm(app);
 }
 
@@ -447,15 +472,15 @@ void oc_dialog_open_onboard_named(struct oc_app *app, const char *name)
 	const char *values[ONB_NFIELDS] = {account, "", parent, gpu, qos, defqos, fairshare, users};
 	dialog_open(app, DLG_ONBOARD, editing ? "Change a team (sacctmgr)" : "Onboard a team (sacctmgr)", labels,
 		    values, ONB_NFIELDS, -1);
-	if (!app->dialog)
+	if (!dialog_of(app))
 		return;
-	app->dialog->editing = editing;
-	snprintf(app->dialog->initial_account, sizeof(app->dialog->initial_account), "%.63s", account);
-	snprintf(app->dialog->initial_users, sizeof(app->dialog->initial_users), "%s", users);
-	snprintf(app->dialog->initial_qos, sizeof(app->dialog->initial_qos), "%s", qos);
+	dialog_of(app)->editing = editing;
+	snprintf(dialog_of(app)->initial_account, sizeof(dialog_of(app)->initial_account), "%.63s", account);
+	snprintf(dialog_of(app)->initial_users, sizeof(dialog_of(app)->initial_users), "%s", users);
+	snprintf(dialog_of(app)->initial_qos, sizeof(dialog_of(app)->initial_qos), "%s", qos);
 	if (editing) /* the account is known: start at the quota */
 		for (int i = 0; i < ONB_GPU; i++)
-			form_driver(app->dialog->form, REQ_NEXT_FIELD);
+			form_driver(dialog_of(app)->form, REQ_NEXT_FIELD);
 }
 
 /* Whether word is one of the comma-separated names in list. */
@@ -575,7 +600,7 @@ static int onboard_spec_from_form(struct oc_dialog *d, char **v, struct oc_onb_s
 
 static void qos_menu_open(struct oc_app *app)
 {
-	struct oc_dialog *d = app->dialog;
+	struct oc_dialog *d = dialog_of(app);
 	const struct oc_accounting *acct = app->snap ? app->snap->accounting : NULL;
 	if (!acct || !acct->nqos) {
 		snprintf(d->error, sizeof(d->error), "QoS: the cluster's QoS are not known (accounting not loaded)");
@@ -630,7 +655,7 @@ static void qos_menu_open(struct oc_app *app)
 
 static void qos_menu_close(struct oc_app *app, bool accept)
 {
-	struct oc_dialog *d = app->dialog;
+	struct oc_dialog *d = dialog_of(app);
 	if (accept) {
 		char list[1024] = "";
 		for (size_t i = 0; i < d->nitems; i++)
@@ -646,7 +671,7 @@ static void qos_menu_close(struct oc_app *app, bool accept)
 
 static void qos_menu_key(struct oc_app *app, bool wide, unsigned ch)
 {
-	struct oc_dialog *d = app->dialog;
+	struct oc_dialog *d = dialog_of(app);
 	if (wide && ch == 27) {
 		qos_menu_close(app, false);
 	} else if ((wide && (ch == '\r' || ch == '\n')) || (!wide && ch == KEY_ENTER)) {
@@ -686,10 +711,10 @@ static void qos_menu_draw(struct oc_dialog *d)
 static void onboard_live_check(struct oc_app *app);
 
 /* Runs the live check of what was typed since the last one (ui_int.h). */
-void oc_dialog_idle(struct oc_app *app)
+static void dialog_idle(struct oc_app *app, void *priv)
 {
-	struct oc_dialog *d = app->dialog;
-	if (!d || !d->live_due)
+	struct oc_dialog *d = priv;
+	if (!d->live_due)
 		return;
 	d->live_due = false;
 	if (d->form && d->stage == DLG_FORM)
@@ -700,7 +725,7 @@ void oc_dialog_idle(struct oc_app *app)
  * line under the form ("" when fine). */
 static void onboard_live_check(struct oc_app *app)
 {
-	struct oc_dialog *d = app->dialog;
+	struct oc_dialog *d = dialog_of(app);
 	form_driver(d->form, REQ_VALIDATION);
 	int cur = field_index(current_field(d->form));
 	char *v = field_text(d->fields[cur]);
@@ -846,7 +871,7 @@ static int validate_nodes(struct oc_app *app, const char *expr, char ***names, s
 
 static void to_confirm(struct oc_app *app)
 {
-	struct oc_dialog *d = app->dialog;
+	struct oc_dialog *d = dialog_of(app);
 	char *v[DLG_MAX_FIELDS] = {0};
 	for (int i = 0; i < d->nfields; i++) {
 		form_driver(d->form, REQ_VALIDATION);
@@ -998,7 +1023,7 @@ static void remember_reason(struct oc_app *app, const char *reason)
 
 static void submit(struct oc_app *app)
 {
-	struct oc_dialog *d = app->dialog;
+	struct oc_dialog *d = dialog_of(app);
 	if (d->purpose == DLG_ONBOARD) {
 		d->req.kind = OC_ACTION_ONBOARD;
 		d->req.onb_use_preview = true; /* exactly the commands shown */
@@ -1015,20 +1040,14 @@ static void submit(struct oc_app *app)
 	app->dirty = true;
 }
 
-void oc_dialog_poll(struct oc_app *app)
+static bool dialog_poll(struct oc_app *app, void *priv)
 {
-	if (!app->worker)
-		return;
+	struct oc_dialog *d = priv;
 	struct oc_action_result res;
-	if (!oc_worker_take_result(app->worker, &res))
-		return;
+	if (!app->worker || !oc_worker_take_result(app->worker, &res))
+		return true;
 	/* Show what happened now; the tables follow at the next refresh. */
 	app->hooks->refresh_now(app->hooks->ctx);
-	struct oc_dialog *d = app->dialog;
-	if (!d) {
-		oc_app_message(app, res.status != OC_ACTION_OK, " %s", res.summary);
-		return;
-	}
 	if (d->stage == DLG_PREVIEW) {
 		d->text[0] = '\0';
 		d->scroll = 0;
@@ -1056,7 +1075,7 @@ void oc_dialog_poll(struct oc_app *app)
 			d->stage = DLG_CONFIRM;
 		}
 		app->dirty = true;
-		return;
+		return true;
 	}
 	d->stage = DLG_RESULT;
 	d->scroll = 0;
@@ -1074,16 +1093,21 @@ void oc_dialog_poll(struct oc_app *app)
 	if (res.status == OC_ACTION_OK && d->req.kind == OC_ACTION_NODE_UPDATE)
 		oc_tagset_clear(&app->node_tags);
 	app->dirty = true;
+	return true;
 }
 
 /* Keys while a dialog is open. wide: the key is a character (not a curses
  * key code). */
-void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
+static void dialog_key(struct oc_app *app, void *priv, int key, bool wide, int act)
 {
-	struct oc_dialog *d = app->dialog;
+	(void)act; /* raw keys */
+	struct oc_dialog *d = priv;
+	unsigned ch = (unsigned)key;
 	app->dirty = true;
-	if (!wide && ch == KEY_RESIZE)
+	if (!wide && ch == KEY_RESIZE) {
+		clearok(curscr, TRUE);
 		return;
+	}
 	if ((d->stage == DLG_CONFIRM || d->stage == DLG_RESULT) && !wide &&
 	    (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE || ch == KEY_NPAGE)) {
 		int page = d->shown_lines > 1 ? d->shown_lines - 1 : 1;
@@ -1103,7 +1127,7 @@ void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
 		oc_app_message(app, false, " reading the accounting state...");
 		return;
 	case DLG_RESULT:
-		oc_dialog_close(app);
+		dialog_close(app);
 		return;
 	case DLG_BUSY:
 		oc_app_message(app, false, " applying... (the result appears here; the console stays usable)");
@@ -1112,7 +1136,7 @@ void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
 		if (wide && (ch == '\r' || ch == '\n'))
 			submit(app);
 		else if (wide && ch == 27 && d->purpose == DLG_RESV_DELETE) {
-			oc_dialog_close(app);
+			dialog_close(app);
 			oc_app_message(app, false, " cancelled, nothing changed");
 		} else if (wide && ch == 27)
 			d->stage = DLG_FORM;
@@ -1125,7 +1149,7 @@ void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch)
 	if (wide) {
 		switch (ch) {
 		case 27: /* Esc: nothing changed */
-			oc_dialog_close(app);
+			dialog_close(app);
 			oc_app_message(app, false, " cancelled, nothing changed");
 			return;
 		case '\r':
@@ -1230,9 +1254,13 @@ static int draw_text(WINDOW *w, int y, int x, int width, int maxy, const char *t
 	return y;
 }
 
-void oc_dialog_draw(struct oc_app *app)
+static void dialog_draw(struct oc_app *app, void *priv, int area_y, int area_h, int area_w)
 {
-	struct oc_dialog *d = app->dialog;
+	/* Sized on the whole screen (it was built for it). */
+	(void)area_y;
+	(void)area_h;
+	(void)area_w;
+	struct oc_dialog *d = priv;
 	if (d->stage == DLG_FORM || d->stage == DLG_QOS_MENU) {
 		WINDOW *w = d->win;
 		int h, wd;

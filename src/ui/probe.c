@@ -18,6 +18,20 @@
 #define PROBE_NODE_W 20
 #define PROBE_STATE_W 13
 
+/* The results panel is an overlay (overlay.h): its state. */
+struct panel {
+	struct oc_probe *probe; /* the probes on show */
+	size_t sel, top;        /* the selected row, the first row shown */
+};
+
+static const struct oc_overlay_ops panel_ops;
+
+/* The open panel; only called while it is open. */
+static struct panel *panel_of(struct oc_app *app)
+{
+	return oc_overlay_find(app, &panel_ops);
+}
+
 static int probe_name_cmp(const void *a, const void *b)
 {
 	return oc_natcmp(*(const char *const *)a, *(const char *const *)b);
@@ -77,11 +91,25 @@ static int probe_start(struct oc_app *app, const char *const *names, size_t n)
 		oc_app_message(app, true, " probes: %s", err);
 		return -1;
 	}
-	oc_probe_free(&app->probe);
-	app->probe = p;
-	app->probe_sel = 0;
-	app->probe_top = 0;
-	app->mode = OC_MODE_PROBE;
+	/* Probing again replaces the probes of the open panel. */
+	struct panel *pn = panel_of(app);
+	if (!pn) {
+		pn = calloc(1, sizeof(*pn));
+		if (!pn) {
+			oc_probe_free(&p);
+			oc_app_message(app, true, " out of memory");
+			return -1;
+		}
+		if (oc_overlay_push(app, &panel_ops, pn) < 0) { /* pn freed */
+			oc_probe_free(&p);
+			oc_app_message(app, true, " too many panels open");
+			return -1;
+		}
+	}
+	oc_probe_free(&pn->probe);
+	pn->probe = p;
+	pn->sel = 0;
+	pn->top = 0;
 	app->dirty = true;
 	return 0;
 }
@@ -104,24 +132,26 @@ void oc_probe_panel_open(struct oc_app *app)
 	free(names);
 }
 
-void oc_probe_panel_close(struct oc_app *app)
+/* Stop the probes and free the panel (off the stack already). */
+static void panel_close(struct oc_app *app, void *priv)
 {
-	oc_probe_free(&app->probe);
-	if (app->mode == OC_MODE_PROBE)
-		app->mode = OC_MODE_NORMAL;
+	struct panel *pn = priv;
+	oc_probe_free(&pn->probe);
+	free(pn);
 	app->dirty = true;
 }
 
 /* Probe the same nodes again. */
 static void probe_again(struct oc_app *app)
 {
-	size_t n = oc_probe_count(app->probe);
+	struct oc_probe *p = panel_of(app)->probe;
+	size_t n = oc_probe_count(p);
 	char (*names)[128] = calloc(n ? n : 1, sizeof(*names));
 	const char **ptr = calloc(n ? n : 1, sizeof(*ptr));
 	if (names && ptr) {
 		struct oc_probe_node_result *r = malloc(sizeof(*r));
 		for (size_t i = 0; r && i < n; i++) {
-			oc_probe_node(app->probe, i, r);
+			oc_probe_node(p, i, r);
 			snprintf(names[i], sizeof(names[i]), "%s", r->name);
 			ptr[i] = names[i];
 		}
@@ -136,8 +166,9 @@ static void probe_again(struct oc_app *app)
 /* Drain the selected node with the reason its probe makes. */
 static void probe_drain(struct oc_app *app)
 {
+	const struct panel *pn = panel_of(app);
 	struct oc_probe_node_result *r = malloc(sizeof(*r));
-	if (!r || !oc_probe_node(app->probe, app->probe_sel, r)) {
+	if (!r || !oc_probe_node(pn->probe, pn->sel, r)) {
 		free(r);
 		return;
 	}
@@ -147,7 +178,7 @@ static void probe_drain(struct oc_app *app)
 		free(r);
 		return;
 	}
-	const struct oc_probe_config *pc = oc_probe_config(app->probe);
+	const struct oc_probe_config *pc = oc_probe_config(pn->probe);
 	char reason[1100];
 	const char *node_error = r->state == OC_PROBE_NODE_NO_ANSWER || r->state == OC_PROBE_NODE_UNREACHABLE
 					 ? r->error
@@ -163,40 +194,43 @@ static void probe_drain(struct oc_app *app)
 	free(r);
 }
 
-void oc_probe_panel_key(struct oc_app *app, int act)
+static void panel_key(struct oc_app *app, void *priv, int ch, bool wide, int act)
 {
-	size_t n = oc_probe_count(app->probe);
+	(void)ch;
+	(void)wide;
+	struct panel *pn = priv;
+	size_t n = oc_probe_count(pn->probe);
 	app->dirty = true;
 	switch (act) {
 	case OC_ACT_MOVE_UP:
-		if (app->probe_sel)
-			app->probe_sel--;
+		if (pn->sel)
+			pn->sel--;
 		return;
 	case OC_ACT_MOVE_DOWN:
-		if (app->probe_sel + 1 < n)
-			app->probe_sel++;
+		if (pn->sel + 1 < n)
+			pn->sel++;
 		return;
 	case OC_ACT_MOVE_PGUP:
-		app->probe_sel = app->probe_sel > 10 ? app->probe_sel - 10 : 0;
+		pn->sel = pn->sel > 10 ? pn->sel - 10 : 0;
 		return;
 	case OC_ACT_MOVE_PGDN:
-		app->probe_sel = app->probe_sel + 10 < n ? app->probe_sel + 10 : (n ? n - 1 : 0);
+		pn->sel = pn->sel + 10 < n ? pn->sel + 10 : (n ? n - 1 : 0);
 		return;
 	case OC_ACT_MOVE_TOP:
-		app->probe_sel = 0;
+		pn->sel = 0;
 		return;
 	case OC_ACT_MOVE_BOTTOM:
-		app->probe_sel = n ? n - 1 : 0;
+		pn->sel = n ? n - 1 : 0;
 		return;
 	case OC_ACT_BACK:
 	case OC_ACT_QUIT:
 		/* Esc stops probes still running; once all are done it closes. */
-		if (act == OC_ACT_BACK && oc_probe_finished(app->probe) < n) {
-			oc_probe_cancel(app->probe);
+		if (act == OC_ACT_BACK && oc_probe_finished(pn->probe) < n) {
+			oc_probe_cancel(pn->probe);
 			oc_app_message(app, false, " probes cancelled (Esc again closes)");
 			return;
 		}
-		oc_probe_panel_close(app);
+		oc_overlay_remove(app, &panel_ops);
 		return;
 	case OC_ACT_NODE_DRAIN:
 		probe_drain(app);
@@ -254,7 +288,8 @@ static void probe_cell(WINDOW *w, const struct oc_probe_node_result *r, size_t k
 
 static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 {
-	struct oc_probe *p = app->probe;
+	struct panel *pn = panel_of(app);
+	struct oc_probe *p = pn->probe;
 	const struct oc_probe_config *pc = oc_probe_config(p);
 	size_t n = oc_probe_count(p), done = oc_probe_finished(p);
 	struct oc_probe_node_result *r = malloc(sizeof(*r));
@@ -308,16 +343,16 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		rows = h - 1 - y;
 	if (rows < 1)
 		rows = 1;
-	if (app->probe_sel >= n)
-		app->probe_sel = n ? n - 1 : 0;
-	if (app->probe_sel < app->probe_top)
-		app->probe_top = app->probe_sel;
-	if (app->probe_sel >= app->probe_top + (size_t)rows)
-		app->probe_top = app->probe_sel - (size_t)rows + 1;
-	for (size_t i = app->probe_top; i < n && y < 2 + rows; i++, y++) {
+	if (pn->sel >= n)
+		pn->sel = n ? n - 1 : 0;
+	if (pn->sel < pn->top)
+		pn->top = pn->sel;
+	if (pn->sel >= pn->top + (size_t)rows)
+		pn->top = pn->sel - (size_t)rows + 1;
+	for (size_t i = pn->top; i < n && y < 2 + rows; i++, y++) {
 		if (!oc_probe_node(p, i, r))
 			break;
-		bool sel = i == app->probe_sel;
+		bool sel = i == pn->sel;
 		bool problem = oc_probe_node_bad(r);
 		char name[160];
 		/* "!" marks a node with a problem, colour or not. */
@@ -360,7 +395,7 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	}
 	/* Details of the selected node. */
 	y = h - 1 - detail_h;
-	if (details && oc_probe_node(p, app->probe_sel, r)) {
+	if (details && oc_probe_node(p, pn->sel, r)) {
 		wmove(w, y++, 1);
 		whline(w, ACS_HLINE, width - 2);
 		wmove(w, y++, 2);
@@ -392,12 +427,33 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	free(r);
 }
 
-void oc_probe_panel_draw(struct oc_app *app, int y, int h, int width)
+static void panel_draw(struct oc_app *app, void *priv, int y, int h, int width)
 {
-	if (!app->probe)
-		return;
+	const struct panel *pn = priv;
 	/* As high as the rows and the details need, at most the screen. */
-	int need = (int)oc_probe_count(app->probe) + (int)oc_probe_config(app->probe)->ncheck + 5;
+	int need = (int)oc_probe_count(pn->probe) + (int)oc_probe_config(pn->probe)->ncheck + 5;
 	int ph = need < 12 ? 12 : need > h ? h : need;
 	oc_app_panel_once(app, ph, width - 2, y, h, width, probe_fill);
 }
+
+static int panel_fd(void *priv)
+{
+	const struct panel *pn = priv;
+	return oc_probe_fd(pn->probe);
+}
+
+/* A probe result came in. */
+static void panel_ack(void *priv)
+{
+	struct panel *pn = priv;
+	oc_probe_ack(pn->probe);
+}
+
+static const struct oc_overlay_ops panel_ops = {
+	.name = "probe results",
+	.key = panel_key,
+	.draw = panel_draw,
+	.fd = panel_fd,
+	.ack = panel_ack,
+	.close = panel_close,
+};

@@ -176,8 +176,9 @@ bool oc_app_goto(struct oc_app *app, const char *name, const char *arg)
 		if (arg || app->cur != i || lv->def->arg)
 			oc_listview_open(lv, arg);
 		app->cur = i;
-		if (app->mode == OC_MODE_FILTER || app->mode == OC_MODE_DETAIL)
+		if (app->mode == OC_MODE_FILTER)
 			app->mode = OC_MODE_NORMAL;
+		oc_overlay_view_changed(app);
 		if (app->snap)
 			oc_listview_update(lv, app->snap);
 		app->hooks->set_focus(app->hooks->ctx, lv->def->focus);
@@ -357,69 +358,6 @@ static void draw_status(struct oc_app *app, int y, int width)
 	attrset(A_NORMAL);
 }
 
-/* Line k of the help screen into buf: the keys (every action of the
- * registry with its keys; a : command only when a key is bound to it),
- * then the : commands with their argument and aliases. False past the
- * end. */
-static bool help_line(struct oc_app *app, int k, char *buf, size_t len, bool *title)
-{
-	*title = false;
-	int line = 0;
-	if (k == line++) {
-		*title = true;
-		snprintf(buf, len, "Keys (keymap %s; any key closes this, arrows scroll)", oc_ui_keymap_name(app));
-		return true;
-	}
-	for (int i = 0; i < OC_ACT_COUNT; i++) {
-		char keys[128];
-		oc_ui_keys_for(app, (enum oc_act)i, keys, sizeof(keys));
-		if (oc_actions[i].command_only && !keys[0])
-			continue;
-		if (k == line++) {
-			snprintf(buf, len, "  %-14s %-18s %s", keys[0] ? keys : "-", oc_actions[i].id, oc_actions[i].help);
-			return true;
-		}
-	}
-	if (k == line++) {
-		buf[0] = '\0';
-		return true;
-	}
-	if (k == line++) {
-		*title = true;
-		snprintf(buf, len, "Commands (: then the name; Tab completes, Enter runs)");
-		return true;
-	}
-	for (int i = 0; i < OC_ACT_COUNT; i++) {
-		const char *c = oc_actions[i].cmd;
-		if (!c || k != line++)
-			continue;
-		int n = (int)strcspn(c, " ");
-		char name[64];
-		snprintf(name, sizeof(name), ":%.*s %s", n, c, oc_actions[i].arg_help ? oc_actions[i].arg_help : "");
-		snprintf(buf, len, "  %-23s %s%s%s%s", name, oc_actions[i].help, c[n] ? " (also " : "", c[n] ? c + n + 1 : "",
-			 c[n] ? ")" : "");
-		return true;
-	}
-	return false;
-}
-
-static void draw_help(struct oc_app *app, int y, int h, int width)
-{
-	int row = 0;
-	char buf[512];
-	bool title;
-	for (int k = app->help_top; row < h && help_line(app, k, buf, sizeof(buf), &title); k++, row++) {
-		move(y + row, 0);
-		attrset(title ? oc_theme_attr(OC_ROLE_TITLE) : A_NORMAL);
-		oc_put_text(stdscr, buf, width, true, false);
-	}
-	attrset(A_NORMAL);
-	for (; row < h; row++) {
-		move(y + row, 0);
-		clrtoeol();
-	}
-}
-
 static void draw(struct oc_app *app)
 {
 	int height = LINES, width = COLS;
@@ -436,8 +374,9 @@ static void draw(struct oc_app *app)
 		return;
 	}
 	draw_header(app, width);
-	if (app->mode == OC_MODE_HELP) {
-		draw_help(app, 1, height - 2, width);
+	struct oc_overlay *top = oc_overlay_top(app);
+	if (top && top->ops->full_screen) {
+		top->ops->draw(app, top->priv, 1, height - 2, width);
 		draw_status(app, height - 1, width);
 		flush_screen();
 		return;
@@ -455,19 +394,10 @@ static void draw(struct oc_app *app)
 	}
 	oc_listview_draw(app->view[app->cur], stdscr, y, height - 1 - y, width);
 	draw_status(app, height - 1, width);
-	if (app->dialog) {
+	if (top) {
+		/* The top overlay only: one panel at a time is drawn. */
 		wnoutrefresh(stdscr);
-		oc_dialog_draw(app);
-		return;
-	}
-	if (app->mode == OC_MODE_DETAIL) {
-		wnoutrefresh(stdscr);
-		oc_detail_draw(app, 1, height - 2, width);
-		return;
-	}
-	if (app->mode == OC_MODE_PROBE && app->probe) {
-		wnoutrefresh(stdscr);
-		oc_probe_panel_draw(app, 1, height - 2, width);
+		top->ops->draw(app, top->priv, 1, height - 2, width);
 		return;
 	}
 	flush_screen();
@@ -608,10 +538,9 @@ static int read_key(wint_t *wch, bool utf8)
 static void handle_key(struct oc_app *app, int ch, bool wide)
 {
 	app->dirty = true;
-	if (app->dialog) {
-		if (ch == KEY_RESIZE && !wide)
-			clearok(curscr, TRUE);
-		oc_dialog_key(app, wide, (unsigned)ch);
+	struct oc_overlay *top = oc_overlay_top(app);
+	if (top && top->ops->raw_keys) {
+		top->ops->key(app, top->priv, ch, wide, -1);
 		return;
 	}
 	if (ch == KEY_RESIZE) {
@@ -627,37 +556,8 @@ static void handle_key(struct oc_app *app, int ch, bool wide)
 	app->message[0] = '\0';
 	/* Characters beyond ASCII are never bound. */
 	int act = wide && ch >= 0x80 ? -1 : oc_ui_key_action(app, ch);
-	if (app->mode == OC_MODE_HELP) {
-		if (act == OC_ACT_MOVE_DOWN || act == OC_ACT_MOVE_PGDN)
-			app->help_top += act == OC_ACT_MOVE_DOWN ? 1 : LINES / 2;
-		else if (act == OC_ACT_MOVE_UP || act == OC_ACT_MOVE_PGUP)
-			app->help_top = app->help_top > 0 ? app->help_top - (act == OC_ACT_MOVE_UP ? 1 : LINES / 2) : 0;
-		else
-			app->mode = OC_MODE_NORMAL;
-		if (app->help_top < 0)
-			app->help_top = 0;
-		if (act == OC_ACT_QUIT)
-			app->quit = true;
-		return;
-	}
-	if (app->mode == OC_MODE_PROBE) {
-		oc_probe_panel_key(app, act);
-		return;
-	}
-	if (app->mode == OC_MODE_DETAIL) {
-		/* The detail panel closes on Esc, Enter or q; other keys go on to
-		 * the view (moving on shows the next node's detail). */
-		if (act == OC_ACT_BACK || act == OC_ACT_OPEN || act == OC_ACT_QUIT) {
-			app->mode = OC_MODE_NORMAL;
-			return;
-		}
-		app->mode = OC_MODE_NORMAL;
-		if (act >= 0)
-			oc_action_run(app, (enum oc_act)act);
-		struct oc_listview *lv = app->view[app->cur];
-		uint32_t item = oc_listview_selected(lv);
-		if ((act == OC_ACT_MOVE_UP || act == OC_ACT_MOVE_DOWN) && item != UINT32_MAX && lv->def->open)
-			lv->def->open(lv, item);
+	if (top) {
+		top->ops->key(app, top->priv, ch, wide, act);
 		return;
 	}
 	if (act < 0) {
@@ -667,6 +567,23 @@ static void handle_key(struct oc_app *app, int ch, bool wide)
 		return;
 	}
 	oc_action_run(app, (enum oc_act)act);
+}
+
+/* The worker has a result: the overlay that asked for it takes it (the
+ * dialog); with none open, it is said on the status line. */
+static void worker_ready(struct oc_app *app)
+{
+	oc_worker_ack(app->worker);
+	app->dirty = true;
+	bool taken = false;
+	for (int i = app->noverlays - 1; i >= 0 && !taken; i--)
+		if (app->overlay[i].ops->poll)
+			taken = app->overlay[i].ops->poll(app, app->overlay[i].priv);
+	struct oc_action_result res;
+	if (taken || !oc_worker_take_result(app->worker, &res))
+		return;
+	app->hooks->refresh_now(app->hooks->ctx);
+	oc_app_message(app, res.status != OC_ACTION_OK, " %s", res.summary);
 }
 
 int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, char *err, size_t errlen)
@@ -806,26 +723,33 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 				painted_full = true;
 			}
 		}
-		struct pollfd pfd[4] = {
+		/* The terminal, the collector, the worker, and the overlays'
+		 * own descriptors (probe results). */
+		struct pollfd pfd[3 + OC_OVERLAY_MAX] = {
 			{.fd = tty_gone ? -1 : STDIN_FILENO, .events = POLLIN},
 			{.fd = hooks->wake_fd(hooks->ctx), .events = POLLIN},
 			{.fd = app->worker ? oc_worker_fd(app->worker) : -1, .events = POLLIN},
-			{.fd = app->probe ? oc_probe_fd(app->probe) : -1, .events = POLLIN},
 		};
-		int rc = poll(pfd, 4, 250);
+		const struct oc_overlay *polled[OC_OVERLAY_MAX];
+		int npolled = 0;
+		for (int i = 0; i < app->noverlays; i++)
+			if (app->overlay[i].ops->fd) {
+				polled[npolled] = &app->overlay[i];
+				pfd[3 + npolled++] =
+					(struct pollfd){.fd = app->overlay[i].ops->fd(app->overlay[i].priv), .events = POLLIN};
+			}
+		int rc = poll(pfd, (nfds_t)(3 + npolled), 250);
 		if (rc < 0 && errno != EINTR)
 			break;
 		if (rc > 0 && (pfd[1].revents & POLLIN))
 			hooks->ack(hooks->ctx);
-		if (rc > 0 && (pfd[2].revents & POLLIN)) {
-			oc_worker_ack(app->worker);
-			oc_dialog_poll(app);
-			app->dirty = true;
-		}
-		if (rc > 0 && (pfd[3].revents & POLLIN)) {
-			oc_probe_ack(app->probe); /* a probe result came in */
-			app->dirty = true;
-		}
+		if (rc > 0 && (pfd[2].revents & POLLIN))
+			worker_ready(app);
+		for (int i = 0; rc > 0 && i < npolled; i++)
+			if (pfd[3 + i].revents & POLLIN) {
+				polled[i]->ops->ack(polled[i]->priv);
+				app->dirty = true;
+			}
 		if (rc > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))) {
 			/* The terminal went away (a dropped SSM or SSH session)
 			 * without a SIGHUP reaching the console (not its
@@ -845,11 +769,12 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 			}
 			handle_key(app, (int)wch, r != KEY_CODE_YES);
 		}
-		oc_dialog_idle(app);
+		for (int i = 0; i < app->noverlays; i++)
+			if (app->overlay[i].ops->idle)
+				app->overlay[i].ops->idle(app, app->overlay[i].priv);
 	}
 
-	oc_dialog_close(app);
-	oc_probe_panel_close(app);
+	oc_overlay_close_all(app);
 	restore_terminal();
 	if (latency_log) {
 		fclose(latency_log);

@@ -12,6 +12,7 @@
 #include "actions/writer.h"
 #include "core/model.h"
 #include "core/strmap.h"
+#include "ui/overlay.h"
 #include "ui/ui.h"
 
 /* Colour/attribute roles; the theme maps them to curses attributes. The
@@ -342,7 +343,7 @@ struct oc_app {
 	struct oc_listview *view[OC_MAX_VIEWS];
 	int nviews, cur;
 	const char *datadir;        /* installed views/, keymaps/, themes/ */
-	enum { OC_MODE_NORMAL, OC_MODE_FILTER, OC_MODE_COMMAND, OC_MODE_HELP, OC_MODE_DETAIL, OC_MODE_PROBE } mode;
+	enum { OC_MODE_NORMAL, OC_MODE_FILTER, OC_MODE_COMMAND } mode; /* the status line's prompt */
 	char input[256];            /* the / or : prompt's text */
 	char message[512];          /* one-shot message on the status line */
 	bool message_is_error;
@@ -350,12 +351,10 @@ struct oc_app {
 	struct oc_tagset job_tags;
 	struct oc_keymap *keymap;
 	struct oc_worker *worker;   /* applies actions; NULL: no writes */
-	struct oc_dialog *dialog;   /* the open action dialog, or NULL */
 	struct oc_tagset recent_reasons; /* drain reasons used in this session */
-	char detail_node[128];      /* node shown in the detail panel */
-	int help_top;
-	struct oc_probe *probe;     /* the node probes on show (probe.c), or NULL */
-	size_t probe_sel, probe_top;
+	/* Help, node detail, probe results, dialogs (overlay.h). */
+	struct oc_overlay overlay[OC_OVERLAY_MAX];
+	int noverlays;
 };
 
 /* Switch to the view called name and open it with arg (may be NULL).
@@ -364,15 +363,15 @@ bool oc_app_goto(struct oc_app *app, const char *name, const char *arg);
 /* Show a one-line message (an error in the banner colour). */
 void oc_app_message(struct oc_app *app, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Open the detail panel of a node. */
+/* Open the detail panel of a node (or show that node in the open one). */
 void oc_app_show_node(struct oc_app *app, const char *node);
+/* Open the help screen. */
+void oc_help_open(struct oc_app *app);
 /* Draw a panel of ph x pw (the whole y..y+h, width area when that is too
  * small to hold it) centred in that area for one frame: fill draws its
  * window. Nothing to free. */
 void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,
 		       void (*fill)(struct oc_app *app, WINDOW *w, int h, int width));
-/* Draw the node detail panel over the screen. */
-void oc_detail_draw(struct oc_app *app, int y, int h, int width);
 /* Run a : command line ("nodes", "queue normal", "quota"...). Returns
  * true when it was understood (an error message is set otherwise). */
 bool oc_command_run(struct oc_app *app, const char *line);
@@ -396,29 +395,11 @@ void oc_dialog_open_onboard_named(struct oc_app *app, const char *name);
 /* The drain form for nodes with the reason filled in (editable), the
  * cursor at the end of the reason: the drain from a failed probe. */
 void oc_dialog_open_drain(struct oc_app *app, const char *nodes, const char *reason);
-/* A key for the open dialog; wide: a character rather than a key code. */
-void oc_dialog_key(struct oc_app *app, bool wide, unsigned ch);
-/* Draw the open dialog over the screen (after the view). */
-void oc_dialog_draw(struct oc_app *app);
-/* Take the worker's result when it is there. */
-void oc_dialog_poll(struct oc_app *app);
-/* The form's checks as typed, run when the keys read so far are handled
- * (not after each one: a paste would make them quadratic). Returns
- * nothing. */
-void oc_dialog_idle(struct oc_app *app);
-void oc_dialog_close(struct oc_app *app);
 
 /* ---- node probes (probe.c) ------------------------------------------- */
 
 /* Probe the tagged nodes, else the selected one of the nodes or health
- * view, and show the results panel (OC_MODE_PROBE). */
+ * view, and show the results panel (an overlay). */
 void oc_probe_panel_open(struct oc_app *app);
-/* A key while the results panel is on screen: act from the keymap (-1
- * when unbound). */
-void oc_probe_panel_key(struct oc_app *app, int act);
-/* Draw the results panel over the screen. */
-void oc_probe_panel_draw(struct oc_app *app, int y, int h, int width);
-/* Stop the probes and close the panel. */
-void oc_probe_panel_close(struct oc_app *app);
 
 #endif
