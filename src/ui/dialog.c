@@ -65,42 +65,6 @@ struct oc_dialog {
 	PANEL *menu_panel;
 };
 
-static bool dialog_writes_allowed(struct oc_app *app, char *why, size_t len)
-{
-	if (app->cfg->frozen_at) {
-		snprintf(why, len, " a recorded snapshot (--snapshot): nothing here reaches a cluster");
-		return false;
-	}
-	if (app->cfg->readonly) {
-		snprintf(why, len, " read-only console (--readonly or \"readonly\": true in the profile)");
-		return false;
-	}
-	if (!app->worker) {
-		snprintf(why, len, " actions are not available (no connection for writes)");
-		return false;
-	}
-	struct oc_whoami who;
-	oc_worker_whoami(app->worker, &who);
-	if (!who.known) {
-		snprintf(why, len, " still asking Slurm who you are; try again in a moment");
-		return false;
-	}
-	if (who.level == OC_ADMIN_NONE) {
-		if (who.error[0])
-			snprintf(why, len, " writes disabled: cannot tell your Slurm rights (%.200s)", who.error);
-		else
-			snprintf(why, len, " writes disabled: %.64s is not a Slurm operator or administrator (AdminLevel=None)",
-				 who.user);
-		return false;
-	}
-	return true;
-}
-
-bool oc_app_writes_allowed(struct oc_app *app, char *why, size_t len)
-{
-	return dialog_writes_allowed(app, why, len);
-}
-
 static void free_history(struct oc_dialog *d)
 {
 	for (size_t i = 0; i < d->nhistory; i++)
@@ -228,11 +192,7 @@ static void default_targets(struct oc_app *app, char *out, size_t len)
 	char buf[128];
 	const char *one = NULL;
 	if (!n) {
-		struct oc_listview *lv = app->view[app->cur];
-		uint32_t item = oc_listview_selected(lv);
-		if (item != UINT32_MAX && lv->def->tags == OC_TAG_NODES && lv->def->tag_key &&
-		    !(lv->def->is_group && lv->def->is_group(lv, item)))
-			one = lv->def->tag_key(lv, item, buf, sizeof(buf));
+		one = oc_app_selected(app, OC_SEL_NODE, buf, sizeof(buf));
 		if (!one)
 			return;
 		names = &one;
@@ -326,7 +286,7 @@ static void dialog_open(struct oc_app *app, enum dlg_purpose purpose, const char
 			const char *const *labels, const char *const *values, int nfields, int reason_field)
 {
 	char why[512];
-	if (!dialog_writes_allowed(app, why, sizeof(why))) {
+	if (!oc_app_writes_allowed(app, why, sizeof(why))) {
 		oc_app_message(app, true, "%s", why);
 		return;
 	}
@@ -402,42 +362,26 @@ void oc_dialog_open_resv_create(struct oc_app *app)
 
 void oc_dialog_open_resv_delete(struct oc_app *app)
 {
-	struct oc_listview *lv = app->view[app->cur];
-	if (strcmp(lv->def->name, "reservations") != 0) {
+	char buf[8];
+	const char *name = oc_app_selected(app, OC_SEL_RESERVATION, buf, sizeof(buf));
+	if (!name) {
 		oc_app_message(app, true, " select a reservation in the reservations view (6) first");
 		return;
 	}
-	uint32_t item = oc_listview_selected(lv);
-	if (item == UINT32_MAX || !app->snap->reservations || item >= app->snap->reservations->n) {
-		oc_app_message(app, true, " no reservation selected");
-		return;
-	}
 	static const char *const labels[] = {"Reservation"};
-	const char *values[] = {app->snap->reservations->v[item].name};
+	const char *values[] = {name};
 	dialog_open(app, DLG_RESV_DELETE, "Delete a reservation", labels, values, 1, -1);
 	/* Nothing to type: straight to the confirmation. */
 	if (dialog_of(app))
 		to_confirm(app);
 }
 
-/* The quota view's selected account (of any row kind), or "" (a new team). */
-static const char *selected_account(struct oc_app *app, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	struct oc_listview *lv = app->view[app->cur];
-	if (strcmp(lv->def->name, "quota") != 0)
-		return buf;
-	uint32_t item = oc_listview_selected(lv);
-	const char *a = item == UINT32_MAX ? NULL : oc_quota_item_account(lv, item);
-	snprintf(buf, len, "%s", a ? a : "");
-	return buf;
-}
-
 void oc_dialog_open_onboard(struct oc_app *app)
 {
-	char account[128];
-	selected_account(app, account, sizeof(account));
-	oc_dialog_open_onboard_named(app, account);
+	/* The selected account of the quota view, else a new team. */
+	char buf[8];
+	const char *account = oc_app_selected(app, OC_SEL_ACCOUNT, buf, sizeof(buf));
+	oc_dialog_open_onboard_named(app, account ? account : "");
 }
 
 void oc_dialog_open_onboard_named(struct oc_app *app, const char *name)

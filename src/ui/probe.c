@@ -54,17 +54,13 @@ static const char **probe_targets(struct oc_app *app, size_t *n, char *one, size
 		*n = k;
 		return names;
 	}
-	struct oc_listview *lv = app->view[app->cur];
-	uint32_t item = oc_listview_selected(lv);
-	if (item != UINT32_MAX && lv->def->tags == OC_TAG_NODES && lv->def->tag_key &&
-	    !(lv->def->is_group && lv->def->is_group(lv, item))) {
-		const char *name = lv->def->tag_key(lv, item, one, onelen);
-		if (name) {
+	const char *name = oc_app_selected(app, OC_SEL_NODE, one, onelen);
+	if (name) {
+		if (name != one) /* the panel outlives the snapshot */
 			snprintf(one, onelen, "%s", name);
-			names[0] = one;
-			*n = 1;
-			return names;
-		}
+		names[0] = one;
+		*n = 1;
+		return names;
 	}
 	free(names);
 	return NULL;

@@ -157,16 +157,6 @@ static void install_signals(void)
 	atexit(restore_terminal);
 }
 
-void oc_app_message(struct oc_app *app, bool error, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(app->message, sizeof(app->message), fmt, ap);
-	va_end(ap);
-	app->message_is_error = error;
-	app->dirty = true;
-}
-
 bool oc_app_goto(struct oc_app *app, const char *name, const char *arg)
 {
 	for (int i = 0; i < app->nviews; i++) {

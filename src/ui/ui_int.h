@@ -186,6 +186,9 @@ struct oc_col {
 	bool optional;
 };
 
+/* What a selected row may name, for the actions that need one. */
+enum oc_sel { OC_SEL_NODE, OC_SEL_RESERVATION, OC_SEL_ACCOUNT };
+
 /* What a list view provides to the shared widget. */
 struct oc_listview_def {
 	const char *name;             /* "queue": also its :command and views/queue.json */
@@ -210,6 +213,10 @@ struct oc_listview_def {
 	void (*open)(struct oc_listview *lv, uint32_t item);
 	/* Jump into the view with an argument (partition name...); NULL: none. */
 	void (*arg)(struct oc_listview *lv, const char *arg);
+	/* What the selected row names for an action (a reservation, an
+	 * account) into buf, or NULL; NULL: nothing. Node rows need none:
+	 * their tag key is the node's name. */
+	const char *(*selected)(struct oc_listview *lv, uint32_t item, enum oc_sel what, char *buf, size_t len);
 	/* Extra text for the tab bar; NULL: none. */
 	void (*context)(struct oc_listview *lv, char *buf, size_t len);
 	/* Lines drawn above the table (returns how many it used); NULL: none. */
@@ -286,9 +293,6 @@ extern const struct oc_listview_def oc_lv_rehearsal;
 /* The operator's verdict on the rehearsal view's selected step: verb is
  * "pass", "fail", "skip" or "note". Returns true when recorded. */
 bool oc_rehearsal_mark(struct oc_app *app, const char *verb, const char *note);
-/* The account a row of the quota view belongs to (account, user or QoS
- * row). */
-const char *oc_quota_item_account(struct oc_listview *lv, uint32_t item);
 
 /* Create a list view for def; NULL on ENOMEM. */
 struct oc_listview *oc_listview_new(struct oc_app *app, const struct oc_listview_def *def);
@@ -379,10 +383,14 @@ bool oc_command_run(struct oc_app *app, const char *line);
  * candidates when there are several. */
 void oc_command_complete(struct oc_app *app, char *line, size_t len);
 
-/* ---- write actions (dialog.c) ----------------------------------------- */
-
 /* Whether writes are offered now; why not into why (for the status line). */
 bool oc_app_writes_allowed(struct oc_app *app, char *why, size_t len);
+/* What the selected row of the view on screen names (what): buf, or a
+ * string of the snapshot on screen (whole, never cut to buf); NULL when
+ * it names none (another view, a group row, an empty list). */
+const char *oc_app_selected(struct oc_app *app, enum oc_sel what, char *buf, size_t len);
+
+/* ---- write actions (dialog.c) ----------------------------------------- */
 /* Open the form of a node action (drain: nodes and reason). */
 void oc_dialog_open_node(struct oc_app *app, enum oc_node_op op);
 void oc_dialog_open_resv_create(struct oc_app *app);

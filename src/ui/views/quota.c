@@ -57,9 +57,13 @@ static const struct oc_quota_user *quser(struct oc_listview *lv, uint32_t item)
 	return &qrow(lv, item)->users[qi(lv, item)->child];
 }
 
-const char *oc_quota_item_account(struct oc_listview *lv, uint32_t item)
+/* Every row (account, user, QoS) names its account: the one onboarding
+ * changes. */
+static const char *selected(struct oc_listview *lv, uint32_t item, enum oc_sel what, char *buf, size_t len)
 {
-	return qrow(lv, item)->account;
+	(void)buf;
+	(void)len;
+	return what == OC_SEL_ACCOUNT ? qrow(lv, item)->account : NULL;
 }
 
 static void fmt_limit(uint64_t v, char *buf, size_t len)
@@ -321,6 +325,7 @@ const struct oc_listview_def oc_lv_quota = {
 	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
 	.collect = collect,
 	.action = action,
+	.selected = selected,
 	.context = context,
 	.draw_top = draw_top,
 	.is_group = is_group,

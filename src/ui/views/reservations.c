@@ -134,6 +134,14 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 	snprintf(buf, len, "%zu reservations", lv->nitems);
 }
 
+static const char *selected(struct oc_listview *lv, uint32_t item, enum oc_sel what, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	const struct oc_reservations *r = lv->snap ? lv->snap->reservations : NULL;
+	return what == OC_SEL_RESERVATION && r && item < r->n ? r->v[item].name : NULL;
+}
+
 const struct oc_listview_def oc_lv_reservations = {
 	.name = "reservations",
 	.title = "Resv",
@@ -144,5 +152,6 @@ const struct oc_listview_def oc_lv_reservations = {
 	.collect = collect,
 	.pure_collect = true,
 	.open = open_item,
+	.selected = selected,
 	.context = context,
 };
