@@ -4,7 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/dialog.h"
+#include "ui/help.h"
+#include "ui/listview.h"
+#include "ui/probe_panel.h"
+#include "ui/registry.h"
+#include "ui/views.h"
 
 static void a_quit(struct oc_app *app)
 {

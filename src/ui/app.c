@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "actions/worker.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/listview.h"
 
 void oc_app_message(struct oc_app *app, bool error, const char *fmt, ...)
 {

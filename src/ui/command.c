@@ -8,7 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/command.h"
+#include "ui/listview.h"
+#include "ui/registry.h"
 
 /* Whether word is one of the space-separated names. */
 static bool has_name(const char *names, const char *word)

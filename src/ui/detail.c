@@ -8,7 +8,12 @@
 
 #include "core/reason.h"
 #include "core/state.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/detail.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/overlay.h"
+#include "ui/registry.h"
 
 /* The overlay's state: the node shown. */
 struct detail {

@@ -16,7 +16,11 @@
 #include "actions/worker.h"
 #include "core/strbuf.h"
 #include "core/views.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/dialog.h"
+#include "ui/draw.h"
+#include "ui/overlay.h"
+#include "ui/registry.h"
 
 enum dlg_stage { DLG_FORM, DLG_PREVIEW, DLG_CONFIRM, DLG_BUSY, DLG_RESULT, DLG_QOS_MENU };
 
@@ -654,7 +658,9 @@ static void qos_menu_draw(struct oc_dialog *d)
 
 static void onboard_live_check(struct oc_app *app);
 
-/* Runs the live check of what was typed since the last one (ui_int.h). */
+/* Runs the live check of what was typed since the last one: the keys
+ * read so far are handled first (not after each key: a paste would make the
+ * checks quadratic). */
 static void dialog_idle(struct oc_app *app, void *priv)
 {
 	struct oc_dialog *d = priv;

@@ -6,7 +6,7 @@
 #include <wchar.h>
 
 #include "core/theme.h"
-#include "ui/ui_int.h"
+#include "ui/draw.h"
 
 static attr_t role_attr[OC_ROLE_COUNT];
 

@@ -6,7 +6,10 @@
 
 #include "ui/overlay.h"
 #include "ui/ui_config.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/help.h"
+#include "ui/registry.h"
 
 /* Line k of the help screen into buf: the keys (every action of the
  * registry with its keys; a : command only when a key is bound to it),

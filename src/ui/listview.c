@@ -7,7 +7,10 @@
 
 #include "core/viewcfg.h"
 #include "core/views.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/registry.h"
 
 static void text_drop(struct oc_listview *lv);
 

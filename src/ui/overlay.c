@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "ui/ui_int.h"
+#include "ui/app.h"
 
 static void close_at(struct oc_app *app, int i)
 {

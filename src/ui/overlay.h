@@ -7,6 +7,7 @@
 #ifndef OC_UI_OVERLAY_H
 #define OC_UI_OVERLAY_H
 
+#include <curses.h>
 #include <stdbool.h>
 
 struct oc_app;
@@ -62,5 +63,11 @@ bool oc_overlay_remove(struct oc_app *app, const struct oc_overlay_ops *ops);
 void oc_overlay_view_changed(struct oc_app *app);
 /* Close every overlay, the top first. */
 void oc_overlay_close_all(struct oc_app *app);
+
+/* Draw a panel of ph x pw (the whole y..y+h, width area when that is too
+ * small to hold it) centred in that area for one frame: fill draws its
+ * window. Nothing to free. */
+void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,
+		       void (*fill)(struct oc_app *app, WINDOW *w, int h, int width));
 
 #endif

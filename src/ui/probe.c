@@ -13,7 +13,12 @@
 
 #include "actions/probe.h"
 #include "core/views.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/dialog.h"
+#include "ui/draw.h"
+#include "ui/overlay.h"
+#include "ui/probe_panel.h"
+#include "ui/registry.h"
 
 #define PROBE_NODE_W 20
 #define PROBE_STATE_W 13

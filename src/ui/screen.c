@@ -25,7 +25,13 @@
 #include "core/datafiles.h"
 #include "core/version.h"
 #include "core/views.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/command.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/overlay.h"
+#include "ui/registry.h"
+#include "ui/views.h"
 #include "ui/ui_config.h"
 
 #define OC_MIN_COLS 40

@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/registry.h"
 
 #define OC_CTRL_U 21
 

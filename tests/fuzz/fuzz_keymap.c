@@ -6,7 +6,7 @@
 
 #include "core/keymap.h"
 #include "fuzz_util.h"
-#include "ui/ui_int.h"
+#include "ui/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 
 #include "core/theme.h"
 #include "fuzz_util.h"
-#include "ui/ui_int.h"
+#include "ui/draw.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

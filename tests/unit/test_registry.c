@@ -13,7 +13,8 @@
 
 #include "core/keymap.h"
 #include "core/keys.h"
-#include "ui/ui_int.h"
+#include "ui/command.h"
+#include "ui/registry.h"
 
 static void test_ids_unique_with_help(void **state)
 {

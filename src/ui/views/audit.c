@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "actions/audit.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/views.h"
 
 struct apriv {
 	struct oc_audit_entry *e;

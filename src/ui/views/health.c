@@ -9,7 +9,11 @@
 #include "core/cells.h"
 #include "core/health.h"
 #include "core/views.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/detail.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/views.h"
 
 /* Items index the rows of core/health.c. */
 struct hpriv {

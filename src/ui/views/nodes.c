@@ -8,7 +8,11 @@
 #include "core/cells.h"
 #include "core/state.h"
 #include "core/views.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/detail.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/views.h"
 
 /* Per node: its partitions and the reservation it is in, rebuilt each
  * update (core/cells.c). */

@@ -7,7 +7,10 @@
 #include "core/cells.h"
 #include "core/state.h"
 #include "core/views.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/views.h"
 
 /* The rows of the last update; items index them. */
 struct ppriv {

@@ -7,7 +7,10 @@
 #include "core/cells.h"
 #include "core/state.h"
 #include "core/views.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/views.h"
 
 static const struct oc_job *job(struct oc_listview *lv, uint32_t item)
 {

@@ -9,7 +9,11 @@
 #include "core/cells.h"
 #include "core/quota.h"
 #include "core/views.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/registry.h"
+#include "ui/views.h"
 
 enum qkind { Q_ACCOUNT, Q_USER, Q_QOS };
 

@@ -18,7 +18,10 @@
 #include "rehearsal/report.h"
 #include "rehearsal/runner.h"
 #include "rehearsal/session.h"
-#include "ui/ui_int.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/listview.h"
+#include "ui/views.h"
 
 /* What the screen shows of a step: copied under the lock by whoever
  * changed the session (the run thread or the screen). */

@@ -1,0 +1,152 @@
+/* listview.h: the one list widget every view uses (listview.c) and the
+ * vtable a view fills (struct oc_listview_def). */
+#ifndef OC_UI_LISTVIEW_H
+#define OC_UI_LISTVIEW_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/model.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/registry.h"
+
+struct oc_app;
+struct oc_listview;
+
+/* One column a view offers; views/NAME.json pick and order them by id. */
+struct oc_col_def {
+	const char *id;     /* "jobid" */
+	const char *title;  /* "JOBID" */
+	int width;          /* 0: takes the rest of the line */
+	bool right;         /* right-aligned (numbers) */
+	bool optional;      /* dropped first on narrow terminals */
+	bool hidden;        /* offered to views/NAME.json, not in the built-in layout */
+	/* Text of the cell of item. */
+	void (*cell)(struct oc_listview *lv, uint32_t item, char *buf, size_t len);
+	/* Order of two items by this column; NULL: by the cells' text. */
+	int (*cmp)(struct oc_listview *lv, uint32_t a, uint32_t b);
+	/* Role of the cell; NULL: normal. */
+	enum oc_role (*role)(struct oc_listview *lv, uint32_t item);
+};
+
+/* A column on screen: a definition with the width the view file gave. */
+struct oc_col {
+	int def;            /* index in the view's oc_col_def table */
+	int width;
+	bool optional;
+};
+
+/* What a list view provides to the shared widget. */
+struct oc_listview_def {
+	const char *name;             /* "queue": also its :command and views/queue.json */
+	const char *title;            /* tab label */
+	unsigned focus;               /* OC_MASK() of the parts it shows */
+	const struct oc_col_def *cols;
+	int ncols;
+	const char *default_sort;     /* column id, or NULL for collect()'s order */
+	bool default_reverse;
+	/* Collect the items to list (before filter and sort) into lv->items
+	 * (use oc_listview_reserve). Returns the count. */
+	size_t (*collect)(struct oc_listview *lv, const struct oc_snapshot *s);
+	/* Which tag set Space uses: the nodes' (shared by the nodes and health
+	 * views, used by node actions) or the jobs'. */
+	enum { OC_TAG_NONE = 0, OC_TAG_NODES, OC_TAG_JOBS } tags;
+	/* The key an item is tagged under (node name, job id). */
+	const char *(*tag_key)(struct oc_listview *lv, uint32_t item, char *buf, size_t len);
+	/* An action for this view before the shared ones (expand/collapse...);
+	 * returns true when handled. NULL: none. */
+	bool (*action)(struct oc_listview *lv, enum oc_act act);
+	/* Enter on an item; NULL: nothing. */
+	void (*open)(struct oc_listview *lv, uint32_t item);
+	/* Jump into the view with an argument (partition name...); NULL: none. */
+	void (*arg)(struct oc_listview *lv, const char *arg);
+	/* What the selected row names for an action (a reservation, an
+	 * account) into buf, or NULL; NULL: nothing. Node rows need none:
+	 * their tag key is the node's name. */
+	const char *(*selected)(struct oc_listview *lv, uint32_t item, enum oc_sel what, char *buf, size_t len);
+	/* Extra text for the tab bar; NULL: none. */
+	void (*context)(struct oc_listview *lv, char *buf, size_t len);
+	/* Lines drawn above the table (returns how many it used); NULL: none. */
+	int (*draw_top)(struct oc_listview *lv, WINDOW *w, int y, int h, int width);
+	/* Whether an item is a group header (not sortable, not taggable), and
+	 * its text, drawn across the whole line. */
+	bool (*is_group)(struct oc_listview *lv, uint32_t item);
+	void (*group_text)(struct oc_listview *lv, uint32_t item, char *buf, size_t len);
+	/* View state beyond the list: created with the view, freed with it. */
+	void *(*priv_new)(void);
+	void (*priv_free)(void *priv);
+	/* collect() reads only the snapshot's node, partition, job and
+	 * reservation tables, the view's arg and show_hidden (and the clock,
+	 * coarsely): when none of them changed (and the items are less than a
+	 * minute old), the items are not collected again (nor filtered and
+	 * sorted again when the filter and sort did not change either). */
+	bool pure_collect;
+};
+
+struct oc_listview {
+	const struct oc_listview_def *def;
+	struct oc_app *app;
+	const struct oc_snapshot *snap;  /* the app's snapshot, borrowed */
+	void *priv;
+	uint32_t *items;                 /* collected, then filtered and sorted */
+	size_t nitems, cap;
+	struct oc_col cols[32];          /* columns on screen */
+	int ncols;
+	int sort;                        /* index in cols[], -1 = collect order */
+	bool reverse;
+	char filter[256];
+	size_t sel, top;
+	int page;
+	char arg[128];                   /* e.g. the queue's partition */
+	/* What the items were last made from (pure_collect views): */
+	bool made;                       /* items match the fields below */
+	const void *made_tables[4];      /* nodes, partitions, jobs, reservations */
+	bool made_hidden;
+	time_t made_at;                  /* collected again at least every minute:
+	                                    a reservation may start meanwhile */
+	char made_arg[128];
+	char made_filter[256];
+	int made_sort;
+	bool made_reverse;
+	uint32_t *all;                   /* collected items before the filter */
+	size_t nall, allcap;
+	/* Lower-case text of the columns of each collected item (all[k]),
+	 * built when a filter first needs it, dropped when the items are
+	 * collected again. */
+	char *text;
+	size_t *text_off;
+};
+
+/* Make room for n items. Returns 0, -1 on ENOMEM. */
+int oc_listview_reserve(struct oc_listview *lv, size_t n);
+/* Cell text helpers, cheaper than snprintf for the thousands of cells a
+ * filter or a sort formats: s (NULL = "") or v in decimal into buf. */
+void oc_cell_str(char *buf, size_t len, const char *s);
+void oc_cell_u32(char *buf, size_t len, uint32_t v);
+/* The item under the cursor, or UINT32_MAX when the list is empty. */
+uint32_t oc_listview_selected(const struct oc_listview *lv);
+
+/* Create a list view for def; NULL on ENOMEM. */
+struct oc_listview *oc_listview_new(struct oc_app *app, const struct oc_listview_def *def);
+void oc_listview_free(struct oc_listview **lv);
+/* A new snapshot, filter or sort: collect, filter and sort again. */
+void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s);
+void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width);
+/* Navigation, sort, tag and open actions; returns true when handled. */
+bool oc_listview_action(struct oc_listview *lv, enum oc_act act);
+void oc_listview_set_filter(struct oc_listview *lv, const char *filter);
+/* Jump into the view with an argument (may be NULL: clears it). */
+void oc_listview_open(struct oc_listview *lv, const char *arg);
+/* Tab bar text: counts, sort, filter. */
+void oc_listview_context(struct oc_listview *lv, char *buf, size_t len);
+
+/* Apply views/NAME.json (user dir, then data dir) to a list view's
+ * columns and sort; on a broken file keep the built-in layout and write
+ * the message into err. */
+void oc_listview_configure(struct oc_listview *lv, const char *datadir, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,24 @@
+/* views.h: the list views, one file each in views/. */
+#ifndef OC_UI_VIEWS_H
+#define OC_UI_VIEWS_H
+
+#include <stdbool.h>
+
+#include "ui/listview.h"
+
+struct oc_app;
+
+/* The list views. */
+extern const struct oc_listview_def oc_lv_partitions;
+extern const struct oc_listview_def oc_lv_queue;
+extern const struct oc_listview_def oc_lv_nodes;
+extern const struct oc_listview_def oc_lv_health;
+extern const struct oc_listview_def oc_lv_quota;
+extern const struct oc_listview_def oc_lv_reservations;
+extern const struct oc_listview_def oc_lv_audit;
+extern const struct oc_listview_def oc_lv_rehearsal;
+/* The operator's verdict on the rehearsal view's selected step: verb is
+ * "pass", "fail", "skip" or "note". Returns true when recorded. */
+bool oc_rehearsal_mark(struct oc_app *app, const char *verb, const char *note);
+
+#endif
