@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ui/app.h"
-#include "ui/dialog.h"
+#include "ui/forms.h"
 #include "ui/help.h"
 #include "ui/listview.h"
 #include "ui/probe_panel.h"

@@ -174,7 +174,7 @@ void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int wid
 	if (p)
 		del_panel(p);
 	delwin(w);
-	/* As in dialog.c: keep get_wch() from repainting stdscr over the panel. */
+	/* As in form.c: keep get_wch() from repainting stdscr over the panel. */
 	untouchwin(stdscr);
 }
 

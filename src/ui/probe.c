@@ -5,7 +5,7 @@
  * theme's roles, the words themselves marking it without colour), filled
  * in as results arrive through the engine's pipe. Under the table, the
  * selected node's details. `d` drains the selected node with the reason
- * made from its failures, through the drain form (dialog.c: confirmation,
+ * made from its failures, through the drain form (forms/nodes.c: confirmation,
  * worker, read-back, audit). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include "actions/probe.h"
 #include "core/views.h"
 #include "ui/app.h"
-#include "ui/dialog.h"
+#include "ui/forms.h"
 #include "ui/draw.h"
 #include "ui/overlay.h"
 #include "ui/probe_panel.h"

@@ -481,7 +481,7 @@ static void prompt_key(struct oc_app *app, int ch, bool wide)
  * without a word, and the keys after it up to the next valid character
  * ("caf\xc3 x" arrives as "caf"), so a name or a reason would change
  * silently. An invalid sequence gives U+FFFD instead, which the forms
- * refuse (dialog.c). In a locale that is not UTF-8, bytes are converted
+ * refuse (form.c). In a locale that is not UTF-8, bytes are converted
  * with btowc. */
 static int read_key(wint_t *wch, bool utf8)
 {

@@ -1,0 +1,253 @@
+/* test_forms.c: the write forms without a terminal (ui/form.h): what each
+ * kind accepts and refuses, the request it makes and the confirmation it
+ * shows, through oc_form_plan as Enter on the form runs it, on hand-made
+ * snapshots, with a writer whose hostlist functions are core/hostlist.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/hostlist.h"
+#include "core/model.h"
+#include "test_util.h"
+#include "ui/forms.h"
+
+#define MAXREC 16
+
+static int expand(void *ctx, const char *expr, size_t max, char ***names, size_t *n, char *err, size_t errlen)
+{
+	(void)ctx;
+	return oc_hostlist_expand_nodes(expr, max, names, n, err, errlen);
+}
+
+static char *compress(void *ctx, const char *const *names, size_t n)
+{
+	(void)ctx;
+	return oc_hostlist_compress(names, n);
+}
+
+static const struct oc_writer_ops ops = {.hostlist_expand = expand, .hostlist_compress = compress};
+static const struct oc_writer writer = {.ops = &ops};
+
+/* Nodes gpu-1..gpu-4 (gpu-2 runs job 100 of alice), a reservation on
+ * gpu-3 from t=2000 to t=5000, every part fetched. */
+static struct oc_snapshot *snap_new(void)
+{
+	struct oc_snapshot *s = oc_snapshot_new();
+	assert_non_null(s);
+	s->nodes->v = oc_arena_alloc(&s->nodes->h.arena, sizeof(*s->nodes->v) * MAXREC);
+	s->jobs->v = oc_arena_alloc(&s->jobs->h.arena, sizeof(*s->jobs->v) * MAXREC);
+	s->reservations->v = oc_arena_alloc(&s->reservations->h.arena, sizeof(*s->reservations->v) * MAXREC);
+	assert_non_null(s->nodes->v);
+	static const char *const names[] = {"gpu-1", "gpu-2", "gpu-3", "gpu-4"};
+	for (size_t i = 0; i < 4; i++)
+		s->nodes->v[s->nodes->n++] = (struct oc_node){.name = names[i], .gpus = 8};
+	static uint32_t on_gpu2[] = {1}, on_gpu3[] = {2};
+	s->jobs->v[s->jobs->n++] = (struct oc_job){.job_id = 100, .user = "alice", .state = OC_JOB_RUNNING,
+						   .node_idx = on_gpu2, .node_count = 1};
+	s->reservations->v[s->reservations->n++] = (struct oc_reservation){
+		.name = "maint_old", .nodes = "gpu-3", .start_time = 2000, .end_time = 5000,
+		.node_idx = on_gpu3, .node_idx_count = 1};
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		s->status[p].fetched = 1000;
+	return s;
+}
+
+struct fixture {
+	struct oc_snapshot *snap;
+	struct oc_action_req req;
+	char text[12000], err[512];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	f->snap = snap_new();
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	oc_snapshot_unref(&f->snap);
+	free(f);
+	return 0;
+}
+
+/* Enter on a form of kind with values and the kind's state st. */
+static int plan(struct fixture *f, const struct oc_form_kind *k, void *st, const char *const *values)
+{
+	bool changed[OC_FORM_MAX_FIELDS] = {false};
+	struct oc_form_ctx c = {.snap = f->snap, .writer = &writer, .now = 1500, .state = st, .changed = changed};
+	char *v[OC_FORM_MAX_FIELDS];
+	for (int i = 0; i < k->nfields; i++)
+		v[i] = (char *)values[i];
+	f->err[0] = '\0';
+	return oc_form_plan(k, &c, v, &f->req, f->text, sizeof(f->text), f->err, sizeof(f->err));
+}
+
+static void test_kinds_complete(void **state)
+{
+	(void)state;
+	const struct oc_form_kind *const kinds[] = {&oc_form_drain, &oc_form_resume, &oc_form_undrain,
+						    &oc_form_resv_create, &oc_form_resv_delete, &oc_form_onboard};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		const struct oc_form_kind *k = kinds[i];
+		assert_non_null(k->title);
+		assert_non_null(k->plan);
+		assert_non_null(k->hint);
+		assert_true(k->nfields >= 1 && k->nfields <= OC_FORM_MAX_FIELDS);
+		for (int f = 0; f < k->nfields; f++)
+			assert_non_null(k->labels[f]);
+		assert_true(k->reason_field < k->nfields);
+		assert_true(k->choose_field < k->nfields);
+		assert_true(k->choose_field < 0 || k->choices);
+	}
+}
+
+static void test_drain(void **state)
+{
+	struct fixture *f = *state;
+	enum oc_node_op op = OC_NODE_OP_DRAIN;
+	const char *ok[] = {"gpu-[1-2]", "disk 'bad' $(x)"};
+	assert_int_equal(plan(f, &oc_form_drain, &op, ok), 0);
+	assert_int_equal(f->req.kind, OC_ACTION_NODE_UPDATE);
+	assert_int_equal(f->req.op, OC_NODE_OP_DRAIN);
+	assert_string_equal(f->req.nodes, "gpu-[1-2]");
+	assert_string_equal(f->req.reason, "disk 'bad' $(x)");
+	test_util_assert_contains(f->text, "Drain nodes 2 nodes: gpu-[1-2]\nReason: disk 'bad' $(x)\n");
+	test_util_assert_contains(f->text, "Equivalent command:\n  scontrol update NodeName=");
+	test_util_assert_contains(f->req.command, "State=DRAIN");
+	/* gpu-2 runs alice's job: said, the drain lets it finish. */
+	test_util_assert_contains(f->text, "Still running jobs");
+	test_util_assert_contains(f->text, "gpu-2: 1 job (100 alice)");
+	test_util_assert_contains(f->text, "[Enter] apply    [Esc] back to the form");
+
+	const char *no_reason[] = {"gpu-1", ""};
+	assert_int_equal(plan(f, &oc_form_drain, &op, no_reason), -1);
+	assert_string_equal(f->err, "Reason: a reason is required");
+	const char *blank[] = {"gpu-1", "  "};
+	assert_int_equal(plan(f, &oc_form_drain, &op, blank), -1);
+	assert_string_equal(f->err, "Reason: the reason is blank");
+	const char *unknown[] = {"gpu-[1-9]", "x"};
+	assert_int_equal(plan(f, &oc_form_drain, &op, unknown), -1);
+	assert_string_equal(f->err, "Nodes: gpu-5 is not a node of this cluster");
+	const char *bad[] = {"gpu-[3-", "x"};
+	assert_int_equal(plan(f, &oc_form_drain, &op, bad), -1);
+	test_util_assert_contains(f->err, "Nodes: ");
+	const char *empty[] = {"", "x"};
+	assert_int_equal(plan(f, &oc_form_drain, &op, empty), -1);
+	assert_string_equal(f->err, "Nodes: give a node or a hostlist such as gpu-st-b300-[3-5,9]");
+	/* Bytes the terminal sent that are not UTF-8 (U+FFFD): retyped. */
+	const char *fffd[] = {"gpu-1", "bad \xef\xbf\xbd here"};
+	assert_int_equal(plan(f, &oc_form_drain, &op, fffd), -1);
+	test_util_assert_contains(f->err, "Reason: the terminal sent bytes that are not UTF-8");
+	/* No node list yet: nothing can be checked, so nothing is sent. */
+	f->snap->status[OC_PART_NODES].fetched = 0;
+	assert_int_equal(plan(f, &oc_form_drain, &op, ok), -1);
+	test_util_assert_contains(f->err, "the node list is not loaded yet");
+}
+
+static void test_resume(void **state)
+{
+	struct fixture *f = *state;
+	enum oc_node_op op = OC_NODE_OP_RESUME;
+	const char *ok[] = {"gpu-4,gpu-3"};
+	assert_int_equal(plan(f, &oc_form_resume, &op, ok), 0);
+	assert_int_equal(f->req.op, OC_NODE_OP_RESUME);
+	assert_string_equal(f->req.nodes, "gpu-[3-4]");
+	test_util_assert_contains(f->text, "Resume nodes 2 nodes: gpu-[3-4]\n");
+	test_util_assert_contains(f->req.command, "State=RESUME");
+	assert_null(strstr(f->text, "Still running"));
+}
+
+static void test_resv_create(void **state)
+{
+	struct fixture *f = *state;
+	const char *ok[] = {"maint_1", "gpu-[2-3]", "now", "60", "root", "MAINT,IGNORE_JOBS"};
+	assert_int_equal(plan(f, &oc_form_resv_create, NULL, ok), 0);
+	assert_int_equal(f->req.kind, OC_ACTION_RESV_CREATE);
+	assert_string_equal(f->req.resv.name, "maint_1");
+	assert_string_equal(f->req.resv.nodes, "gpu-[2-3]");
+	assert_int_equal(f->req.resv.duration_min, 60);
+	test_util_assert_contains(f->text, "Create reservation maint_1 on 2 nodes: gpu-[2-3]\n");
+	/* gpu-2 is busy, gpu-3 is in maint_old meanwhile: both said. */
+	test_util_assert_contains(f->text, "WARNING:\n  nodes still run jobs (IGNORE_JOBS: the reservation starts anyway)");
+	test_util_assert_contains(f->text, "reservation maint_old (gpu-3) holds some of these nodes in that time");
+
+	const char *no_users[] = {"maint_1", "gpu-1", "now", "60", "", ""};
+	assert_int_equal(plan(f, &oc_form_resv_create, NULL, no_users), -1);
+	assert_string_equal(f->err, "Users: give at least one user (the runbook uses root)");
+	const char *bad_start[] = {"maint_1", "gpu-1", "yesterday-ish", "60", "root", ""};
+	assert_int_equal(plan(f, &oc_form_resv_create, NULL, bad_start), -1);
+	test_util_assert_contains(f->err, "Start: ");
+	const char *bad_dur[] = {"maint_1", "gpu-1", "now", "-5", "root", ""};
+	assert_int_equal(plan(f, &oc_form_resv_create, NULL, bad_dur), -1);
+	test_util_assert_contains(f->err, "Duration: ");
+	const char *bad_name[] = {"maint;rm", "gpu-1", "now", "60", "root", ""};
+	assert_int_equal(plan(f, &oc_form_resv_create, NULL, bad_name), -1);
+}
+
+static void test_resv_delete(void **state)
+{
+	struct fixture *f = *state;
+	const char *ok[] = {"maint_old"};
+	assert_int_equal(plan(f, &oc_form_resv_delete, NULL, ok), 0);
+	assert_int_equal(f->req.kind, OC_ACTION_RESV_DELETE);
+	assert_string_equal(f->req.resv_name, "maint_old");
+	test_util_assert_contains(f->text, "Delete reservation maint_old\n\nEquivalent command:\n  scontrol delete");
+	/* It opens at the confirmation: Esc there cancels. */
+	test_util_assert_contains(f->text, "[Enter] apply    [Esc] cancel");
+	const char *empty[] = {""};
+	assert_int_equal(plan(f, &oc_form_resv_delete, NULL, empty), -1);
+	assert_string_equal(f->err, "Reservation: give its name");
+}
+
+static void test_onboard(void **state)
+{
+	struct fixture *f = *state;
+	/* A new team: the worker previews first (no confirmation text yet). */
+	char *st = calloc(1, 4096); /* the kind's state: nothing was there */
+	assert_non_null(st);
+	const char *ok[] = {"team-x", "Team X", "root", "64", "normal,debug", "normal", "", "alice,bob"};
+	assert_int_equal(plan(f, &oc_form_onboard, st, ok), 0);
+	assert_int_equal(f->req.kind, OC_ACTION_ONBOARD_PREVIEW);
+	assert_string_equal(f->req.onb.account, "team-x");
+	assert_int_equal(f->req.onb.gpu_quota, 64);
+	assert_int_equal(f->req.onb.nqos, 2);
+	assert_string_equal(f->req.onb.qos[1], "debug");
+	assert_int_equal(f->req.onb.nusers, 2);
+	assert_string_equal(f->req.onb.users[1].name, "bob");
+	assert_string_equal(f->text, "");
+
+	const char *bad_gpu[] = {"team-x", "", "root", "lots", "", "", "", ""};
+	assert_int_equal(plan(f, &oc_form_onboard, st, bad_gpu), -1);
+	assert_string_equal(f->err, "GPU quota: \"lots\" is not a whole number of 1 or more");
+	const char *bad_account[] = {"Team X!", "", "root", "", "", "", "", ""};
+	assert_int_equal(plan(f, &oc_form_onboard, st, bad_account), -1);
+	test_util_assert_contains(f->err, "Account: \"Team X!\" is not a name Slurm accepts");
+	const char *bad_share[] = {"team-x", "", "root", "", "", "", "0", ""};
+	assert_int_equal(plan(f, &oc_form_onboard, st, bad_share), -1);
+	test_util_assert_contains(f->err, "Fairshare: ");
+	free(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kinds_complete),
+		cmocka_unit_test_setup_teardown(test_drain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resv_create, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resv_delete, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_onboard, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
