@@ -1,5 +1,7 @@
 /* checklist.c: loading and validating a rehearsal checklist (checklist.h,
- * schema in docs/rehearsal.md). jansson objects stay in this file. */
+ * schema in docs/rehearsal.md). jansson objects stay in this file. The
+ * tables of check kinds and action kinds (kinds.h) are here, each below
+ * the parse functions of its kinds. */
 #include "rehearsal/checklist.h"
 
 #include <ctype.h>
@@ -16,71 +18,13 @@
 #include "core/jsonfile.h"
 #include "core/model.h"
 #include "core/state.h"
+#include "core/strbuf.h"
+#include "rehearsal/kinds.h"
 
 #define CL_MAX_STEPS 500
 #define CL_MAX_ACTIONS 32
 #define CL_MAX_DEPTH 4     /* "all" inside "all" ... */
 #define CL_TIMEOUT_MAX (24.0 * 3600)
-
-static const char *const check_kind_names[OC_CHECK_KIND_COUNT + 1] = {
-	[OC_CHECK_CONFIG] = "config",
-	[OC_CHECK_PARTITION] = "partition",
-	[OC_CHECK_PARTITION_NODES] = "partition_nodes",
-	[OC_CHECK_ACCOUNTS_GPU] = "accounts_gpu_limit",
-	[OC_CHECK_ASSOC] = "assoc_limit",
-	[OC_CHECK_QOS] = "qos_limit",
-	[OC_CHECK_NODE] = "node",
-	[OC_CHECK_JOB] = "job",
-	[OC_CHECK_SUBMIT] = "submit",
-	[OC_CHECK_SACCT] = "sacct",
-	[OC_CHECK_FILE] = "file",
-	[OC_CHECK_ACCOUNTING] = "accounting",
-	[OC_CHECK_IDLE_NODES] = "idle_nodes",
-	[OC_CHECK_ALL] = "all",
-};
-
-/* The keys each check kind accepts besides "kind" (NULL-terminated). */
-static const char *const check_keys[OC_CHECK_KIND_COUNT][10] = {
-	[OC_CHECK_CONFIG] = {"key", "equals", "contains_all", "min", "max", "not_under", NULL},
-	[OC_CHECK_PARTITION] = {"partition", "property", "equals", "contains_all", "min", "max", NULL},
-	[OC_CHECK_PARTITION_NODES] = {"partitions", NULL},
-	[OC_CHECK_ACCOUNTS_GPU] = {"tres", "exclude", NULL},
-	[OC_CHECK_ASSOC] = {"account", "user", "field", "tres", "equals", "min", "max", NULL},
-	[OC_CHECK_QOS] = {"qos", "field", "tres", "equals", "min", "max", NULL},
-	[OC_CHECK_NODE] = {"node", "state", "drain", "responding", "reason_contains", NULL},
-	[OC_CHECK_JOB] = {"job", "state", "reason", "requeued", NULL},
-	[OC_CHECK_SUBMIT] = {"job", "result", "contains", NULL},
-	[OC_CHECK_SACCT] = {"users", "since_hours", NULL},
-	[OC_CHECK_FILE] = {"path", "contains", "remove", NULL},
-	[OC_CHECK_ACCOUNTING] = {"slurmdbd", NULL},
-	[OC_CHECK_IDLE_NODES] = {"partition", "min", NULL},
-	[OC_CHECK_ALL] = {"checks", NULL},
-};
-
-static const char *const action_kind_names[OC_SA_KIND_COUNT + 1] = {
-	[OC_SA_SUBMIT_JOB] = "submit_job",
-	[OC_SA_SIGNAL_JOB] = "signal_job",
-	[OC_SA_CANCEL_JOB] = "cancel_job",
-	[OC_SA_DRAIN] = "drain",
-	[OC_SA_RESUME] = "resume",
-	[OC_SA_RESERVATION] = "reservation",
-	[OC_SA_RECORD_JOBS] = "record_jobs",
-};
-
-/* Keys of every action besides "kind". */
-#define CL_ACTION_COMMON "after_operator", "confirm", "wait_for", "wait_timeout"
-static const char *const action_keys[OC_SA_KIND_COUNT][24] = {
-	[OC_SA_SUBMIT_JOB] = {"label", "user", "account", "partition", "qos", "name", "nodes",
-			      "gpus_per_node", "time", "signal", "command", "requeue", "hold", "expect",
-			      CL_ACTION_COMMON, NULL},
-	[OC_SA_SIGNAL_JOB] = {"job", "signal", CL_ACTION_COMMON, NULL},
-	[OC_SA_CANCEL_JOB] = {"job", CL_ACTION_COMMON, NULL},
-	[OC_SA_DRAIN] = {"nodes", "reason", "undo", CL_ACTION_COMMON, NULL},
-	[OC_SA_RESUME] = {"nodes", CL_ACTION_COMMON, NULL},
-	[OC_SA_RESERVATION] = {"name", "nodes", "users", "accounts", "flags", "duration", "keep",
-			       CL_ACTION_COMMON, NULL},
-	[OC_SA_RECORD_JOBS] = {"label", "state", CL_ACTION_COMMON, NULL},
-};
 
 static const char *const step_keys[] = {
 	"id", "title", "section", "why", "do", "observe", "auto", "timeout",
@@ -114,7 +58,14 @@ static const struct {
 	{"HUP", SIGHUP},   {"KILL", SIGKILL}, {"CONT", SIGCONT}, {"STOP", SIGSTOP},
 };
 
-/* Loader state: where errors go, what ${NAME} means. */
+/* Labels a step defines, in order, to check references. */
+struct cl_labels {
+	const char *v[CL_MAX_ACTIONS];
+	size_t n;
+};
+
+/* Loader state: where errors go, what ${NAME} means, and what the step
+ * being read has defined so far. */
 struct cl_load {
 	const char *path;
 	struct oc_checklist *cl;
@@ -123,6 +74,9 @@ struct cl_load {
 	const struct oc_checklist_var *vars;
 	size_t nvars;
 	json_t *file_vars;    /* the file's "vars" object, or NULL */
+	const struct oc_step *step;   /* the step being read */
+	struct cl_labels labels;      /* the labels its actions defined so far */
+	int depth;                    /* how deep in "all" the check being read is */
 };
 
 /* Writes "path: where: message" into err. Returns -1. */
@@ -473,32 +427,36 @@ static int cl_op(struct cl_load *l, const char *where, json_t *obj, struct oc_ch
 	return 0;
 }
 
-/* Labels a step defines, in order, to check references. */
-struct cl_labels {
-	const char *v[CL_MAX_ACTIONS];
-	size_t n;
-};
-
 static bool cl_has_label(const struct cl_labels *lb, const char *label)
 {
-	for (size_t i = 0; lb && i < lb->n; i++)
+	for (size_t i = 0; i < lb->n; i++)
 		if (strcmp(lb->v[i], label) == 0)
 			return true;
 	return false;
 }
 
 /* A label a check or action refers to must be defined before it. */
-static int cl_label_ref(struct cl_load *l, const char *where, const struct cl_labels *lb, const char *label)
+static int cl_label_ref(struct cl_load *l, const char *where, const char *label)
 {
-	if (cl_has_label(lb, label))
+	if (cl_has_label(&l->labels, label))
 		return 0;
 	return cl_fail(l, where, "no earlier action of this step stores jobs under the label \"%s\" "
 				 "(a submit_job or record_jobs action with \"label\": \"%s\")", label, label);
 }
 
+/* An action that stores jobs under label defines it for what follows. */
+static int cl_label_new(struct cl_load *l, const char *where, const char *label)
+{
+	if (cl_has_label(&l->labels, label))
+		return cl_fail(l, where, "label \"%s\" is used twice in this step", label);
+	if (l->labels.n >= CL_MAX_ACTIONS)
+		return cl_fail(l, where, "too many labels");
+	l->labels.v[l->labels.n++] = label;
+	return 0;
+}
+
 /* ${job:LABEL} and ${nodes:LABEL} in text must name known labels. */
-static int cl_template_refs(struct cl_load *l, const char *where, const struct cl_labels *lb,
-			    const char *text)
+static int cl_template_refs(struct cl_load *l, const char *where, const char *text)
 {
 	for (const char *p = text ? strstr(text, "${") : NULL; p; p = strstr(p + 2, "${")) {
 		const char *name = p + 2, *end = strchr(name, '}');
@@ -513,212 +471,307 @@ static int cl_template_refs(struct cl_load *l, const char *where, const struct c
 			return cl_fail(l, where, "bad label in \"%.*s\"", (int)(end - p + 1), p);
 		memcpy(label, name + skip, n);
 		label[n] = '\0';
-		if (cl_label_ref(l, where, lb, label) < 0)
+		if (cl_label_ref(l, where, label) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int cl_check(struct cl_load *l, const char *where, json_t *obj, const struct cl_labels *lb,
-		    int depth, struct oc_check *c);
-
-/* Parses the check of kind c->kind from obj (keys already validated). */
-static int cl_check_body(struct cl_load *l, const char *where, json_t *obj, const struct cl_labels *lb,
-			 int depth, struct oc_check *c)
+/* Whether s is one of OC_JOB_STATE_COUNT job states (case-insensitive). */
+static bool cl_job_state(const char *s)
 {
-	char list[512];
-	switch (c->kind) {
-	case OC_CHECK_CONFIG:
-		if (cl_str_ne(l, where, obj, "key", true, &c->key) < 0 || cl_op(l, where, obj, c) < 0)
-			return -1;
-		return 0;
-	case OC_CHECK_PARTITION:
-		if (cl_list(l, where, obj, "partition", true, &c->names) < 0 ||
-		    cl_str_ne(l, where, obj, "property", true, &c->key) < 0 || cl_op(l, where, obj, c) < 0)
-			return -1;
-		if (!cl_in(partition_props, c->key, true))
-			return cl_fail(l, where, "unknown partition property \"%s\" (known: %s)", c->key,
-				       cl_join(partition_props, list, sizeof(list)));
-		return 0;
-	case OC_CHECK_PARTITION_NODES:
-		return cl_list(l, where, obj, "partitions", false, &c->names);
-	case OC_CHECK_ACCOUNTS_GPU:
-		if (cl_str_ne(l, where, obj, "tres", false, &c->tres) < 0 ||
-		    cl_list(l, where, obj, "exclude", false, &c->exclude) < 0)
-			return -1;
-		if (!c->tres)
-			c->tres = "gres/gpu";
-		return 0;
-	case OC_CHECK_ASSOC:
-	case OC_CHECK_QOS: {
-		const char *const *fields = c->kind == OC_CHECK_ASSOC ? assoc_fields : qos_fields;
-		if (cl_list(l, where, obj, c->kind == OC_CHECK_ASSOC ? "account" : "qos", true, &c->names) < 0 ||
-		    (c->kind == OC_CHECK_ASSOC && cl_str_ne(l, where, obj, "user", false, &c->user) < 0) ||
-		    cl_str_ne(l, where, obj, "field", true, &c->key) < 0 ||
-		    cl_str_ne(l, where, obj, "tres", false, &c->tres) < 0 || cl_op(l, where, obj, c) < 0)
-			return -1;
-		if (c->names.n != 1)
-			return cl_fail(l, where, "\"%s\" must name one", c->kind == OC_CHECK_ASSOC ? "account" : "qos");
-		if (!cl_in(fields, c->key, true))
-			return cl_fail(l, where, "unknown field \"%s\" (known: %s)", c->key,
-				       cl_join(fields, list, sizeof(list)));
-		if (strcasecmp(c->key, "GrpTRES") == 0 && !c->tres)
-			return cl_fail(l, where, "\"field\": \"GrpTRES\" needs \"tres\" (e.g. \"gres/gpu\")");
-		if (c->op == OC_OP_CONTAINS_ALL || c->op == OC_OP_NOT_UNDER)
-			return cl_fail(l, where, "a limit is a number: use \"equals\", \"min\" or \"max\"");
-		if (c->op == OC_OP_EQUALS && strcasecmp(c->str, "none") != 0 && strcasecmp(c->str, "unlimited") != 0) {
-			char *end;
-			strtod(c->str, &end);
-			if (end == c->str || *end)
-				return cl_fail(l, where, "\"equals\" must be a number or \"none\"");
-		}
-		return 0;
-	}
-	case OC_CHECK_NODE:
-		if (cl_list(l, where, obj, "node", true, &c->names) < 0 ||
-		    cl_list(l, where, obj, "state", false, &c->node_states) < 0 ||
-		    cl_tri(l, where, obj, "drain", &c->drain) < 0 ||
-		    cl_tri(l, where, obj, "responding", &c->responding) < 0 ||
-		    cl_str_ne(l, where, obj, "reason_contains", false, &c->reason_contains) < 0)
-			return -1;
-		for (size_t i = 0; i < c->node_states.n; i++)
-			if (!cl_in(node_state_names, c->node_states.v[i], true))
-				return cl_fail(l, where, "unknown node state \"%s\" (known: %s)", c->node_states.v[i],
-					       cl_join(node_state_names, list, sizeof(list)));
-		return 0;
-	case OC_CHECK_JOB: {
-		if (cl_str_ne(l, where, obj, "job", true, &c->job) < 0 ||
-		    cl_list(l, where, obj, "state", false, &c->states) < 0 ||
-		    cl_list(l, where, obj, "reason", false, &c->reasons) < 0 ||
-		    cl_tri(l, where, obj, "requeued", &c->requeued) < 0)
-			return -1;
-		for (size_t i = 0; i < c->states.n; i++) {
-			bool ok = false;
-			for (int s = 0; s < OC_JOB_STATE_COUNT && !ok; s++)
-				ok = strcasecmp(oc_job_state_name((enum oc_job_state)s), c->states.v[i]) == 0;
-			if (!ok) {
-				char known[256] = "";
-				for (int s = 0; s < OC_JOB_STATE_COUNT; s++)
-					snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
-						 s ? ", " : "", oc_job_state_name((enum oc_job_state)s));
-				return cl_fail(l, where, "unknown job state \"%s\" (known: %s)", c->states.v[i], known);
-			}
-		}
-		if (c->requeued == 0)
-			return cl_fail(l, where, "\"requeued\": false checks nothing: leave it out");
-		return cl_label_ref(l, where, lb, c->job);
-	}
-	case OC_CHECK_SUBMIT: {
-		const char *result;
-		if (cl_str_ne(l, where, obj, "job", true, &c->job) < 0 ||
-		    cl_str_ne(l, where, obj, "result", true, &result) < 0 ||
-		    cl_str_ne(l, where, obj, "contains", false, &c->contains) < 0)
-			return -1;
-		if (strcmp(result, "refused") == 0)
-			c->refused = true;
-		else if (strcmp(result, "never_runs") == 0)
-			c->never_runs = true;
-		else if (strcmp(result, "accepted") != 0)
-			return cl_fail(l, where,
-				       "\"result\" must be \"refused\", \"accepted\" or \"never_runs\" (got \"%s\")",
-				       result);
-		return cl_label_ref(l, where, lb, c->job);
-	}
-	case OC_CHECK_SACCT:
-		if (cl_list(l, where, obj, "users", true, &c->names) < 0 ||
-		    cl_num(l, where, obj, "since_hours", 24, 0.01, 24.0 * 366, &c->num) < 0)
-			return -1;
-		return 0;
-	case OC_CHECK_FILE:
-		if (cl_str_ne(l, where, obj, "path", true, &c->path) < 0 ||
-		    cl_str_ne(l, where, obj, "contains", false, &c->contains) < 0 ||
-		    cl_bool(l, where, obj, "remove", false, &c->remove) < 0)
-			return -1;
-		if (c->path[0] != '/')
-			return cl_fail(l, where, "\"path\" must be absolute (got \"%s\")", c->path);
-		return cl_template_refs(l, where, lb, c->path);
-	case OC_CHECK_ACCOUNTING: {
-		const char *want;
-		if (cl_str_ne(l, where, obj, "slurmdbd", true, &want) < 0)
-			return -1;
-		if (strcmp(want, "up") == 0)
-			c->dbd_up = true;
-		else if (strcmp(want, "down") != 0)
-			return cl_fail(l, where, "\"slurmdbd\" must be \"up\" or \"down\" (got \"%s\")", want);
-		return 0;
-	}
-	case OC_CHECK_IDLE_NODES: {
-		uint32_t min;
-		if (cl_list(l, where, obj, "partition", true, &c->names) < 0 ||
-		    cl_uint(l, where, obj, "min", 1, 1, 100000, &min) < 0)
-			return -1;
-		if (c->names.n != 1)
-			return cl_fail(l, where, "\"partition\" must name one partition");
-		c->num = min;
-		return 0;
-	}
-	case OC_CHECK_ALL: {
-		json_t *arr = json_object_get(obj, "checks");
-		if (!json_is_array(arr) || json_array_size(arr) == 0)
-			return cl_fail(l, where, "\"checks\" must be a non-empty list of checks");
-		c->nsub = json_array_size(arr);
-		c->sub = oc_arena_alloc(&l->cl->arena, c->nsub * sizeof(*c->sub));
-		if (!c->sub)
-			return cl_fail(l, where, "out of memory");
-		for (size_t i = 0; i < c->nsub; i++) {
-			char w[256];
-			cl_where(w, sizeof(w), "%s: checks[%zu]", where, i);
-			if (cl_check(l, w, json_array_get(arr, i), lb, depth + 1, &c->sub[i]) < 0)
-				return -1;
-		}
-		return 0;
-	}
-	case OC_CHECK_KIND_COUNT:
-		break;
-	}
-	return cl_fail(l, where, "internal: unhandled kind");
+	for (int i = 0; i < OC_JOB_STATE_COUNT; i++)
+		if (strcasecmp(oc_job_state_name((enum oc_job_state)i), s) == 0)
+			return true;
+	return false;
 }
 
-/* Parses one check object into *c. lb: the labels defined so far (NULL:
- * none). Returns 0 or -1. */
-static int cl_check(struct cl_load *l, const char *where, json_t *obj, const struct cl_labels *lb,
-		    int depth, struct oc_check *c)
+static int cl_check(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c);
+
+/* ---- check kinds: one parse function each (the table is below) -------- */
+
+static int cl_chk_config(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->requeued = c->drain = c->responding = -1;
-	if (depth > CL_MAX_DEPTH)
-		return cl_fail(l, where, "checks nested more than %d deep", CL_MAX_DEPTH);
+	if (cl_str_ne(l, where, obj, "key", true, &c->key) < 0 || cl_op(l, where, obj, c) < 0)
+		return -1;
+	return 0;
+}
+
+static int cl_chk_partition(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	char list[512];
+	if (cl_list(l, where, obj, "partition", true, &c->names) < 0 ||
+	    cl_str_ne(l, where, obj, "property", true, &c->key) < 0 || cl_op(l, where, obj, c) < 0)
+		return -1;
+	if (!cl_in(partition_props, c->key, true))
+		return cl_fail(l, where, "unknown partition property \"%s\" (known: %s)", c->key,
+			       cl_join(partition_props, list, sizeof(list)));
+	return 0;
+}
+
+static int cl_chk_partition_nodes(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	return cl_list(l, where, obj, "partitions", false, &c->names);
+}
+
+static int cl_chk_accounts_gpu(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	if (cl_str_ne(l, where, obj, "tres", false, &c->tres) < 0 ||
+	    cl_list(l, where, obj, "exclude", false, &c->exclude) < 0)
+		return -1;
+	if (!c->tres)
+		c->tres = "gres/gpu";
+	return 0;
+}
+
+/* A limit of one association or QoS: who names it ("account", "qos"),
+ * user_key the key of the association's user (NULL: none), fields the
+ * limits it has. */
+static int cl_limit(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c, const char *who,
+		    const char *user_key, const char *const *fields)
+{
+	char list[512];
+	if (cl_list(l, where, obj, who, true, &c->names) < 0 ||
+	    (user_key && cl_str_ne(l, where, obj, user_key, false, &c->user) < 0) ||
+	    cl_str_ne(l, where, obj, "field", true, &c->key) < 0 ||
+	    cl_str_ne(l, where, obj, "tres", false, &c->tres) < 0 || cl_op(l, where, obj, c) < 0)
+		return -1;
+	if (c->names.n != 1)
+		return cl_fail(l, where, "\"%s\" must name one", who);
+	if (!cl_in(fields, c->key, true))
+		return cl_fail(l, where, "unknown field \"%s\" (known: %s)", c->key, cl_join(fields, list, sizeof(list)));
+	if (strcasecmp(c->key, "GrpTRES") == 0 && !c->tres)
+		return cl_fail(l, where, "\"field\": \"GrpTRES\" needs \"tres\" (e.g. \"gres/gpu\")");
+	if (c->op == OC_OP_CONTAINS_ALL || c->op == OC_OP_NOT_UNDER)
+		return cl_fail(l, where, "a limit is a number: use \"equals\", \"min\" or \"max\"");
+	if (c->op == OC_OP_EQUALS && strcasecmp(c->str, "none") != 0 && strcasecmp(c->str, "unlimited") != 0) {
+		char *end;
+		strtod(c->str, &end);
+		if (end == c->str || *end)
+			return cl_fail(l, where, "\"equals\" must be a number or \"none\"");
+	}
+	return 0;
+}
+
+static int cl_chk_assoc(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	return cl_limit(l, where, obj, c, "account", "user", assoc_fields);
+}
+
+static int cl_chk_qos(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	return cl_limit(l, where, obj, c, "qos", NULL, qos_fields);
+}
+
+static int cl_chk_node(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	char list[512];
+	if (cl_list(l, where, obj, "node", true, &c->names) < 0 ||
+	    cl_list(l, where, obj, "state", false, &c->node_states) < 0 ||
+	    cl_tri(l, where, obj, "drain", &c->drain) < 0 ||
+	    cl_tri(l, where, obj, "responding", &c->responding) < 0 ||
+	    cl_str_ne(l, where, obj, "reason_contains", false, &c->reason_contains) < 0)
+		return -1;
+	for (size_t i = 0; i < c->node_states.n; i++)
+		if (!cl_in(node_state_names, c->node_states.v[i], true))
+			return cl_fail(l, where, "unknown node state \"%s\" (known: %s)", c->node_states.v[i],
+				       cl_join(node_state_names, list, sizeof(list)));
+	return 0;
+}
+
+static int cl_chk_job(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	if (cl_str_ne(l, where, obj, "job", true, &c->job) < 0 ||
+	    cl_list(l, where, obj, "state", false, &c->states) < 0 ||
+	    cl_list(l, where, obj, "reason", false, &c->reasons) < 0 ||
+	    cl_tri(l, where, obj, "requeued", &c->requeued) < 0)
+		return -1;
+	for (size_t i = 0; i < c->states.n; i++) {
+		if (cl_job_state(c->states.v[i]))
+			continue;
+		char known[256] = "";
+		for (int s = 0; s < OC_JOB_STATE_COUNT; s++)
+			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", s ? ", " : "",
+				 oc_job_state_name((enum oc_job_state)s));
+		return cl_fail(l, where, "unknown job state \"%s\" (known: %s)", c->states.v[i], known);
+	}
+	if (c->requeued == 0)
+		return cl_fail(l, where, "\"requeued\": false checks nothing: leave it out");
+	return cl_label_ref(l, where, c->job);
+}
+
+static int cl_chk_submit(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	const char *result;
+	if (cl_str_ne(l, where, obj, "job", true, &c->job) < 0 ||
+	    cl_str_ne(l, where, obj, "result", true, &result) < 0 ||
+	    cl_str_ne(l, where, obj, "contains", false, &c->contains) < 0)
+		return -1;
+	if (strcmp(result, "refused") == 0)
+		c->refused = true;
+	else if (strcmp(result, "never_runs") == 0)
+		c->never_runs = true;
+	else if (strcmp(result, "accepted") != 0)
+		return cl_fail(l, where, "\"result\" must be \"refused\", \"accepted\" or \"never_runs\" (got \"%s\")",
+			       result);
+	return cl_label_ref(l, where, c->job);
+}
+
+static int cl_chk_sacct(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	if (cl_list(l, where, obj, "users", true, &c->names) < 0 ||
+	    cl_num(l, where, obj, "since_hours", 24, 0.01, 24.0 * 366, &c->num) < 0)
+		return -1;
+	return 0;
+}
+
+static int cl_chk_file(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	if (cl_str_ne(l, where, obj, "path", true, &c->path) < 0 ||
+	    cl_str_ne(l, where, obj, "contains", false, &c->contains) < 0 ||
+	    cl_bool(l, where, obj, "remove", false, &c->remove) < 0)
+		return -1;
+	if (c->path[0] != '/')
+		return cl_fail(l, where, "\"path\" must be absolute (got \"%s\")", c->path);
+	return cl_template_refs(l, where, c->path);
+}
+
+static int cl_chk_accounting(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	const char *want;
+	if (cl_str_ne(l, where, obj, "slurmdbd", true, &want) < 0)
+		return -1;
+	if (strcmp(want, "up") == 0)
+		c->dbd_up = true;
+	else if (strcmp(want, "down") != 0)
+		return cl_fail(l, where, "\"slurmdbd\" must be \"up\" or \"down\" (got \"%s\")", want);
+	return 0;
+}
+
+static int cl_chk_idle_nodes(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	uint32_t min;
+	if (cl_list(l, where, obj, "partition", true, &c->names) < 0 ||
+	    cl_uint(l, where, obj, "min", 1, 1, 100000, &min) < 0)
+		return -1;
+	if (c->names.n != 1)
+		return cl_fail(l, where, "\"partition\" must name one partition");
+	c->num = min;
+	return 0;
+}
+
+static int cl_chk_all(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	json_t *arr = json_object_get(obj, "checks");
+	if (!json_is_array(arr) || json_array_size(arr) == 0)
+		return cl_fail(l, where, "\"checks\" must be a non-empty list of checks");
+	c->nsub = json_array_size(arr);
+	c->sub = oc_arena_alloc(&l->cl->arena, c->nsub * sizeof(*c->sub));
+	if (!c->sub)
+		return cl_fail(l, where, "out of memory");
+	l->depth++;
+	for (size_t i = 0; i < c->nsub; i++) {
+		char w[256];
+		cl_where(w, sizeof(w), "%s: checks[%zu]", where, i);
+		if (cl_check(l, w, json_array_get(arr, i), &c->sub[i]) < 0)
+			return -1;
+	}
+	l->depth--;
+	return 0;
+}
+
+/* A NULL-terminated list of keys, for a table entry. */
+#define CL_KEYS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+const struct oc_check_kind_def oc_check_kinds[OC_CHECK_KIND_COUNT] = {
+	/* Read from slurmctld each time: a reconfigure meanwhile counts. */
+	[OC_CHECK_CONFIG] = {"config", CL_KEYS("key", "equals", "contains_all", "min", "max", "not_under"),
+			     cl_chk_config, oc_checks_eval_config, .needs = OC_CHECK_NEEDS_CONFIG},
+	[OC_CHECK_PARTITION] = {"partition",
+				CL_KEYS("partition", "property", "equals", "contains_all", "min", "max"),
+				cl_chk_partition, oc_checks_eval_partition},
+	[OC_CHECK_PARTITION_NODES] = {"partition_nodes", CL_KEYS("partitions"), cl_chk_partition_nodes,
+				      oc_checks_eval_partition_nodes},
+	[OC_CHECK_ACCOUNTS_GPU] = {"accounts_gpu_limit", CL_KEYS("tres", "exclude"), cl_chk_accounts_gpu,
+				   oc_checks_eval_accounts_gpu},
+	[OC_CHECK_ASSOC] = {"assoc_limit", CL_KEYS("account", "user", "field", "tres", "equals", "min", "max"),
+			    cl_chk_assoc, oc_checks_eval_assoc},
+	[OC_CHECK_QOS] = {"qos_limit", CL_KEYS("qos", "field", "tres", "equals", "min", "max"), cl_chk_qos,
+			  oc_checks_eval_qos},
+	[OC_CHECK_NODE] = {"node", CL_KEYS("node", "state", "drain", "responding", "reason_contains"), cl_chk_node,
+			   oc_checks_eval_node},
+	[OC_CHECK_JOB] = {"job", CL_KEYS("job", "state", "reason", "requeued"), cl_chk_job, oc_checks_eval_job},
+	[OC_CHECK_SUBMIT] = {"submit", CL_KEYS("job", "result", "contains"), cl_chk_submit, oc_checks_eval_submit},
+	/* sacct over the last since_hours, asked through the writer. */
+	[OC_CHECK_SACCT] = {"sacct", CL_KEYS("users", "since_hours"), cl_chk_sacct, oc_checks_eval_sacct,
+			    .needs = OC_CHECK_NEEDS_SACCT},
+	[OC_CHECK_FILE] = {"file", CL_KEYS("path", "contains", "remove"), cl_chk_file, oc_checks_eval_file},
+	[OC_CHECK_ACCOUNTING] = {"accounting", CL_KEYS("slurmdbd"), cl_chk_accounting, oc_checks_eval_accounting},
+	[OC_CHECK_IDLE_NODES] = {"idle_nodes", CL_KEYS("partition", "min"), cl_chk_idle_nodes,
+				 oc_checks_eval_idle_nodes},
+	[OC_CHECK_ALL] = {"all", CL_KEYS("checks"), cl_chk_all, oc_checks_eval_all},
+};
+
+/* oc_check_kinds[i].name and oc_step_action_kinds[i].name, for cl_kind. */
+static const char *cl_check_kind_at(size_t i)
+{
+	return oc_check_kinds[i].name;
+}
+
+static const char *cl_action_kind_at(size_t i)
+{
+	return oc_step_action_kinds[i].name;
+}
+
+/* The kind obj names: its index among the n names name(i), and in w
+ * (wlen bytes) where with its name: "check (config)". a_what ("a check")
+ * and what ("check") are for the messages. Returns the index, or -1 with
+ * the message set. */
+static int cl_kind(struct cl_load *l, const char *where, json_t *obj, const char *a_what, const char *what,
+		   const char *(*name)(size_t), size_t n, char *w, size_t wlen)
+{
 	if (!json_is_object(obj))
-		return cl_fail(l, where, "a check must be an object with a \"kind\"");
+		return cl_fail(l, where, "%s must be an object with a \"kind\"", a_what);
 	json_t *k = json_object_get(obj, "kind");
 	if (!json_is_string(k))
 		return cl_fail(l, where, k ? "\"kind\" must be a string" : "no \"kind\"");
 	const char *kind = json_string_value(k);
-	int found = -1;
-	for (int i = 0; i < OC_CHECK_KIND_COUNT; i++)
-		if (strcmp(check_kind_names[i], kind) == 0)
-			found = i;
-	if (found < 0) {
-		char list[512];
-		return cl_fail(l, where, "unknown check kind \"%s\" (known: %s)", kind,
-			       cl_join(check_kind_names, list, sizeof(list)));
-	}
-	c->kind = (enum oc_check_kind)found;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name(i), kind) == 0) {
+			cl_where(w, wlen, "%s (%s)", where, kind);
+			return (int)i;
+		}
+	char list[512] = "";
+	for (size_t i = 0; i < n; i++)
+		oc_appendf(list, sizeof(list), "%s%s", i ? ", " : "", name(i));
+	return cl_fail(l, where, "unknown %s kind \"%s\" (known: %s)", what, kind, list);
+}
+
+/* Parses one check object into *c, its kind's parse function doing the
+ * rest. Returns 0 or -1. */
+static int cl_check(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->requeued = c->drain = c->responding = -1;
+	if (l->depth > CL_MAX_DEPTH)
+		return cl_fail(l, where, "checks nested more than %d deep", CL_MAX_DEPTH);
 	char w[256];
-	cl_where(w, sizeof(w), "%s (%s)", where, kind);
-	if (cl_keys(l, w, obj, true, check_keys[found]) < 0)
+	int kind = cl_kind(l, where, obj, "a check", "check", cl_check_kind_at, OC_CHECK_KIND_COUNT, w, sizeof(w));
+	if (kind < 0)
 		return -1;
-	return cl_check_body(l, w, obj, lb, depth, c);
+	c->kind = (enum oc_check_kind)kind;
+	if (cl_keys(l, w, obj, true, oc_check_kinds[kind].keys) < 0)
+		return -1;
+	return oc_check_kinds[kind].parse(l, w, obj, c);
 }
 
 /* A new check in the arena, parsed from obj. */
-static int cl_check_new(struct cl_load *l, const char *where, json_t *obj, const struct cl_labels *lb,
-			const struct oc_check **out)
+static int cl_check_new(struct cl_load *l, const char *where, json_t *obj, const struct oc_check **out)
 {
 	struct oc_check *c = oc_arena_alloc(&l->cl->arena, sizeof(*c));
 	if (!c)
 		return cl_fail(l, where, "out of memory");
-	if (cl_check(l, where, obj, lb, 0, c) < 0)
+	if (cl_check(l, where, obj, c) < 0)
 		return -1;
 	*out = c;
 	return 0;
@@ -759,158 +812,178 @@ static int cl_name_field(struct cl_load *l, const char *where, json_t *obj, cons
 	return 0;
 }
 
-static int cl_action(struct cl_load *l, const struct oc_step *st, const char *where, json_t *obj,
-		     struct cl_labels *lb, struct oc_step_action *a)
+/* ---- action kinds: one parse function each (the table is below) ------- */
+
+/* submit_job's "nodes" (a number, or "idle": needs a "partition") and
+ * "expect". */
+static int cl_submit_nodes_expect(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	json_t *nodes = json_object_get(obj, "nodes");
+	if (json_is_string(nodes) && strcmp(json_string_value(nodes), "idle") == 0) {
+		a->nodes_idle = true;
+		if (!a->partition)
+			return cl_fail(l, where, "\"nodes\": \"idle\" needs a \"partition\"");
+	} else if (nodes && !json_is_integer(nodes)) {
+		return cl_fail(l, where, "\"nodes\" must be a whole number or \"idle\"");
+	} else if (cl_uint(l, where, obj, "nodes", 1, 1, 100000, &a->nodes) < 0) {
+		return -1;
+	}
+	const char *expect = NULL;
+	if (cl_str_ne(l, where, obj, "expect", false, &expect) < 0)
+		return -1;
+	if (!expect || strcmp(expect, "accepted") == 0)
+		a->expect = OC_EXPECT_ACCEPTED;
+	else if (strcmp(expect, "refused") == 0)
+		a->expect = OC_EXPECT_REFUSED;
+	else if (strcmp(expect, "any") == 0)
+		a->expect = OC_EXPECT_ANY;
+	else
+		return cl_fail(l, where, "\"expect\" must be \"accepted\", \"refused\" or \"any\" (got \"%s\")", expect);
+	return 0;
+}
+
+static int cl_act_submit_job(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	if (cl_name_field(l, where, obj, "label", true, OC_LABEL_MAX + 1, &a->label) < 0 ||
+	    cl_name_field(l, where, obj, "user", true, 64, &a->user) < 0 ||
+	    cl_name_field(l, where, obj, "account", false, 64, &a->account) < 0 ||
+	    cl_name_field(l, where, obj, "partition", false, 64, &a->partition) < 0 ||
+	    cl_name_field(l, where, obj, "qos", false, 64, &a->qos) < 0 ||
+	    cl_name_field(l, where, obj, "name", false, 64, &a->name) < 0 ||
+	    cl_name_field(l, where, obj, "signal", false, 32, &a->signal_opt) < 0 ||
+	    cl_str_ne(l, where, obj, "command", false, &a->command) < 0 ||
+	    cl_uint(l, where, obj, "gpus_per_node", 0, 0, 1024, &a->gpus_per_node) < 0 ||
+	    cl_uint(l, where, obj, "time", 10, 1, 60 * 24 * 365, &a->time_min) < 0 ||
+	    cl_bool(l, where, obj, "requeue", false, &a->requeue) < 0 ||
+	    cl_bool(l, where, obj, "hold", false, &a->hold) < 0)
+		return -1;
+	if (a->command && strlen(a->command) >= 256)
+		return cl_fail(l, where, "\"command\" must be shorter than 256 characters");
+	if (cl_submit_nodes_expect(l, where, obj, a) < 0)
+		return -1;
+	if (!a->name) {
+		char nm[64];
+		snprintf(nm, sizeof(nm), "oc-rehearsal-%s", l->step->id);
+		a->name = oc_arena_strdup(&l->cl->arena, nm);
+	}
+	if (!a->command)
+		a->command = "sleep 600";
+	return cl_label_new(l, where, a->label);
+}
+
+static int cl_act_cancel_job(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	if (cl_name_field(l, where, obj, "job", true, OC_LABEL_MAX + 1, &a->label) < 0 ||
+	    cl_label_ref(l, where, a->label) < 0)
+		return -1;
+	return 0;
+}
+
+static int cl_act_signal_job(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	const char *sig;
+	if (cl_act_cancel_job(l, where, obj, a) < 0 || cl_str_ne(l, where, obj, "signal", true, &sig) < 0)
+		return -1;
+	a->signo = cl_signal(sig, &a->signame);
+	if (!a->signo)
+		return cl_fail(l, where, "unknown signal \"%s\" (known: USR1, USR2, TERM, INT, HUP, KILL, CONT, STOP)", sig);
+	return 0;
+}
+
+static int cl_act_resume(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	return cl_name_field(l, where, obj, "nodes", true, 4096, &a->hostlist);
+}
+
+static int cl_act_drain(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	if (cl_act_resume(l, where, obj, a) < 0 || cl_str_ne(l, where, obj, "reason", false, &a->reason) < 0 ||
+	    cl_bool(l, where, obj, "undo", false, &a->undo) < 0)
+		return -1;
+	if (!a->reason) {
+		char r[128];
+		snprintf(r, sizeof(r), "rehearsal %s", l->step->id);
+		a->reason = oc_arena_strdup(&l->cl->arena, r);
+	}
+	return 0;
+}
+
+static int cl_act_reservation(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	double dur;
+	if (cl_name_field(l, where, obj, "name", false, 128, &a->resv_name) < 0 ||
+	    cl_name_field(l, where, obj, "nodes", true, 4096, &a->hostlist) < 0 ||
+	    cl_name_field(l, where, obj, "users", false, 256, &a->resv_users) < 0 ||
+	    cl_name_field(l, where, obj, "accounts", false, 256, &a->resv_accounts) < 0 ||
+	    cl_name_field(l, where, obj, "flags", false, 256, &a->resv_flags) < 0 ||
+	    cl_num(l, where, obj, "duration", 60, -1, 60.0 * 24 * 365, &dur) < 0 ||
+	    cl_bool(l, where, obj, "keep", false, &a->keep) < 0)
+		return -1;
+	if (dur != -1 && dur < 1)
+		return cl_fail(l, where, "\"duration\" is minutes (1 or more), or -1 for infinite");
+	a->duration_min = (long)dur;
+	if (!a->resv_users && !a->resv_accounts)
+		a->resv_users = "root";
+	if (!a->resv_flags)
+		a->resv_flags = "MAINT,IGNORE_JOBS";
+	return 0;
+}
+
+static int cl_act_record_jobs(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	if (cl_name_field(l, where, obj, "label", true, OC_LABEL_MAX + 1, &a->label) < 0 ||
+	    cl_str_ne(l, where, obj, "state", false, &a->state_filter) < 0)
+		return -1;
+	if (!a->state_filter)
+		a->state_filter = "RUNNING";
+	if (!cl_job_state(a->state_filter))
+		return cl_fail(l, where, "unknown job state \"%s\"", a->state_filter);
+	return cl_label_new(l, where, a->label);
+}
+
+/* The keys every action takes besides its own (cl_action reads them). */
+#define CL_ACTION_KEYS(...) CL_KEYS(__VA_ARGS__, "after_operator", "confirm", "wait_for", "wait_timeout")
+
+const struct oc_step_action_kind_def oc_step_action_kinds[OC_SA_KIND_COUNT] = {
+	[OC_SA_SUBMIT_JOB] = {"submit_job",
+			      CL_ACTION_KEYS("label", "user", "account", "partition", "qos", "name", "nodes",
+					     "gpus_per_node", "time", "signal", "command", "requeue", "hold", "expect"),
+			      cl_act_submit_job, oc_run_submit_job, .writes = true},
+	[OC_SA_SIGNAL_JOB] = {"signal_job", CL_ACTION_KEYS("job", "signal"), cl_act_signal_job, oc_run_signal_job,
+			      .writes = true},
+	[OC_SA_CANCEL_JOB] = {"cancel_job", CL_ACTION_KEYS("job"), cl_act_cancel_job, oc_run_cancel_job,
+			      .writes = true},
+	[OC_SA_DRAIN] = {"drain", CL_ACTION_KEYS("nodes", "reason", "undo"), cl_act_drain, oc_run_drain,
+			 .confirm = true, .writes = true},
+	[OC_SA_RESUME] = {"resume", CL_ACTION_KEYS("nodes"), cl_act_resume, oc_run_resume, .confirm = true,
+			  .writes = true},
+	[OC_SA_RESERVATION] = {"reservation",
+			       CL_ACTION_KEYS("name", "nodes", "users", "accounts", "flags", "duration", "keep"),
+			       cl_act_reservation, oc_run_reservation, .confirm = true, .writes = true},
+	/* Reads the snapshot only: runs without a writer too. */
+	[OC_SA_RECORD_JOBS] = {"record_jobs", CL_ACTION_KEYS("label", "state"), cl_act_record_jobs,
+			       oc_run_record_jobs},
+};
+
+/* Parses one action object into *a: what every action has, then its
+ * kind's parse function, then its wait_for (which may name the label it
+ * just defined). Returns 0 or -1. */
+static int cl_action(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
 {
 	memset(a, 0, sizeof(*a));
-	if (!json_is_object(obj))
-		return cl_fail(l, where, "an action must be an object with a \"kind\"");
-	json_t *k = json_object_get(obj, "kind");
-	if (!json_is_string(k))
-		return cl_fail(l, where, k ? "\"kind\" must be a string" : "no \"kind\"");
-	int found = -1;
-	for (int i = 0; i < OC_SA_KIND_COUNT; i++)
-		if (strcmp(action_kind_names[i], json_string_value(k)) == 0)
-			found = i;
-	if (found < 0) {
-		char list[256];
-		return cl_fail(l, where, "unknown action kind \"%s\" (known: %s)", json_string_value(k),
-			       cl_join(action_kind_names, list, sizeof(list)));
-	}
-	a->kind = (enum oc_step_action_kind)found;
 	char w[256];
-	cl_where(w, sizeof(w), "%s (%s)", where, action_kind_names[found]);
+	int kind = cl_kind(l, where, obj, "an action", "action", cl_action_kind_at, OC_SA_KIND_COUNT, w, sizeof(w));
+	if (kind < 0)
+		return -1;
+	const struct oc_step_action_kind_def *d = &oc_step_action_kinds[kind];
+	a->kind = (enum oc_step_action_kind)kind;
 	where = w;
-	if (cl_keys(l, where, obj, true, action_keys[found]) < 0)
+	if (cl_keys(l, where, obj, true, d->keys) < 0 ||
+	    cl_bool(l, where, obj, "after_operator", false, &a->after_operator) < 0 ||
+	    cl_bool(l, where, obj, "confirm", d->confirm, &a->confirm) < 0 ||
+	    cl_num(l, where, obj, "wait_timeout", l->step->timeout_s, 1, CL_TIMEOUT_MAX, &a->wait_timeout_s) < 0 ||
+	    d->parse(l, where, obj, a) < 0)
 		return -1;
-	bool confirm_default = a->kind == OC_SA_DRAIN || a->kind == OC_SA_RESUME || a->kind == OC_SA_RESERVATION;
-	if (cl_bool(l, where, obj, "after_operator", false, &a->after_operator) < 0 ||
-	    cl_bool(l, where, obj, "confirm", confirm_default, &a->confirm) < 0 ||
-	    cl_num(l, where, obj, "wait_timeout", st->timeout_s, 1, CL_TIMEOUT_MAX, &a->wait_timeout_s) < 0)
-		return -1;
-
-	const char *new_label = NULL;
-	switch (a->kind) {
-	case OC_SA_SUBMIT_JOB: {
-		if (cl_name_field(l, where, obj, "label", true, OC_LABEL_MAX + 1, &a->label) < 0 ||
-		    cl_name_field(l, where, obj, "user", true, 64, &a->user) < 0 ||
-		    cl_name_field(l, where, obj, "account", false, 64, &a->account) < 0 ||
-		    cl_name_field(l, where, obj, "partition", false, 64, &a->partition) < 0 ||
-		    cl_name_field(l, where, obj, "qos", false, 64, &a->qos) < 0 ||
-		    cl_name_field(l, where, obj, "name", false, 64, &a->name) < 0 ||
-		    cl_name_field(l, where, obj, "signal", false, 32, &a->signal_opt) < 0 ||
-		    cl_str_ne(l, where, obj, "command", false, &a->command) < 0 ||
-		    cl_uint(l, where, obj, "gpus_per_node", 0, 0, 1024, &a->gpus_per_node) < 0 ||
-		    cl_uint(l, where, obj, "time", 10, 1, 60 * 24 * 365, &a->time_min) < 0 ||
-		    cl_bool(l, where, obj, "requeue", false, &a->requeue) < 0 ||
-		    cl_bool(l, where, obj, "hold", false, &a->hold) < 0)
-			return -1;
-		if (a->command && strlen(a->command) >= 256)
-			return cl_fail(l, where, "\"command\" must be shorter than 256 characters");
-		json_t *nodes = json_object_get(obj, "nodes");
-		if (json_is_string(nodes) && strcmp(json_string_value(nodes), "idle") == 0) {
-			a->nodes_idle = true;
-			if (!a->partition)
-				return cl_fail(l, where, "\"nodes\": \"idle\" needs a \"partition\"");
-		} else if (nodes && !json_is_integer(nodes)) {
-			return cl_fail(l, where, "\"nodes\" must be a whole number or \"idle\"");
-		} else if (cl_uint(l, where, obj, "nodes", 1, 1, 100000, &a->nodes) < 0) {
-			return -1;
-		}
-		const char *expect = NULL;
-		if (cl_str_ne(l, where, obj, "expect", false, &expect) < 0)
-			return -1;
-		if (!expect || strcmp(expect, "accepted") == 0)
-			a->expect = OC_EXPECT_ACCEPTED;
-		else if (strcmp(expect, "refused") == 0)
-			a->expect = OC_EXPECT_REFUSED;
-		else if (strcmp(expect, "any") == 0)
-			a->expect = OC_EXPECT_ANY;
-		else
-			return cl_fail(l, where, "\"expect\" must be \"accepted\", \"refused\" or \"any\" (got \"%s\")", expect);
-		if (!a->name) {
-			char nm[64];
-			snprintf(nm, sizeof(nm), "oc-rehearsal-%s", st->id);
-			a->name = oc_arena_strdup(&l->cl->arena, nm);
-		}
-		if (!a->command)
-			a->command = "sleep 600";
-		new_label = a->label;
-		break;
-	}
-	case OC_SA_SIGNAL_JOB:
-	case OC_SA_CANCEL_JOB: {
-		if (cl_name_field(l, where, obj, "job", true, OC_LABEL_MAX + 1, &a->label) < 0 ||
-		    cl_label_ref(l, where, lb, a->label) < 0)
-			return -1;
-		if (a->kind == OC_SA_SIGNAL_JOB) {
-			const char *sig;
-			if (cl_str_ne(l, where, obj, "signal", true, &sig) < 0)
-				return -1;
-			a->signo = cl_signal(sig, &a->signame);
-			if (!a->signo)
-				return cl_fail(l, where, "unknown signal \"%s\" (known: USR1, USR2, TERM, INT, HUP, KILL, CONT, STOP)", sig);
-		}
-		break;
-	}
-	case OC_SA_DRAIN:
-	case OC_SA_RESUME:
-		if (cl_name_field(l, where, obj, "nodes", true, 4096, &a->hostlist) < 0)
-			return -1;
-		if (a->kind == OC_SA_DRAIN) {
-			if (cl_str_ne(l, where, obj, "reason", false, &a->reason) < 0 ||
-			    cl_bool(l, where, obj, "undo", false, &a->undo) < 0)
-				return -1;
-			if (!a->reason) {
-				char r[128];
-				snprintf(r, sizeof(r), "rehearsal %s", st->id);
-				a->reason = oc_arena_strdup(&l->cl->arena, r);
-			}
-		}
-		break;
-	case OC_SA_RESERVATION: {
-		double dur;
-		if (cl_name_field(l, where, obj, "name", false, 128, &a->resv_name) < 0 ||
-		    cl_name_field(l, where, obj, "nodes", true, 4096, &a->hostlist) < 0 ||
-		    cl_name_field(l, where, obj, "users", false, 256, &a->resv_users) < 0 ||
-		    cl_name_field(l, where, obj, "accounts", false, 256, &a->resv_accounts) < 0 ||
-		    cl_name_field(l, where, obj, "flags", false, 256, &a->resv_flags) < 0 ||
-		    cl_num(l, where, obj, "duration", 60, -1, 60.0 * 24 * 365, &dur) < 0 ||
-		    cl_bool(l, where, obj, "keep", false, &a->keep) < 0)
-			return -1;
-		if (dur != -1 && dur < 1)
-			return cl_fail(l, where, "\"duration\" is minutes (1 or more), or -1 for infinite");
-		a->duration_min = (long)dur;
-		if (!a->resv_users && !a->resv_accounts)
-			a->resv_users = "root";
-		if (!a->resv_flags)
-			a->resv_flags = "MAINT,IGNORE_JOBS";
-		break;
-	}
-	case OC_SA_RECORD_JOBS: {
-		if (cl_name_field(l, where, obj, "label", true, OC_LABEL_MAX + 1, &a->label) < 0 ||
-		    cl_str_ne(l, where, obj, "state", false, &a->state_filter) < 0)
-			return -1;
-		if (!a->state_filter)
-			a->state_filter = "RUNNING";
-		bool ok = false;
-		for (int s = 0; s < OC_JOB_STATE_COUNT && !ok; s++)
-			ok = strcasecmp(oc_job_state_name((enum oc_job_state)s), a->state_filter) == 0;
-		if (!ok)
-			return cl_fail(l, where, "unknown job state \"%s\"", a->state_filter);
-		new_label = a->label;
-		break;
-	}
-	case OC_SA_KIND_COUNT:
-		break;
-	}
-	if (new_label) {
-		if (cl_has_label(lb, new_label))
-			return cl_fail(l, where, "label \"%s\" is used twice in this step", new_label);
-		if (lb->n >= CL_MAX_ACTIONS)
-			return cl_fail(l, where, "too many labels");
-		lb->v[lb->n++] = new_label;
-	}
 	json_t *wf = json_object_get(obj, "wait_for");
 	if (wf) {
 		char ww[300];
@@ -918,7 +991,7 @@ static int cl_action(struct cl_load *l, const struct oc_step *st, const char *wh
 		struct oc_check *c = oc_arena_alloc(&l->cl->arena, sizeof(*c));
 		if (!c)
 			return cl_fail(l, where, "out of memory");
-		if (cl_check(l, ww, wf, lb, 0, c) < 0)
+		if (cl_check(l, ww, wf, c) < 0)
 			return -1;
 		a->wait_for = c;
 	}
@@ -937,6 +1010,45 @@ static bool cl_id_ok(const char *id)
 			return false;
 	}
 	return true;
+}
+
+/* The step's "actions" (acts: NULL when it has none) into st, in order:
+ * once one is "after_operator", the rest are; an "auto" step has none that
+ * waits for or asks the operator. Returns 0 or -1. */
+static int cl_actions(struct cl_load *l, const char *where, json_t *acts, struct oc_step *st)
+{
+	if (!acts)
+		return 0;
+	if (!json_is_array(acts))
+		return cl_fail(l, where, "\"actions\" must be a list of actions");
+	if (json_array_size(acts) > CL_MAX_ACTIONS)
+		return cl_fail(l, where, "more than %d actions", CL_MAX_ACTIONS);
+	st->nactions = json_array_size(acts);
+	if (st->nactions) {
+		st->actions = oc_arena_alloc(&l->cl->arena, st->nactions * sizeof(*st->actions));
+		if (!st->actions)
+			return cl_fail(l, where, "out of memory");
+	}
+	bool after = false;
+	for (size_t i = 0; i < st->nactions; i++) {
+		char w[160];
+		cl_where(w, sizeof(w), "%s: actions[%zu]", where, i);
+		if (cl_action(l, w, json_array_get(acts, i), &st->actions[i]) < 0)
+			return -1;
+		struct oc_step_action *a = &st->actions[i];
+		if (a->confirm)
+			st->needs_confirm = true;
+		if (after && !a->after_operator)
+			return cl_fail(l, w, "comes after an \"after_operator\" action: it must be one too");
+		after = a->after_operator;
+		if (st->automatic && a->after_operator)
+			return cl_fail(l, w, "an \"auto\" step has no operator: \"after_operator\" cannot be used");
+		if (st->automatic && a->confirm)
+			return cl_fail(l, w, "an \"auto\" step runs unattended, but this %s action asks for "
+					     "confirmation: set \"confirm\": false on it, or make the step manual",
+				       oc_step_action_kinds[a->kind].name);
+	}
+	return 0;
 }
 
 static int cl_step(struct cl_load *l, size_t index, json_t *obj, struct oc_step *st)
@@ -968,56 +1080,27 @@ static int cl_step(struct cl_load *l, size_t index, json_t *obj, struct oc_step 
 	    cl_num(l, where, obj, "timeout", 30, 1, CL_TIMEOUT_MAX, &st->timeout_s) < 0 ||
 	    cl_bool(l, where, obj, "cleanup", true, &st->cleanup) < 0)
 		return -1;
-	struct cl_labels lb = {.n = 0};
+	l->step = st;
+	l->labels.n = 0;
 	json_t *req = json_object_get(obj, "require");
 	if (req) {
 		char w[160];
 		cl_where(w, sizeof(w), "%s: require", where);
-		if (cl_check_new(l, w, req, NULL, &st->require) < 0)
+		if (cl_check_new(l, w, req, &st->require) < 0)
 			return -1;
 	}
-	json_t *acts = json_object_get(obj, "actions");
-	if (acts) {
-		if (!json_is_array(acts))
-			return cl_fail(l, where, "\"actions\" must be a list of actions");
-		if (json_array_size(acts) > CL_MAX_ACTIONS)
-			return cl_fail(l, where, "more than %d actions", CL_MAX_ACTIONS);
-		st->nactions = json_array_size(acts);
-		if (st->nactions) {
-			st->actions = oc_arena_alloc(&l->cl->arena, st->nactions * sizeof(*st->actions));
-			if (!st->actions)
-				return cl_fail(l, where, "out of memory");
-		}
-		bool after = false;
-		for (size_t i = 0; i < st->nactions; i++) {
-			char w[160];
-			cl_where(w, sizeof(w), "%s: actions[%zu]", where, i);
-			if (cl_action(l, st, w, json_array_get(acts, i), &lb, &st->actions[i]) < 0)
-				return -1;
-			struct oc_step_action *a = &st->actions[i];
-			if (a->confirm)
-				st->needs_confirm = true;
-			if (after && !a->after_operator)
-				return cl_fail(l, w, "comes after an \"after_operator\" action: it must be one too");
-			after = a->after_operator;
-			if (st->automatic && a->after_operator)
-				return cl_fail(l, w, "an \"auto\" step has no operator: \"after_operator\" cannot be used");
-			if (st->automatic && a->confirm)
-				return cl_fail(l, w, "an \"auto\" step runs unattended, but this %s action asks for "
-						     "confirmation: set \"confirm\": false on it, or make the step manual",
-					       action_kind_names[a->kind]);
-		}
-	}
+	if (cl_actions(l, where, json_object_get(obj, "actions"), st) < 0)
+		return -1;
 	json_t *chk = json_object_get(obj, "check");
 	if (chk) {
 		char w[160];
 		cl_where(w, sizeof(w), "%s: check", where);
-		if (cl_check_new(l, w, chk, &lb, &st->check) < 0)
+		if (cl_check_new(l, w, chk, &st->check) < 0)
 			return -1;
 	}
 	if (st->automatic && !st->check)
 		return cl_fail(l, where, "an \"auto\" step needs a \"check\" (nobody is there to judge it)");
-	if (cl_template_refs(l, where, &lb, st->todo) < 0)
+	if (cl_template_refs(l, where, st->todo) < 0)
 		return -1;
 	st->has_operator_phase = !st->automatic;
 	return 0;
@@ -1150,10 +1233,10 @@ long oc_checklist_find(const struct oc_checklist *cl, const char *id)
 
 const char *oc_check_kind_name(enum oc_check_kind k)
 {
-	return (unsigned)k < OC_CHECK_KIND_COUNT ? check_kind_names[k] : "?";
+	return (unsigned)k < OC_CHECK_KIND_COUNT ? oc_check_kinds[k].name : "?";
 }
 
 const char *oc_step_action_kind_name(enum oc_step_action_kind k)
 {
-	return (unsigned)k < OC_SA_KIND_COUNT ? action_kind_names[k] : "?";
+	return (unsigned)k < OC_SA_KIND_COUNT ? oc_step_action_kinds[k].name : "?";
 }

@@ -25,6 +25,8 @@
 
 /* ---- checks ------------------------------------------------------------ */
 
+/* Each kind is an entry of oc_check_kinds (kinds.h): its name, keys,
+ * parse and evaluate functions. */
 enum oc_check_kind {
 	OC_CHECK_CONFIG = 0,       /* a configuration value (scontrol show config) */
 	OC_CHECK_PARTITION,        /* a property of one or more partitions */
@@ -99,6 +101,8 @@ struct oc_check {
 
 /* ---- actions ----------------------------------------------------------- */
 
+/* Each kind is an entry of oc_step_action_kinds (kinds.h): its name, keys,
+ * parse and run functions. */
 enum oc_step_action_kind {
 	OC_SA_SUBMIT_JOB = 0,   /* sbatch as a test user (writer submit_job) */
 	OC_SA_SIGNAL_JOB,       /* scancel -b -s SIG (writer cancel_job) */

@@ -16,6 +16,7 @@
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "core/tres.h"
+#include "rehearsal/kinds.h"
 
 #define EV_APPEND(...) oc_appendf(ev, len, __VA_ARGS__)
 
@@ -237,8 +238,8 @@ static bool idx_fresh(const struct oc_snapshot *s)
 
 /* ---- kinds ------------------------------------------------------------- */
 
-static enum oc_verdict eval_config(const struct oc_check *c, const struct oc_check_input *in, char *ev,
-				   size_t len)
+enum oc_verdict oc_checks_eval_config(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+				      size_t len)
 {
 	if (!in->config || in->config->n == 0) {
 		EV_APPEND("configuration not read yet%s%s", in->config_error ? ": " : "",
@@ -289,8 +290,8 @@ static const char *partition_prop(const struct oc_partition *p, const char *prop
 	return buf;
 }
 
-static enum oc_verdict eval_partition(const struct oc_check *c, const struct oc_check_input *in, char *ev,
-				      size_t len)
+enum oc_verdict oc_checks_eval_partition(const struct oc_check *c, const struct oc_check_input *in,
+					 char *ev, size_t len)
 {
 	const struct oc_snapshot *s = in->snap;
 	if (!part_ready(s, OC_PART_PARTITIONS, s && s->partitions ? s->partitions->n : 0, ev, len))
@@ -385,8 +386,8 @@ long oc_checks_hostlist_count(const char *expr)
 	return total;
 }
 
-static enum oc_verdict eval_partition_nodes(const struct oc_check *c, const struct oc_check_input *in,
-					    char *ev, size_t len)
+enum oc_verdict oc_checks_eval_partition_nodes(const struct oc_check *c, const struct oc_check_input *in,
+					       char *ev, size_t len)
 {
 	const struct oc_snapshot *s = in->snap;
 	if (!part_ready(s, OC_PART_PARTITIONS, s && s->partitions ? s->partitions->n : 0, ev, len) ||
@@ -463,8 +464,8 @@ static bool name_in(const struct oc_strlist *l, const char *name)
 	return false;
 }
 
-static enum oc_verdict eval_accounts_gpu(const struct oc_check *c, const struct oc_check_input *in, char *ev,
-					 size_t len)
+enum oc_verdict oc_checks_eval_accounts_gpu(const struct oc_check *c, const struct oc_check_input *in,
+					    char *ev, size_t len)
 {
 	const struct oc_snapshot *s = in->snap;
 	if (!acct_ready(s, ev, len))
@@ -516,8 +517,8 @@ static const char *limit_text(uint64_t v, bool wide, char *buf, size_t len)
 	return buf;
 }
 
-static enum oc_verdict eval_assoc(const struct oc_check *c, const struct oc_check_input *in, char *ev,
-				  size_t len)
+enum oc_verdict oc_checks_eval_assoc(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+				     size_t len)
 {
 	const struct oc_snapshot *s = in->snap;
 	if (!acct_ready(s, ev, len))
@@ -554,7 +555,8 @@ static enum oc_verdict eval_assoc(const struct oc_check *c, const struct oc_chec
 	return compare_value(c, name, val, ev, len);
 }
 
-static enum oc_verdict eval_qos(const struct oc_check *c, const struct oc_check_input *in, char *ev, size_t len)
+enum oc_verdict oc_checks_eval_qos(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+				   size_t len)
 {
 	const struct oc_snapshot *s = in->snap;
 	if (!acct_ready(s, ev, len))
@@ -615,7 +617,8 @@ static bool node_state_match(const char *want, enum oc_node_base b)
 	       (strcasecmp(want, "mixed") == 0 && b == OC_NODE_MIXED);
 }
 
-static enum oc_verdict eval_node(const struct oc_check *c, const struct oc_check_input *in, char *ev, size_t len)
+enum oc_verdict oc_checks_eval_node(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+				    size_t len)
 {
 	const struct oc_snapshot *s = in->snap;
 	if (!part_ready(s, OC_PART_NODES, s && s->nodes ? s->nodes->n : 0, ev, len))
@@ -690,7 +693,8 @@ static bool job_requeued(const struct oc_job *j, const struct oc_step_job *sj)
 	return j->state == OC_JOB_RUNNING && (long long)j->start_time > sj->first_start;
 }
 
-static enum oc_verdict eval_job(const struct oc_check *c, const struct oc_check_input *in, char *ev, size_t len)
+enum oc_verdict oc_checks_eval_job(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+				   size_t len)
 {
 	const struct oc_snapshot *s = in->snap;
 	const struct oc_step_rec *r = in->rec;
@@ -817,8 +821,8 @@ static enum oc_verdict eval_never_runs(const struct oc_check *c, const struct oc
 	return OC_VERDICT_PASS;
 }
 
-static enum oc_verdict eval_submit(const struct oc_check *c, const struct oc_check_input *in, char *ev,
-				   size_t len)
+enum oc_verdict oc_checks_eval_submit(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+				      size_t len)
 {
 	const struct oc_step_rec *r = in->rec;
 	const struct oc_step_submit *sb = NULL;
@@ -850,8 +854,8 @@ static enum oc_verdict eval_submit(const struct oc_check *c, const struct oc_che
 	return OC_VERDICT_PASS;
 }
 
-static enum oc_verdict eval_sacct(const struct oc_check *c, const struct oc_check_input *in, char *ev,
-				  size_t len)
+enum oc_verdict oc_checks_eval_sacct(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+				     size_t len)
 {
 	if (!in->sacct) {
 		EV_APPEND("sacct not read%s%s", in->sacct_error ? ": " : "", in->sacct_error ? in->sacct_error : "");
@@ -897,7 +901,8 @@ static enum oc_verdict eval_sacct(const struct oc_check *c, const struct oc_chec
 	return OC_VERDICT_PASS;
 }
 
-static enum oc_verdict eval_file(const struct oc_check *c, const struct oc_check_input *in, char *ev, size_t len)
+enum oc_verdict oc_checks_eval_file(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+				    size_t len)
 {
 	char path[4096];
 	if (oc_checks_expand(c->path, in->rec, path, sizeof(path)) < 0) {
@@ -944,8 +949,8 @@ static enum oc_verdict eval_file(const struct oc_check *c, const struct oc_check
 	return OC_VERDICT_PASS;
 }
 
-static enum oc_verdict eval_accounting(const struct oc_check *c, const struct oc_check_input *in, char *ev,
-				       size_t len)
+enum oc_verdict oc_checks_eval_accounting(const struct oc_check *c, const struct oc_check_input *in,
+					  char *ev, size_t len)
 {
 	const struct oc_snapshot *s = in->snap;
 	if (!s || !s->accounting || (!s->status[OC_PART_ACCT].fetched && !s->accounting->nassocs)) {
@@ -990,7 +995,8 @@ long oc_checks_idle_nodes(const struct oc_snapshot *snap, const char *partition)
 	return n;
 }
 
-static enum oc_verdict eval_idle(const struct oc_check *c, const struct oc_check_input *in, char *ev, size_t len)
+enum oc_verdict oc_checks_eval_idle_nodes(const struct oc_check *c, const struct oc_check_input *in,
+					  char *ev, size_t len)
 {
 	const struct oc_snapshot *s = in->snap;
 	if (!part_ready(s, OC_PART_NODES, s && s->nodes ? s->nodes->n : 0, ev, len))
@@ -1021,6 +1027,22 @@ static enum oc_verdict eval_idle(const struct oc_check *c, const struct oc_check
 	return (double)n >= c->num ? OC_VERDICT_PASS : OC_VERDICT_WAIT;
 }
 
+/* Every sub-check passes: any failure fails, else any wait waits. */
+enum oc_verdict oc_checks_eval_all(const struct oc_check *c, const struct oc_check_input *in, char *ev, size_t len)
+{
+	enum oc_verdict v = OC_VERDICT_PASS;
+	for (size_t i = 0; i < c->nsub; i++) {
+		char one[1024];
+		enum oc_verdict sv = oc_checks_eval(&c->sub[i], in, one, sizeof(one));
+		EV_APPEND("%s%s", i ? "; " : "", one);
+		if (sv == OC_VERDICT_FAIL)
+			v = OC_VERDICT_FAIL;
+		else if (sv == OC_VERDICT_WAIT && v == OC_VERDICT_PASS)
+			v = OC_VERDICT_WAIT;
+	}
+	return v;
+}
+
 enum oc_verdict oc_checks_eval(const struct oc_check *c, const struct oc_check_input *in, char *ev, size_t len)
 {
 	if (!ev || !len)
@@ -1033,45 +1055,18 @@ enum oc_verdict oc_checks_eval(const struct oc_check *c, const struct oc_check_i
 		EV_APPEND("no check");
 		return OC_VERDICT_FAIL;
 	}
-	switch (c->kind) {
-	case OC_CHECK_CONFIG: return eval_config(c, in, ev, len);
-	case OC_CHECK_PARTITION: return eval_partition(c, in, ev, len);
-	case OC_CHECK_PARTITION_NODES: return eval_partition_nodes(c, in, ev, len);
-	case OC_CHECK_ACCOUNTS_GPU: return eval_accounts_gpu(c, in, ev, len);
-	case OC_CHECK_ASSOC: return eval_assoc(c, in, ev, len);
-	case OC_CHECK_QOS: return eval_qos(c, in, ev, len);
-	case OC_CHECK_NODE: return eval_node(c, in, ev, len);
-	case OC_CHECK_JOB: return eval_job(c, in, ev, len);
-	case OC_CHECK_SUBMIT: return eval_submit(c, in, ev, len);
-	case OC_CHECK_SACCT: return eval_sacct(c, in, ev, len);
-	case OC_CHECK_FILE: return eval_file(c, in, ev, len);
-	case OC_CHECK_ACCOUNTING: return eval_accounting(c, in, ev, len);
-	case OC_CHECK_IDLE_NODES: return eval_idle(c, in, ev, len);
-	case OC_CHECK_ALL: {
-		enum oc_verdict v = OC_VERDICT_PASS;
-		for (size_t i = 0; i < c->nsub; i++) {
-			char one[1024];
-			enum oc_verdict sv = oc_checks_eval(&c->sub[i], in, one, sizeof(one));
-			EV_APPEND("%s%s", i ? "; " : "", one);
-			if (sv == OC_VERDICT_FAIL)
-				v = OC_VERDICT_FAIL;
-			else if (sv == OC_VERDICT_WAIT && v == OC_VERDICT_PASS)
-				v = OC_VERDICT_WAIT;
-		}
-		return v;
+	if ((unsigned)c->kind >= OC_CHECK_KIND_COUNT) {
+		EV_APPEND("unknown check kind");
+		return OC_VERDICT_FAIL;
 	}
-	case OC_CHECK_KIND_COUNT:
-		break;
-	}
-	EV_APPEND("unknown check kind");
-	return OC_VERDICT_FAIL;
+	return oc_check_kinds[c->kind].eval(c, in, ev, len);
 }
 
 unsigned oc_checks_needs(const struct oc_check *c)
 {
 	if (!c)
 		return 0;
-	unsigned n = c->kind == OC_CHECK_CONFIG ? OC_CHECK_NEEDS_CONFIG : c->kind == OC_CHECK_SACCT ? OC_CHECK_NEEDS_SACCT : 0;
+	unsigned n = (unsigned)c->kind < OC_CHECK_KIND_COUNT ? oc_check_kinds[c->kind].needs : 0;
 	for (size_t i = 0; c->kind == OC_CHECK_ALL && i < c->nsub; i++)
 		n |= oc_checks_needs(&c->sub[i]);
 	return n;

@@ -17,6 +17,7 @@
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "rehearsal/checks.h"
+#include "rehearsal/kinds.h"
 
 #define RUN_SACCT_MAX 16384
 #define RUN_LOG_MAX 4096
@@ -428,202 +429,250 @@ static int for_label_jobs(struct oc_run *r, const char *label, struct oc_step_jo
 	return (int)n;
 }
 
-/* Performs action a. Returns 0 when done (the step goes on), -1 when the
- * step fails (r->last says why). */
-static int run_action(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+/* ---- action kinds: one run function each (the table is in checklist.c) */
+
+/* The probe job of a submit_job action into js; "nodes": "idle" counts
+ * the partition's idle nodes in snap now. Returns 0, or -1 when there are
+ * none to fill (r->last says why). */
+static int run_job_spec(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap,
+			struct oc_job_spec *js)
+{
+	memset(js, 0, sizeof(*js));
+	snprintf(js->user, sizeof(js->user), "%s", a->user);
+	snprintf(js->account, sizeof(js->account), "%s", a->account ? a->account : "");
+	snprintf(js->partition, sizeof(js->partition), "%s", a->partition ? a->partition : "");
+	snprintf(js->qos, sizeof(js->qos), "%s", a->qos ? a->qos : "");
+	snprintf(js->name, sizeof(js->name), "%s", a->name);
+	snprintf(js->signal, sizeof(js->signal), "%s", a->signal_opt ? a->signal_opt : "");
+	snprintf(js->command, sizeof(js->command), "%s", a->command);
+	js->nodes = a->nodes;
+	js->gpus_per_node = a->gpus_per_node;
+	js->time_min = a->time_min;
+	js->requeue = a->requeue;
+	js->hold = a->hold;
+	if (a->nodes_idle) {
+		long idle = oc_checks_idle_nodes(snap, a->partition);
+		if (idle <= 0) {
+			run_last(r, "submit %s: %s", a->label,
+				 idle == 0 ? "no idle node in the partition to fill"
+					   : "cannot count the partition's idle nodes");
+			return -1;
+		}
+		js->nodes = (uint32_t)idle;
+	}
+	return 0;
+}
+
+int oc_run_submit_job(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
 {
 	const struct oc_writer *w = r->cfg.writer;
 	struct oc_step_rec *rec = run_rec(r);
 	char err[1024] = "";
-	if (!w && a->kind != OC_SA_RECORD_JOBS) {
-		run_last(r, "%s: no writer: the console cannot change the cluster (read-only?)",
-			 oc_step_action_kind_name(a->kind));
+	struct oc_job_spec js;
+	if (run_job_spec(r, a, snap, &js) < 0)
+		return -1;
+	char cmd[1400];
+	submit_command(&js, cmd, sizeof(cmd));
+	uint32_t id = 0;
+	char rid[OC_AUDIT_ID_LEN];
+	if (run_intent(&r->cfg, "rehearsal.submit", js.user, cmd, rid, err, sizeof(err)) < 0) {
+		run_last(r, "submit %s: %s", a->label, err);
 		return -1;
 	}
-	switch (a->kind) {
-	case OC_SA_SUBMIT_JOB: {
-		struct oc_job_spec js;
-		memset(&js, 0, sizeof(js));
-		snprintf(js.user, sizeof(js.user), "%s", a->user);
-		snprintf(js.account, sizeof(js.account), "%s", a->account ? a->account : "");
-		snprintf(js.partition, sizeof(js.partition), "%s", a->partition ? a->partition : "");
-		snprintf(js.qos, sizeof(js.qos), "%s", a->qos ? a->qos : "");
-		snprintf(js.name, sizeof(js.name), "%s", a->name);
-		snprintf(js.signal, sizeof(js.signal), "%s", a->signal_opt ? a->signal_opt : "");
-		snprintf(js.command, sizeof(js.command), "%s", a->command);
-		js.nodes = a->nodes;
-		js.gpus_per_node = a->gpus_per_node;
-		js.time_min = a->time_min;
-		js.requeue = a->requeue;
-		js.hold = a->hold;
-		if (a->nodes_idle) {
-			long idle = oc_checks_idle_nodes(snap, a->partition);
-			if (idle <= 0) {
-				run_last(r, "submit %s: %s", a->label,
-					 idle == 0 ? "no idle node in the partition to fill"
-						   : "cannot count the partition's idle nodes");
-				return -1;
-			}
-			js.nodes = (uint32_t)idle;
-		}
-		char cmd[1400];
-		submit_command(&js, cmd, sizeof(cmd));
-		uint32_t id = 0;
-		char rid[OC_AUDIT_ID_LEN];
-		if (run_intent(&r->cfg, "rehearsal.submit", js.user, cmd, rid, err, sizeof(err)) < 0) {
-			run_last(r, "submit %s: %s", a->label, err);
-			return -1;
-		}
-		int rc = w->ops->submit_job ? w->ops->submit_job(w->ctx, &js, &id, err, sizeof(err))
-					    : (snprintf(err, sizeof(err), "the writer cannot submit jobs"), -1);
-		char idtxt[16];
-		snprintf(idtxt, sizeof(idtxt), "%u", id);
-		run_audit(&r->cfg, rid, "rehearsal.submit", rc == 0 ? idtxt : js.user, cmd,
-			  rc == 0 ? "ok" : rc == 1 ? "refused" : "failed", err);
-		oc_step_rec_add_submit(rec, a->label, rc, id, err);
-		if (rc == 0) {
-			oc_step_rec_add_job(rec, a->label, id);
-			oc_appendf(r->log, sizeof(r->log), "submitted job %u (%s): %s\n", id, a->label, cmd);
-		} else {
-			oc_appendf(r->log, sizeof(r->log), "%s %s (%s): %s\n", rc == 1 ? "refused" : "could not submit",
-				   a->label, cmd, err);
-		}
-		run_save(r);
-		if (rc < 0) {
-			run_last(r, "could not submit %s: %s", a->label, err);
-			return -1;
-		}
-		if (rc == 0 && a->expect == OC_EXPECT_REFUSED) {
-			run_last(r, "submission %s was accepted as job %u, expected Slurm to refuse it",
-				 a->label, id);
-			return -1;
-		}
-		if (rc == 1 && a->expect == OC_EXPECT_ACCEPTED) {
-			run_last(r, "submission %s was refused: %s", a->label, err);
-			return -1;
-		}
-		return 0;
+	int rc = w->ops->submit_job ? w->ops->submit_job(w->ctx, &js, &id, err, sizeof(err))
+				    : (snprintf(err, sizeof(err), "the writer cannot submit jobs"), -1);
+	char idtxt[16];
+	snprintf(idtxt, sizeof(idtxt), "%u", id);
+	run_audit(&r->cfg, rid, "rehearsal.submit", rc == 0 ? idtxt : js.user, cmd,
+		  rc == 0 ? "ok" : rc == 1 ? "refused" : "failed", err);
+	oc_step_rec_add_submit(rec, a->label, rc, id, err);
+	if (rc == 0) {
+		oc_step_rec_add_job(rec, a->label, id);
+		oc_appendf(r->log, sizeof(r->log), "submitted job %u (%s): %s\n", id, a->label, cmd);
+	} else {
+		oc_appendf(r->log, sizeof(r->log), "%s %s (%s): %s\n", rc == 1 ? "refused" : "could not submit",
+			   a->label, cmd, err);
 	}
-	case OC_SA_SIGNAL_JOB:
-	case OC_SA_CANCEL_JOB: {
-		struct oc_step_job *jobs[64];
-		int n = for_label_jobs(r, a->label, jobs, 64);
-		if (n == 0) {
-			run_last(r, "%s: no job under the label %s", oc_step_action_kind_name(a->kind),
-				 a->label);
-			return -1;
-		}
-		for (int i = 0; i < n; i++) {
-			char cmd[96], idtxt[16];
-			snprintf(idtxt, sizeof(idtxt), "%u", jobs[i]->id);
-			if (a->kind == OC_SA_SIGNAL_JOB)
-				snprintf(cmd, sizeof(cmd), "scancel -b -s %s %u", a->signame, jobs[i]->id);
-			else
-				snprintf(cmd, sizeof(cmd), "scancel %u", jobs[i]->id);
-			const char *what = a->kind == OC_SA_SIGNAL_JOB ? "rehearsal.signal" : "rehearsal.cancel";
-			char rid[OC_AUDIT_ID_LEN];
-			if (run_intent(&r->cfg, what, idtxt, cmd, rid, err, sizeof(err)) < 0) {
-				run_last(r, "%s: %s", cmd, err);
-				return -1;
-			}
-			int rc = w->ops->cancel_job
-					 ? w->ops->cancel_job(w->ctx, jobs[i]->id, a->kind == OC_SA_SIGNAL_JOB ? a->signo : 0,
-							      err, sizeof(err))
-					 : (snprintf(err, sizeof(err), "the writer cannot cancel jobs"), -1);
-			run_audit(&r->cfg, rid, what, idtxt, cmd, rc == 0 ? "ok" : "failed", err);
-			if (rc < 0) {
-				run_last(r, "%s: %s", cmd, err);
-				return -1;
-			}
-			if (a->kind == OC_SA_CANCEL_JOB && !jobs[i]->recorded)
-				jobs[i]->cancelled = true;
-			oc_appendf(r->log, sizeof(r->log), "%s\n", cmd);
-		}
-		run_save(r);
-		return 0;
+	run_save(r);
+	if (rc < 0) {
+		run_last(r, "could not submit %s: %s", a->label, err);
+		return -1;
 	}
-	case OC_SA_DRAIN:
-	case OC_SA_RESUME: {
-		enum oc_node_op op = a->kind == OC_SA_DRAIN ? OC_NODE_OP_DRAIN : OC_NODE_OP_RESUME;
-		char cmd[4400];
-		oc_plan_node_update(a->hostlist, op, a->reason, cmd, sizeof(cmd));
-		const char *what = op == OC_NODE_OP_DRAIN ? "node.drain" : "node.resume";
+	if (rc == 0 && a->expect == OC_EXPECT_REFUSED) {
+		run_last(r, "submission %s was accepted as job %u, expected Slurm to refuse it", a->label, id);
+		return -1;
+	}
+	if (rc == 1 && a->expect == OC_EXPECT_ACCEPTED) {
+		run_last(r, "submission %s was refused: %s", a->label, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* scancel to every job of the step under a's label: signo (-b -s), or 0
+ * to cancel them. what: the audit action. */
+static int run_scancel(struct oc_run *r, const struct oc_step_action *a, int signo, const char *what)
+{
+	const struct oc_writer *w = r->cfg.writer;
+	char err[1024] = "";
+	struct oc_step_job *jobs[64];
+	int n = for_label_jobs(r, a->label, jobs, 64);
+	if (n == 0) {
+		run_last(r, "%s: no job under the label %s", oc_step_action_kind_name(a->kind), a->label);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char cmd[96], idtxt[16];
+		snprintf(idtxt, sizeof(idtxt), "%u", jobs[i]->id);
+		if (signo)
+			snprintf(cmd, sizeof(cmd), "scancel -b -s %s %u", a->signame, jobs[i]->id);
+		else
+			snprintf(cmd, sizeof(cmd), "scancel %u", jobs[i]->id);
 		char rid[OC_AUDIT_ID_LEN];
-		if (run_intent(&r->cfg, what, a->hostlist, cmd, rid, err, sizeof(err)) < 0) {
+		if (run_intent(&r->cfg, what, idtxt, cmd, rid, err, sizeof(err)) < 0) {
 			run_last(r, "%s: %s", cmd, err);
 			return -1;
 		}
-		int rc = w->ops->node_update ? w->ops->node_update(w->ctx, a->hostlist, op, a->reason, err, sizeof(err))
-					     : (snprintf(err, sizeof(err), "the writer cannot update nodes"), -1);
-		run_audit(&r->cfg, rid, what, a->hostlist, cmd, rc == 0 ? "ok" : "failed", err);
+		int rc = w->ops->cancel_job ? w->ops->cancel_job(w->ctx, jobs[i]->id, signo, err, sizeof(err))
+					    : (snprintf(err, sizeof(err), "the writer cannot cancel jobs"), -1);
+		run_audit(&r->cfg, rid, what, idtxt, cmd, rc == 0 ? "ok" : "failed", err);
 		if (rc < 0) {
 			run_last(r, "%s: %s", cmd, err);
 			return -1;
 		}
-		if (op == OC_NODE_OP_DRAIN && a->undo)
-			oc_step_rec_push(&rec->undrain, &rec->nundrain, a->hostlist);
+		if (!signo && !jobs[i]->recorded)
+			jobs[i]->cancelled = true;
 		oc_appendf(r->log, sizeof(r->log), "%s\n", cmd);
-		run_save(r);
-		return 0;
 	}
-	case OC_SA_RESERVATION: {
-		struct oc_resv_spec rs;
-		memset(&rs, 0, sizeof(rs));
-		snprintf(rs.name, sizeof(rs.name), "%s", a->resv_name ? a->resv_name : "");
-		snprintf(rs.nodes, sizeof(rs.nodes), "%s", a->hostlist);
-		snprintf(rs.users, sizeof(rs.users), "%s", a->resv_users ? a->resv_users : "");
-		snprintf(rs.accounts, sizeof(rs.accounts), "%s", a->resv_accounts ? a->resv_accounts : "");
-		snprintf(rs.flags, sizeof(rs.flags), "%s", a->resv_flags ? a->resv_flags : "");
-		rs.duration_min = a->duration_min;
-		char cmd[5000], name[128] = "";
-		oc_plan_resv_create(&rs, cmd, sizeof(cmd));
-		char rid[OC_AUDIT_ID_LEN];
-		if (run_intent(&r->cfg, "resv.create", rs.nodes, cmd, rid, err, sizeof(err)) < 0) {
-			run_last(r, "%s: %s", cmd, err);
-			return -1;
-		}
-		int rc = w->ops->resv_create
-				 ? w->ops->resv_create(w->ctx, &rs, name, sizeof(name), err, sizeof(err))
-				 : (snprintf(err, sizeof(err), "the writer cannot create reservations"), -1);
-		run_audit(&r->cfg, rid, "resv.create", rc == 0 ? name : rs.nodes, cmd, rc == 0 ? "ok" : "failed", err);
-		if (rc < 0) {
-			run_last(r, "%s: %s", cmd, err);
-			return -1;
-		}
-		if (!a->keep)
-			oc_step_rec_push(&rec->resv, &rec->nresv, name);
-		oc_appendf(r->log, sizeof(r->log), "created reservation %s: %s\n", name, cmd);
-		run_save(r);
-		return 0;
+	run_save(r);
+	return 0;
+}
+
+int oc_run_signal_job(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+{
+	(void)snap;
+	return run_scancel(r, a, a->signo, "rehearsal.signal");
+}
+
+int oc_run_cancel_job(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+{
+	(void)snap;
+	return run_scancel(r, a, 0, "rehearsal.cancel");
+}
+
+/* scontrol update State=DRAIN or RESUME of a's nodes; what: the audit
+ * action. A drain with "undo" is resumed at the cleanup. */
+static int run_node_update(struct oc_run *r, const struct oc_step_action *a, enum oc_node_op op, const char *what)
+{
+	const struct oc_writer *w = r->cfg.writer;
+	struct oc_step_rec *rec = run_rec(r);
+	char err[1024] = "", cmd[4400], rid[OC_AUDIT_ID_LEN];
+	oc_plan_node_update(a->hostlist, op, a->reason, cmd, sizeof(cmd));
+	if (run_intent(&r->cfg, what, a->hostlist, cmd, rid, err, sizeof(err)) < 0) {
+		run_last(r, "%s: %s", cmd, err);
+		return -1;
 	}
-	case OC_SA_RECORD_JOBS: {
-		if (!snap || !snap->jobs || snap->status[OC_PART_JOBS].error[0]) {
-			run_last(r, "record_jobs: cannot read the jobs%s%s",
-				 snap && snap->status[OC_PART_JOBS].error[0] ? ": " : "",
-				 snap ? snap->status[OC_PART_JOBS].error : "");
-			return -1;
-		}
-		size_t n = 0;
-		for (size_t i = 0; i < snap->jobs->n; i++) {
-			const struct oc_job *j = &snap->jobs->v[i];
-			if (strcasecmp(oc_job_state_name(j->state), a->state_filter) != 0)
-				continue;
-			struct oc_step_job *sj = oc_step_rec_add_job(rec, a->label, j->job_id);
-			if (!sj)
-				break;
-			sj->recorded = true;
-			n++;
-		}
-		oc_appendf(r->log, sizeof(r->log), "recorded %zu %s job%s as %s\n", n, a->state_filter, n == 1 ? "" : "s",
-			   a->label);
-		run_save(r);
-		return 0;
+	int rc = w->ops->node_update ? w->ops->node_update(w->ctx, a->hostlist, op, a->reason, err, sizeof(err))
+				     : (snprintf(err, sizeof(err), "the writer cannot update nodes"), -1);
+	run_audit(&r->cfg, rid, what, a->hostlist, cmd, rc == 0 ? "ok" : "failed", err);
+	if (rc < 0) {
+		run_last(r, "%s: %s", cmd, err);
+		return -1;
 	}
-	case OC_SA_KIND_COUNT:
-		break;
+	if (op == OC_NODE_OP_DRAIN && a->undo)
+		oc_step_rec_push(&rec->undrain, &rec->nundrain, a->hostlist);
+	oc_appendf(r->log, sizeof(r->log), "%s\n", cmd);
+	run_save(r);
+	return 0;
+}
+
+int oc_run_drain(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+{
+	(void)snap;
+	return run_node_update(r, a, OC_NODE_OP_DRAIN, "node.drain");
+}
+
+int oc_run_resume(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+{
+	(void)snap;
+	return run_node_update(r, a, OC_NODE_OP_RESUME, "node.resume");
+}
+
+int oc_run_reservation(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+{
+	(void)snap;
+	const struct oc_writer *w = r->cfg.writer;
+	struct oc_step_rec *rec = run_rec(r);
+	char err[1024] = "";
+	struct oc_resv_spec rs;
+	memset(&rs, 0, sizeof(rs));
+	snprintf(rs.name, sizeof(rs.name), "%s", a->resv_name ? a->resv_name : "");
+	snprintf(rs.nodes, sizeof(rs.nodes), "%s", a->hostlist);
+	snprintf(rs.users, sizeof(rs.users), "%s", a->resv_users ? a->resv_users : "");
+	snprintf(rs.accounts, sizeof(rs.accounts), "%s", a->resv_accounts ? a->resv_accounts : "");
+	snprintf(rs.flags, sizeof(rs.flags), "%s", a->resv_flags ? a->resv_flags : "");
+	rs.duration_min = a->duration_min;
+	char cmd[5000], name[128] = "";
+	oc_plan_resv_create(&rs, cmd, sizeof(cmd));
+	char rid[OC_AUDIT_ID_LEN];
+	if (run_intent(&r->cfg, "resv.create", rs.nodes, cmd, rid, err, sizeof(err)) < 0) {
+		run_last(r, "%s: %s", cmd, err);
+		return -1;
 	}
-	run_last(r, "unknown action");
-	return -1;
+	int rc = w->ops->resv_create ? w->ops->resv_create(w->ctx, &rs, name, sizeof(name), err, sizeof(err))
+				     : (snprintf(err, sizeof(err), "the writer cannot create reservations"), -1);
+	run_audit(&r->cfg, rid, "resv.create", rc == 0 ? name : rs.nodes, cmd, rc == 0 ? "ok" : "failed", err);
+	if (rc < 0) {
+		run_last(r, "%s: %s", cmd, err);
+		return -1;
+	}
+	if (!a->keep)
+		oc_step_rec_push(&rec->resv, &rec->nresv, name);
+	oc_appendf(r->log, sizeof(r->log), "created reservation %s: %s\n", name, cmd);
+	run_save(r);
+	return 0;
+}
+
+int oc_run_record_jobs(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+{
+	struct oc_step_rec *rec = run_rec(r);
+	if (!snap || !snap->jobs || snap->status[OC_PART_JOBS].error[0]) {
+		run_last(r, "record_jobs: cannot read the jobs%s%s",
+			 snap && snap->status[OC_PART_JOBS].error[0] ? ": " : "",
+			 snap ? snap->status[OC_PART_JOBS].error : "");
+		return -1;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < snap->jobs->n; i++) {
+		const struct oc_job *j = &snap->jobs->v[i];
+		if (strcasecmp(oc_job_state_name(j->state), a->state_filter) != 0)
+			continue;
+		struct oc_step_job *sj = oc_step_rec_add_job(rec, a->label, j->job_id);
+		if (!sj)
+			break;
+		sj->recorded = true;
+		n++;
+	}
+	oc_appendf(r->log, sizeof(r->log), "recorded %zu %s job%s as %s\n", n, a->state_filter, n == 1 ? "" : "s",
+		   a->label);
+	run_save(r);
+	return 0;
+}
+
+/* Performs action a with its kind's run function. Returns 0 when done
+ * (the step goes on), -1 when the step fails (r->last says why). */
+static int run_action(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+{
+	if ((unsigned)a->kind >= OC_SA_KIND_COUNT) {
+		run_last(r, "unknown action");
+		return -1;
+	}
+	const struct oc_step_action_kind_def *d = &oc_step_action_kinds[a->kind];
+	if (!r->cfg.writer && d->writes) {
+		run_last(r, "%s: no writer: the console cannot change the cluster (read-only?)", d->name);
+		return -1;
+	}
+	return d->run(r, a, snap);
 }
 
 /* Works through the actions of the current phase. Returns true when the

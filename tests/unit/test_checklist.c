@@ -2,7 +2,8 @@
  * a good file with every kind, the shipped llm-poc checklist, and the
  * errors: JSON syntax with line:col, unknown keys, check kinds and action
  * kinds named, wrong types, labels, variables, auto steps that would need
- * an operator. */
+ * an operator; the tables of check kinds and action kinds (kinds.h) whole,
+ * unique and documented. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "rehearsal/checklist.h"
+#include "rehearsal/kinds.h"
 #include "test_util.h"
 
 /* The loader of expect_error. */
@@ -360,6 +362,258 @@ static void test_semantics(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* Every parse path of every check kind and action kind, with the whole
+ * message: the keys each kind accepts, the values it refuses, the labels it
+ * needs. A step body (after "observe") and what the loader says after
+ * "path: ". */
+#define X64 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+static const struct {
+	const char *step, *want;
+} kind_errors[] = {
+	{", \"check\": {\"kind\": \"config\"}",
+	 "step \"s1\": check (config): no \"key\" (a string is required)"},
+	{", \"check\": {\"kind\": \"config\", \"key\": \"K\", \"zz\": 1}",
+	 "step \"s1\": check (config): unknown key \"zz\" (known: kind, key, equals, contains_all, min, max, not_under)"},
+	{", \"check\": {\"kind\": \"partition\", \"property\": \"Hidden\", \"zz\": 1}",
+	 "step \"s1\": check (partition): unknown key \"zz\" (known: kind, partition, property, equals, contains_all, min, max)"},
+	{", \"check\": {\"kind\": \"partition_nodes\", \"partitions\": 5}",
+	 "step \"s1\": check (partition_nodes): \"partitions\" must be a string or a list of strings"},
+	{", \"check\": {\"kind\": \"partition_nodes\", \"zz\": 1}",
+	 "step \"s1\": check (partition_nodes): unknown key \"zz\" (known: kind, partitions)"},
+	{", \"check\": {\"kind\": \"accounts_gpu_limit\", \"exclude\": []}",
+	 "step \"s1\": check (accounts_gpu_limit): \"exclude\" must not be an empty list"},
+	{", \"check\": {\"kind\": \"accounts_gpu_limit\", \"zz\": 1}",
+	 "step \"s1\": check (accounts_gpu_limit): unknown key \"zz\" (known: kind, tres, exclude)"},
+	{", \"check\": {\"kind\": \"assoc_limit\", \"account\": [\"a\", \"b\"], \"field\": \"GrpJobs\"}",
+	 "step \"s1\": check (assoc_limit): \"account\" must name one"},
+	{", \"check\": {\"kind\": \"assoc_limit\", \"account\": \"a\", \"field\": \"GrpTRES\"}",
+	 "step \"s1\": check (assoc_limit): \"field\": \"GrpTRES\" needs \"tres\" (e.g. \"gres/gpu\")"},
+	{", \"check\": {\"kind\": \"assoc_limit\", \"account\": \"a\", \"field\": \"GrpJobs\", \"contains_all\": [\"x\"]}",
+	 "step \"s1\": check (assoc_limit): unknown key \"contains_all\" (known: kind, account, user, field, tres, equals, min, max)"},
+	{", \"check\": {\"kind\": \"assoc_limit\", \"account\": \"a\", \"field\": \"GrpJobs\", \"equals\": \"many\"}",
+	 "step \"s1\": check (assoc_limit): \"equals\" must be a number or \"none\""},
+	{", \"check\": {\"kind\": \"assoc_limit\", \"account\": \"a\", \"user\": \"\", \"field\": \"GrpJobs\"}",
+	 "step \"s1\": check (assoc_limit): \"user\" must not be empty"},
+	{", \"check\": {\"kind\": \"assoc_limit\", \"account\": \"a\", \"field\": \"MaxJobsPerUser\"}",
+	 "step \"s1\": check (assoc_limit): unknown field \"MaxJobsPerUser\" (known: GrpTRES, GrpJobs, GrpSubmitJobs, MaxJobs, MaxSubmitJobs)"},
+	{", \"check\": {\"kind\": \"assoc_limit\", \"zz\": 1}",
+	 "step \"s1\": check (assoc_limit): unknown key \"zz\" (known: kind, account, user, field, tres, equals, min, max)"},
+	{", \"check\": {\"kind\": \"qos_limit\", \"qos\": \"q\", \"user\": \"u\", \"field\": \"GrpJobs\"}",
+	 "step \"s1\": check (qos_limit): unknown key \"user\" (known: kind, qos, field, tres, equals, min, max)"},
+	{", \"check\": {\"kind\": \"qos_limit\", \"qos\": [\"q\", \"r\"], \"field\": \"GrpJobs\"}",
+	 "step \"s1\": check (qos_limit): \"qos\" must name one"},
+	{", \"check\": {\"kind\": \"qos_limit\", \"field\": \"GrpJobs\"}",
+	 "step \"s1\": check (qos_limit): no \"qos\" (a string or a list of strings is required)"},
+	{", \"check\": {\"kind\": \"node\", \"node\": \"n1\", \"drain\": \"yes\"}",
+	 "step \"s1\": check (node): \"drain\" must be true or false"},
+	{", \"check\": {\"kind\": \"node\", \"zz\": 1}",
+	 "step \"s1\": check (node): unknown key \"zz\" (known: kind, node, state, drain, responding, reason_contains)"},
+	{", \"check\": {\"kind\": \"job\", \"zz\": 1}",
+	 "step \"s1\": check (job): unknown key \"zz\" (known: kind, job, state, reason, requeued)"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"}], \"check\": {\"kind\": \"job\", \"job\": \"a\", \"requeued\": false}",
+	 "step \"s1\": check (job): \"requeued\": false checks nothing: leave it out"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"}], \"check\": {\"kind\": \"submit\", \"job\": \"a\", \"result\": \"maybe\"}",
+	 "step \"s1\": check (submit): \"result\" must be \"refused\", \"accepted\" or \"never_runs\" (got \"maybe\")"},
+	{", \"check\": {\"kind\": \"submit\", \"job\": \"ghost\", \"result\": \"refused\"}",
+	 "step \"s1\": check (submit): no earlier action of this step stores jobs under the label \"ghost\" (a submit_job or record_jobs action with \"label\": \"ghost\")"},
+	{", \"check\": {\"kind\": \"submit\", \"zz\": 1}",
+	 "step \"s1\": check (submit): unknown key \"zz\" (known: kind, job, result, contains)"},
+	{", \"check\": {\"kind\": \"sacct\", \"users\": \"u\", \"since_hours\": 0}",
+	 "step \"s1\": check (sacct): \"since_hours\" must be between 0.01 and 8784 (got 0)"},
+	{", \"check\": {\"kind\": \"sacct\", \"since_hours\": 1}",
+	 "step \"s1\": check (sacct): no \"users\" (a string or a list of strings is required)"},
+	{", \"check\": {\"kind\": \"sacct\", \"zz\": 1}",
+	 "step \"s1\": check (sacct): unknown key \"zz\" (known: kind, users, since_hours)"},
+	{", \"check\": {\"kind\": \"file\", \"zz\": 1}",
+	 "step \"s1\": check (file): unknown key \"zz\" (known: kind, path, contains, remove)"},
+	{", \"check\": {\"kind\": \"accounting\", \"slurmdbd\": \"sideways\"}",
+	 "step \"s1\": check (accounting): \"slurmdbd\" must be \"up\" or \"down\" (got \"sideways\")"},
+	{", \"check\": {\"kind\": \"accounting\", \"zz\": 1}",
+	 "step \"s1\": check (accounting): unknown key \"zz\" (known: kind, slurmdbd)"},
+	{", \"check\": {\"kind\": \"idle_nodes\", \"partition\": [\"a\", \"b\"]}",
+	 "step \"s1\": check (idle_nodes): \"partition\" must name one partition"},
+	{", \"check\": {\"kind\": \"idle_nodes\", \"partition\": \"a\", \"min\": 0}",
+	 "step \"s1\": check (idle_nodes): \"min\" must be a whole number from 1 to 100000"},
+	{", \"check\": {\"kind\": \"idle_nodes\", \"zz\": 1}",
+	 "step \"s1\": check (idle_nodes): unknown key \"zz\" (known: kind, partition, min)"},
+	{", \"check\": {\"kind\": \"all\", \"checks\": []}",
+	 "step \"s1\": check (all): \"checks\" must be a non-empty list of checks"},
+	{", \"check\": {\"kind\": \"all\", \"zz\": 1}",
+	 "step \"s1\": check (all): unknown key \"zz\" (known: kind, checks)"},
+	{", \"check\": {\"kind\": \"all\", \"checks\": [{\"kind\": \"all\", \"checks\": [{\"kind\": \"all\", \"checks\": [{\"kind\": \"all\", \"checks\": [{\"kind\": \"all\", \"checks\": [{\"kind\": \"all\", \"checks\": [{\"kind\": \"accounting\", \"slurmdbd\": \"up\"}]}]}]}]}]}]}",
+	 "step \"s1\": check (all): checks[0] (all): checks[0] (all): checks[0] (all): checks[0] (all): checks[0]: checks nested more than 4 deep"},
+	{", \"check\": {\"kind\": 5}",
+	 "step \"s1\": check: \"kind\" must be a string"},
+	{", \"check\": []",
+	 "step \"s1\": check: a check must be an object with a \"kind\""},
+	{", \"require\": {\"kind\": \"job\", \"job\": \"x\"}",
+	 "step \"s1\": require (job): no earlier action of this step stores jobs under the label \"x\" (a submit_job or record_jobs action with \"label\": \"x\")"},
+	{", \"actions\": {}",
+	 "step \"s1\": \"actions\" must be a list of actions"},
+	{", \"actions\": [5]",
+	 "step \"s1\": actions[0]: an action must be an object with a \"kind\""},
+	{", \"actions\": [{\"kind\": [\"submit_job\"]}]",
+	 "step \"s1\": actions[0]: \"kind\" must be a string"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"zz\": 1}]",
+	 "step \"s1\": actions[0] (submit_job): unknown key \"zz\" (known: kind, label, user, account, partition, qos, name, nodes, gpus_per_node, time, signal, command, requeue, hold, expect, after_operator, confirm, wait_for, wait_timeout)"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"expect\": \"maybe\"}]",
+	 "step \"s1\": actions[0] (submit_job): \"expect\" must be \"accepted\", \"refused\" or \"any\" (got \"maybe\")"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"nodes\": \"idle\"}]",
+	 "step \"s1\": actions[0] (submit_job): \"nodes\": \"idle\" needs a \"partition\""},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"nodes\": 0}]",
+	 "step \"s1\": actions[0] (submit_job): \"nodes\" must be a whole number from 1 to 100000"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"time\": 0}]",
+	 "step \"s1\": actions[0] (submit_job): \"time\" must be a whole number from 1 to 525600"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"command\": \"" X64 X64 X64 X64 "\"}]",
+	 "step \"s1\": actions[0] (submit_job): \"command\" must be shorter than 256 characters"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"user\": \"u\"}]",
+	 "step \"s1\": actions[0] (submit_job): no \"label\" (a string is required)"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"wait_timeout\": 0}]",
+	 "step \"s1\": actions[0] (submit_job): \"wait_timeout\" must be between 1 and 86400 (got 0)"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"confirm\": \"no\"}]",
+	 "step \"s1\": actions[0] (submit_job): \"confirm\" must be true or false"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"wait_for\": {\"kind\": \"job\", \"job\": \"b\"}}]",
+	 "step \"s1\": actions[0] (submit_job): wait_for (job): no earlier action of this step stores jobs under the label \"b\" (a submit_job or record_jobs action with \"label\": \"b\")"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"}, {\"kind\": \"signal_job\", \"job\": \"a\", \"signal\": \"WINCH\"}]",
+	 "step \"s1\": actions[1] (signal_job): unknown signal \"WINCH\" (known: USR1, USR2, TERM, INT, HUP, KILL, CONT, STOP)"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"}, {\"kind\": \"signal_job\", \"job\": \"a\"}]",
+	 "step \"s1\": actions[1] (signal_job): no \"signal\" (a string is required)"},
+	{", \"actions\": [{\"kind\": \"signal_job\", \"zz\": 1}]",
+	 "step \"s1\": actions[0] (signal_job): unknown key \"zz\" (known: kind, job, signal, after_operator, confirm, wait_for, wait_timeout)"},
+	{", \"actions\": [{\"kind\": \"cancel_job\", \"job\": \"b\"}]",
+	 "step \"s1\": actions[0] (cancel_job): no earlier action of this step stores jobs under the label \"b\" (a submit_job or record_jobs action with \"label\": \"b\")"},
+	{", \"actions\": [{\"kind\": \"cancel_job\", \"zz\": 1}]",
+	 "step \"s1\": actions[0] (cancel_job): unknown key \"zz\" (known: kind, job, after_operator, confirm, wait_for, wait_timeout)"},
+	{", \"actions\": [{\"kind\": \"drain\", \"nodes\": \"n1\", \"undo\": 1}]",
+	 "step \"s1\": actions[0] (drain): \"undo\" must be true or false"},
+	{", \"actions\": [{\"kind\": \"drain\", \"reason\": \"r\"}]",
+	 "step \"s1\": actions[0] (drain): no \"nodes\" (a string is required)"},
+	{", \"actions\": [{\"kind\": \"drain\", \"zz\": 1}]",
+	 "step \"s1\": actions[0] (drain): unknown key \"zz\" (known: kind, nodes, reason, undo, after_operator, confirm, wait_for, wait_timeout)"},
+	{", \"actions\": [{\"kind\": \"resume\", \"nodes\": \"n 1\"}]",
+	 "step \"s1\": actions[0] (resume): \"nodes\" must be a name without spaces or quotes, shorter than 4096 characters"},
+	{", \"actions\": [{\"kind\": \"resume\", \"zz\": 1}]",
+	 "step \"s1\": actions[0] (resume): unknown key \"zz\" (known: kind, nodes, after_operator, confirm, wait_for, wait_timeout)"},
+	{", \"actions\": [{\"kind\": \"reservation\", \"nodes\": \"n1\", \"duration\": 0}]",
+	 "step \"s1\": actions[0] (reservation): \"duration\" is minutes (1 or more), or -1 for infinite"},
+	{", \"actions\": [{\"kind\": \"reservation\", \"nodes\": \"n1\", \"duration\": 0.5}]",
+	 "step \"s1\": actions[0] (reservation): \"duration\" is minutes (1 or more), or -1 for infinite"},
+	{", \"actions\": [{\"kind\": \"reservation\", \"nodes\": \"n1\", \"name\": \"a b\"}]",
+	 "step \"s1\": actions[0] (reservation): \"name\" must be a name without spaces or quotes, shorter than 128 characters"},
+	{", \"actions\": [{\"kind\": \"reservation\", \"zz\": 1}]",
+	 "step \"s1\": actions[0] (reservation): unknown key \"zz\" (known: kind, name, nodes, users, accounts, flags, duration, keep, after_operator, confirm, wait_for, wait_timeout)"},
+	{", \"actions\": [{\"kind\": \"record_jobs\", \"label\": \"a\", \"state\": \"RUN\"}]",
+	 "step \"s1\": actions[0] (record_jobs): unknown job state \"RUN\""},
+	{", \"actions\": [{\"kind\": \"record_jobs\", \"label\": \"a\"}, {\"kind\": \"record_jobs\", \"label\": \"a\"}]",
+	 "step \"s1\": actions[1] (record_jobs): label \"a\" is used twice in this step"},
+	{", \"actions\": [{\"kind\": \"record_jobs\", \"zz\": 1}]",
+	 "step \"s1\": actions[0] (record_jobs): unknown key \"zz\" (known: kind, label, state, after_operator, confirm, wait_for, wait_timeout)"},
+	{", \"actions\": [{\"kind\": \"record_jobs\", \"label\": \"a\", \"after_operator\": true}, {\"kind\": \"record_jobs\", \"label\": \"b\"}]",
+	 "step \"s1\": actions[1]: comes after an \"after_operator\" action: it must be one too"},
+	{", \"auto\": true, \"actions\": [{\"kind\": \"reservation\", \"nodes\": \"n1\"}], \"check\": {\"kind\": \"accounting\", \"slurmdbd\": \"up\"}",
+	 "step \"s1\": actions[0]: an \"auto\" step runs unattended, but this reservation action asks for confirmation: set \"confirm\": false on it, or make the step manual"},
+	{", \"check\": {\"kind\": \"nope\"}",
+	 "step \"s1\": check: unknown check kind \"nope\" (known: config, partition, partition_nodes, accounts_gpu_limit, assoc_limit, qos_limit, node, job, submit, sacct, file, accounting, idle_nodes, all)"},
+	{", \"actions\": [{\"kind\": \"reboot\"}]",
+	 "step \"s1\": actions[0]: unknown action kind \"reboot\" (known: submit_job, signal_job, cancel_job, drain, resume, reservation, record_jobs)"},
+};
+
+static void test_kind_errors(void **state)
+{
+	struct test_util_dir *f = *state;
+	for (size_t i = 0; i < sizeof(kind_errors) / sizeof(kind_errors[0]); i++) {
+		char text[4096], path[4096], err[1024] = "";
+		snprintf(text, sizeof(text), ONE_STEP("%s"), kind_errors[i].step);
+		test_util_write_file(f, "kinds.json", text, path);
+		struct oc_checklist *cl = oc_checklist_load(path, NULL, 0, err, sizeof(err));
+		if (cl)
+			fail_msg("accepted: %s", kind_errors[i].step);
+		size_t n = strlen(path);
+		assert_memory_equal(err, path, n);
+		if (strcmp(err + n, "") == 0 || strcmp(err + n + 2, kind_errors[i].want) != 0)
+			fail_msg("%s\n  got:  %s\n  want: %s", kind_errors[i].step, err + n, kind_errors[i].want);
+	}
+}
+
+/* One entry of a kind table: named as its kind's name function says,
+ * with its functions (fns), and by a name none of the n before it has
+ * (seen, where it is added). */
+static void check_entry(const char *name, const char *by_fn, bool fns, const char **seen, int n)
+{
+	assert_non_null(name);
+	assert_string_equal(by_fn, name);
+	assert_true(fns);
+	for (int k = 0; k < n; k++)
+		assert_string_not_equal(seen[k], name);
+	seen[n] = name;
+}
+
+/* A kind's NULL-terminated key list: not empty, no "kind", no key twice;
+ * docs/rehearsal.md has a row for the kind (`name` first) that names each
+ * key but those of skip. */
+static void check_doc(const char *doc, const char *name, const char *const *keys, const char *const *skip)
+{
+	char head[96];
+	snprintf(head, sizeof(head), "\n| `%s` |", name);
+	const char *row = strstr(doc, head);
+	if (!row)
+		fail_msg("docs/rehearsal.md has no row for the kind %s", name);
+	size_t rowlen = strcspn(row + 1, "\n");
+	assert_non_null(keys);
+	assert_non_null(keys[0]);
+	for (size_t i = 0; keys[i]; i++) {
+		assert_string_not_equal(keys[i], "kind");
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(keys[i], keys[k]) == 0)
+				fail_msg("%s takes \"%s\" twice", name, keys[i]);
+		bool common = false;
+		for (size_t k = 0; skip && skip[k]; k++)
+			common |= strcmp(skip[k], keys[i]) == 0;
+		char quoted[64];
+		snprintf(quoted, sizeof(quoted), "`%s`", keys[i]);
+		const char *at = strstr(row + 1, quoted);
+		if (!common && (!at || at > row + 1 + rowlen))
+			fail_msg("docs/rehearsal.md: the row of %s does not name its key %s", name, quoted);
+	}
+}
+
+/* Every kind is one whole entry: a name no other kind has, keys, its
+ * functions; and docs/rehearsal.md has a row for it naming its keys. */
+static void test_kind_tables(void **state)
+{
+	(void)state;
+	char path[4200];
+	size_t doclen;
+	assert_true(snprintf(path, sizeof(path), "%s/docs/rehearsal.md", source_dir()) < (int)sizeof(path));
+	char *doc = test_util_slurp(path, &doclen);
+	const char *seen[OC_CHECK_KIND_COUNT + OC_SA_KIND_COUNT];
+	for (int i = 0; i < OC_CHECK_KIND_COUNT; i++) {
+		const struct oc_check_kind_def *d = &oc_check_kinds[i];
+		check_entry(d->name, oc_check_kind_name((enum oc_check_kind)i), d->parse && d->eval, seen, i);
+		check_doc(doc, d->name, d->keys, NULL);
+	}
+	/* The keys every action takes: in each list, documented once above
+	 * the kinds. */
+	static const char *const common[] = {"after_operator", "confirm", "wait_for", "wait_timeout", NULL};
+	for (int i = 0; i < OC_SA_KIND_COUNT; i++) {
+		const struct oc_step_action_kind_def *d = &oc_step_action_kinds[i];
+		/* Unique among the action kinds: a check kind may have its name. */
+		check_entry(d->name, oc_step_action_kind_name((enum oc_step_action_kind)i), d->parse && d->run,
+			    seen + OC_CHECK_KIND_COUNT, i);
+		check_doc(doc, d->name, d->keys, common);
+		for (size_t k = 0; common[k]; k++) {
+			bool has = false;
+			for (size_t j = 0; d->keys[j]; j++)
+				has |= strcmp(d->keys[j], common[k]) == 0;
+			if (!has)
+				fail_msg("action kind %s does not take \"%s\"", d->name, common[k]);
+		}
+	}
+	assert_string_equal(oc_check_kind_name(OC_CHECK_KIND_COUNT), "?");
+	assert_string_equal(oc_step_action_kind_name(OC_SA_KIND_COUNT), "?");
+	free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +624,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_keys, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_types, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_semantics, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_kind_errors, test_util_setup, test_util_teardown),
+		cmocka_unit_test(test_kind_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

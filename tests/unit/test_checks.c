@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -842,6 +843,9 @@ struct fake {
 	int signals[16];
 	char drained[64];
 	char resumed[64];
+	bool resume_ok;         /* resume succeeds (else: "Invalid node state") */
+	char resv_created[128], resv_deleted[128];
+	long resv_minutes;
 	int config_reads;
 };
 
@@ -877,9 +881,32 @@ static int fk_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 		snprintf(fk->drained, sizeof(fk->drained), "%s", expr);
 	} else {
 		snprintf(fk->resumed, sizeof(fk->resumed), "%s", expr);
+		if (fk->resume_ok)
+			return 0;
 		snprintf(err, errlen, "Invalid node state specified");
 		return -1;   /* the node is no longer drained: nothing to undo */
 	}
+	return 0;
+}
+
+static int fk_resv_create(void *ctx, const struct oc_resv_spec *spec, char *name_out, size_t name_len, char *err,
+			  size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	struct fake *fk = ctx;
+	snprintf(fk->resv_created, sizeof(fk->resv_created), "%.32s %.32s %.32s", spec->nodes, spec->users, spec->flags);
+	fk->resv_minutes = spec->duration_min;
+	snprintf(name_out, name_len, "%s", spec->name[0] ? spec->name : "root_1");
+	return 0;
+}
+
+static int fk_resv_delete(void *ctx, const char *name, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	struct fake *fk = ctx;
+	snprintf(fk->resv_deleted, sizeof(fk->resv_deleted), "%s", name);
 	return 0;
 }
 
@@ -928,6 +955,8 @@ static const struct oc_writer_ops fake_ops = {
 	.submit_job = fk_submit,
 	.cancel_job = fk_cancel,
 	.node_update = fk_node_update,
+	.resv_create = fk_resv_create,
+	.resv_delete = fk_resv_delete,
 	.read_config = fk_read_config,
 };
 
@@ -1225,6 +1254,78 @@ static void test_runner_config(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* Every action kind runs through the writer (record_jobs alone needs
+ * none): what each asked for, what it logged, what the cleanup undid. */
+static void test_runner_actions(void **state)
+{
+	struct test_util_dir *f = *state;
+	struct oc_checklist *cl = load_text(f, "acts.json",
+		"{\"checklist\": \"c\", \"version\": 1, \"steps\": ["
+		"{\"id\": \"acts\", \"title\": \"A\", \"why\": \"w\", \"do\": \"\", \"observe\": \"o\", "
+		"\"auto\": true, \"timeout\": 5, \"actions\": ["
+		"{\"kind\": \"submit_job\", \"label\": \"p\", \"user\": \"alice\"},"
+		"{\"kind\": \"signal_job\", \"job\": \"p\", \"signal\": \"USR2\"},"
+		"{\"kind\": \"cancel_job\", \"job\": \"p\"},"
+		"{\"kind\": \"drain\", \"nodes\": \"n3\", \"reason\": \"drill\", \"confirm\": false},"
+		"{\"kind\": \"resume\", \"nodes\": \"n1\", \"confirm\": false},"
+		"{\"kind\": \"reservation\", \"nodes\": \"n2\", \"name\": \"maint\", \"duration\": 30, "
+		"\"confirm\": false},"
+		"{\"kind\": \"record_jobs\", \"label\": \"seen\"}],"
+		"\"check\": {\"kind\": \"job\", \"job\": \"seen\", \"state\": \"RUNNING\"}},"
+		"{\"id\": \"ro\", \"title\": \"R\", \"why\": \"w\", \"do\": \"\", \"observe\": \"o\", "
+		"\"auto\": true, \"actions\": ["
+		"{\"kind\": \"record_jobs\", \"label\": \"seen\"},"
+		"{\"kind\": \"signal_job\", \"job\": \"seen\", \"signal\": \"TERM\"}],"
+		"\"check\": {\"kind\": \"job\", \"job\": \"seen\", \"state\": \"RUNNING\"}}]}");
+	struct oc_session *s = oc_session_new(cl, "llm-poc", NULL);
+	struct fake fk = {.next_id = 500, .resume_ok = true};
+	struct oc_writer w = {.ops = &fake_ops, .ctx = &fk};
+	char audit[4096], err[256];
+	test_util_at(f, "audit-acts.log", audit);
+	struct oc_runner_cfg cfg = {.writer = &w, .cluster = "llm-poc", .audit_log = audit};
+	struct oc_snapshot *snap = snap_job(77, OC_JOB_RUNNING, NULL);
+	struct oc_run *r = oc_runner_start(s, cl, 0, &cfg, false, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(oc_runner_poll(r, snap), OC_RUN_BUSY);    /* every action, then a fresh snapshot */
+	assert_int_equal(oc_runner_poll(r, snap), OC_RUN_DONE);
+	const struct oc_step_rec *rec = &s->steps[0];
+	if (rec->state != OC_STEP_PASSED)
+		fail_msg("%s", rec->evidence);
+	assert_int_equal(fk.ncancelled, 2);
+	assert_int_equal(fk.cancelled[0], 500);
+	assert_int_equal(fk.signals[0], SIGUSR2);
+	assert_int_equal(fk.cancelled[1], 500);
+	assert_int_equal(fk.signals[1], 0);
+	assert_string_equal(fk.drained, "n3");
+	assert_string_equal(fk.resumed, "n1");
+	assert_string_equal(fk.resv_created, "n2 root MAINT,IGNORE_JOBS");
+	assert_int_equal(fk.resv_minutes, 30);
+	assert_string_equal(fk.resv_deleted, "maint");             /* not "keep": deleted at cleanup */
+	test_util_assert_contains(rec->evidence, "job 77 (seen): RUNNING\nsubmitted job 500 (p): runuser -u alice");
+	test_util_assert_contains(rec->evidence, "\nscancel -b -s USR2 500\nscancel 500\n");
+	test_util_assert_contains(rec->evidence, "\nscontrol update NodeName=n3 State=DRAIN Reason=drill\n");
+	test_util_assert_contains(rec->evidence, "\nscontrol update NodeName=n1 State=RESUME\n");
+	test_util_assert_contains(rec->evidence, "\ncreated reservation maint: scontrol create reservation");
+	test_util_assert_contains(rec->evidence, "\nrecorded 1 RUNNING job as seen\ncleanup: deleted reservation maint");
+	assert_null(strstr(rec->evidence, "cleanup: cancelled"));   /* cancelled already; recorded jobs stay */
+	assert_audit_pairs(audit, 7);
+	oc_runner_free(&r);
+
+	/* Without a writer: record_jobs runs, the signal cannot. */
+	struct oc_runner_cfg none = {0};
+	r = oc_runner_start(s, cl, 1, &none, false, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(oc_runner_poll(r, snap), OC_RUN_DONE);
+	assert_int_equal(s->steps[1].state, OC_STEP_FAILED);
+	assert_string_equal(s->steps[1].evidence,
+			    "signal_job: no writer: the console cannot change the cluster (read-only?)\n"
+			    "recorded 1 RUNNING job as seen");
+	oc_runner_free(&r);
+	oc_snapshot_unref(&snap);
+	oc_session_free(&s);
+	oc_checklist_free(&cl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1244,6 +1345,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runner, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_remote_file, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_config, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_runner_actions, test_util_setup, test_util_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
