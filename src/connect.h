@@ -1,7 +1,7 @@
 /* connect.h: how the program reaches the cluster, chosen from the profile
  * (connect.c): the libslurm backend and writer in this process, or the
- * CLI backend and writer (source/cli_source.h) over a transport. Shared by
- * the console (main.c), `opsconsole onboard` and `opsconsole rehearse`. */
+ * CLI backend and writer (source/cli_source.h) over a transport. The
+ * front ends reach it through session_setup.h. */
 #ifndef OC_CONNECT_H
 #define OC_CONNECT_H
 

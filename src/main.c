@@ -1,4 +1,5 @@
-/* main.c: options, profile lookup, and wiring the collector to the screen. */
+/* main.c: options, and wiring the collector to the screen; the profile,
+ * backend and writer come from session_setup.c. */
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -12,9 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "actions/audit.h"
 #include "actions/worker.h"
-#include "connect.h"
 #include "core/profile.h"
 #include "core/version.h"
 #include "onboard_cli.h"
@@ -22,6 +21,7 @@
 #include "core/datafiles.h"
 #include "rehearse_cli.h"
 #include "rehearsal/checklist.h"
+#include "session_setup.h"
 #include "source/collector.h"
 #include "source/probe_ssh.h"
 #include "source/snapfile.h"
@@ -33,7 +33,7 @@
 #endif
 
 /* Exit codes: 0 fine, 1 runtime failure, 2 usage or configuration error. */
-enum { EXIT_USAGE = 2 };
+enum { EXIT_USAGE = OC_SETUP_EXIT_USAGE };
 
 static void usage(FILE *out)
 {
@@ -72,63 +72,6 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 normal quit, 1 runtime failure, 2 usage or profile error.\n"
 		"With --once: 0 fine, 1 findings (health, quota), 2 error.\n");
-}
-
-static const char *default_slurm_conf(void)
-{
-	const char *env = getenv("SLURM_CONF");
-	if (env && *env)
-		return env;
-#ifdef OC_SLURM_DEFAULT_CONF
-	return OC_SLURM_DEFAULT_CONF;
-#else
-	return "/etc/slurm/slurm.conf";
-#endif
-}
-
-/* Resolve NAME to a profile. Returns 0, or EXIT_USAGE after printing why. */
-static int resolve_profile(const char *name, struct oc_profile *p)
-{
-	char storage[OC_PROFILE_MAX_DIRS][4096];
-	const char *dirs[OC_PROFILE_MAX_DIRS];
-	size_t ndirs = oc_profile_dirs(storage, dirs);
-	char err[4400];
-	oc_profile_defaults(p);
-	if (name) {
-		int rc = oc_profile_find(name, dirs, ndirs, p, err, sizeof(err));
-		if (rc == 0)
-			return 0;
-		if (rc < 0) {
-			fprintf(stderr, "opsconsole: %s\n", err);
-			return EXIT_USAGE;
-		}
-	}
-	/* No profile: the default slurm.conf, if its ClusterName matches. */
-	const char *conf = default_slurm_conf();
-	char conf_name[64] = "";
-	int crc = oc_slurm_conf_cluster_name(conf, conf_name, sizeof(conf_name));
-	if (!name && crc == 0) {
-		snprintf(p->name, sizeof(p->name), "%s", conf_name);
-		return 0;
-	}
-	if (name && crc == 0 && strcmp(conf_name, name) == 0) {
-		snprintf(p->name, sizeof(p->name), "%s", name);
-		snprintf(p->slurm_conf, sizeof(p->slurm_conf), "%s", conf);
-		return 0;
-	}
-	char *known = oc_profile_list(dirs, ndirs);
-	if (name)
-		fprintf(stderr, "opsconsole: unknown cluster '%s'\n", name);
-	else
-		fprintf(stderr, "opsconsole: no --cluster given and no ClusterName in %s\n", conf);
-	fprintf(stderr, "known clusters: %s%s%s\n", known && *known ? known : "(no profiles)",
-		crc == 0 ? " ; default slurm.conf: " : "", crc == 0 ? conf_name : "");
-	fprintf(stderr, "profiles are read from:");
-	for (size_t i = 0; i < ndirs; i++)
-		fprintf(stderr, " %s", dirs[i]);
-	fprintf(stderr, "\n");
-	free(known);
-	return EXIT_USAGE;
 }
 
 static bool is_dir(const char *path)
@@ -269,26 +212,23 @@ static time_t h_inflight(void *ctx)
  * to FILE.tmp and renamed, so FILE is a whole snapshot or is untouched. */
 static int main_record(const char *cluster, const char *path)
 {
-	struct oc_profile profile;
-	int rc = resolve_profile(cluster, &profile);
+	struct oc_setup su;
+	oc_setup_init(&su, "opsconsole");
+	int rc = oc_setup_profile(&su, cluster);
 	if (rc)
 		return rc;
 	char err[512];
-	struct oc_connection conn;
-	struct oc_backend *b = oc_connect_backend(&profile, &conn, err, sizeof(err));
-	if (!b) {
-		fprintf(stderr, "opsconsole: %s: %s\n", profile.name, err);
+	if (oc_setup_open(&su, false, err, sizeof(err)) < 0)
 		return 1;
-	}
 	unsigned mask = OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_JOBS) |
 			OC_MASK(OC_PART_RESV);
-	struct oc_snapshot *s = oc_collector_refresh_once(b, mask, NULL);
-	oc_backend_close(&b);
-	oc_connect_close(&conn);
+	struct oc_snapshot *s = oc_collector_refresh_once(su.backend, mask, NULL);
+	oc_setup_close(&su);
+	const char *name = su.profile.name;
 	rc = s ? 0 : 1;
 	for (int p = 0; s && p < OC_PART_COUNT; p++)
 		if ((mask & OC_MASK(p)) && s->status[p].error[0]) {
-			fprintf(stderr, "opsconsole: %s: nothing recorded: %s\n", profile.name, s->status[p].error);
+			fprintf(stderr, "opsconsole: %s: nothing recorded: %s\n", name, s->status[p].error);
 			rc = 1;
 		}
 	char tmp[PATH_MAX + 8];
@@ -311,9 +251,29 @@ static int main_record(const char *cluster, const char *path)
 		}
 	}
 	if (!s)
-		fprintf(stderr, "opsconsole: %s: out of memory\n", profile.name);
+		fprintf(stderr, "opsconsole: %s: out of memory\n", name);
 	oc_snapshot_unref(&s);
 	return rc;
+}
+
+/* --version with a slurmctld that answered: its version, and a warning
+ * when the libslurm this console would use (built, NULL without) is of
+ * another major. */
+static void version_compare(const char *built, const char *ctld, bool via_libslurm)
+{
+	if (!built || !oc_version_majors_differ(built, ctld))
+		return;
+	char bm[16], cm[16];
+	oc_version_major(built, bm, sizeof(bm));
+	oc_version_major(ctld, cm, sizeof(cm));
+	if (via_libslurm)
+		printf("WARNING: libslurm %s and slurmctld %s are different majors: build opsconsole against "
+		       "Slurm %s, or set \"backend\": \"cli\" in the profile\n",
+		       bm, cm, cm);
+	else
+		printf("note: built against libslurm %s, slurmctld runs %s; this profile reads through the "
+		       "Slurm commands, which do not use it\n",
+		       bm, cm);
 }
 
 /* --version: the Slurm the program was built against and, for the cluster
@@ -333,96 +293,75 @@ static int main_version(const char *cluster)
 	fflush(stdout);
 	if (!cluster) {
 		char name[64];
-		const char *conf = default_slurm_conf();
+		const char *conf = oc_setup_slurm_conf();
 		if (oc_slurm_conf_cluster_name(conf, name, sizeof(name)) != 0) {
 			printf("slurmctld: not asked (no --cluster, and no ClusterName in %s)\n", conf);
 			return 0;
 		}
 	}
-	struct oc_profile profile;
-	int rc = resolve_profile(cluster, &profile);
+	struct oc_setup su;
+	oc_setup_init(&su, "opsconsole");
+	int rc = oc_setup_profile(&su, cluster);
 	if (rc)
 		return rc;
 	char err[512];
-	struct oc_connection conn;
-	struct oc_backend *b = oc_connect_backend(&profile, &conn, err, sizeof(err));
-	if (!b) {
-		printf("slurmctld of %s: not asked: %s\n", profile.name, err);
+	if (oc_setup_backend(&su, err, sizeof(err)) < 0) {
+		printf("slurmctld of %s: not asked: %s\n", su.profile.name, err);
 		return 1;
 	}
-	bool via_libslurm = !conn.cli;
+	bool via_libslurm = !su.conn.cli;
 	/* The partitions, the smallest part: its error says why when the
 	 * controller does not answer. */
-	struct oc_snapshot *s = oc_collector_refresh_once(b, OC_MASK(OC_PART_PARTITIONS), NULL);
-	oc_backend_close(&b);
-	oc_connect_close(&conn);
+	struct oc_snapshot *s = oc_collector_refresh_once(su.backend, OC_MASK(OC_PART_PARTITIONS), NULL);
+	oc_setup_close(&su);
 	const char *how = via_libslurm ? "libslurm" : "the Slurm commands";
 	if (!s || !s->slurm_version[0]) {
 		const char *why = !s ? "out of memory" : s->status[OC_PART_PARTITIONS].error;
-		printf("slurmctld of %s: version unknown (asked through %s): %s\n", profile.name, how,
+		printf("slurmctld of %s: version unknown (asked through %s): %s\n", su.profile.name, how,
 		       why[0] ? why : "no answer");
 		oc_snapshot_unref(&s);
 		return 1;
 	}
-	printf("slurmctld of %s: Slurm %s (asked through %s)\n", s->cluster[0] ? s->cluster : profile.name,
+	printf("slurmctld of %s: Slurm %s (asked through %s)\n", s->cluster[0] ? s->cluster : su.profile.name,
 	       s->slurm_version, how);
-	if (built && oc_version_majors_differ(built, s->slurm_version)) {
-		char bm[16], cm[16];
-		oc_version_major(built, bm, sizeof(bm));
-		oc_version_major(s->slurm_version, cm, sizeof(cm));
-		if (via_libslurm)
-			printf("WARNING: libslurm %s and slurmctld %s are different majors: build opsconsole against "
-			       "Slurm %s, or set \"backend\": \"cli\" in the profile\n",
-			       bm, cm, cm);
-		else
-			printf("note: built against libslurm %s, slurmctld runs %s; this profile reads through the "
-			       "Slurm commands, which do not use it\n",
-			       bm, cm);
-	}
+	version_compare(built, s->slurm_version, via_libslurm);
 	oc_snapshot_unref(&s);
 	return 0;
 }
 
-static int main_once(const char *cluster, const char *view, const char *partition, int show_hidden,
-		     struct oc_once_args *once)
+/* The console's command line. */
+struct main_opts {
+	const char *cluster, *view, *partition, *theme, *keymap, *record, *snapshot;
+	int show_hidden, readonly, version;
+	struct oc_once_args once;
+};
+
+static int main_once(struct main_opts *o)
 {
-	if (!once->view) {
+	if (!o->once.view) {
 		fprintf(stderr, "opsconsole: --json goes with --once VIEW\n");
 		return EXIT_USAGE;
 	}
-	if (view) {
+	if (o->view) {
 		fprintf(stderr, "opsconsole: --view and --once do not go together\n");
 		return EXIT_USAGE;
 	}
-	once->partition = partition;
-	if (oc_once_check_args(once))
+	o->once.partition = o->partition;
+	if (oc_once_check_args(&o->once))
 		return EXIT_USAGE;
-	struct oc_profile profile;
-	int rc = resolve_profile(cluster, &profile);
+	struct oc_setup su;
+	oc_setup_init(&su, "opsconsole");
+	int rc = oc_setup_profile(&su, o->cluster);
 	if (rc)
 		return rc;
-	once->show_hidden = show_hidden || profile.show_hidden;
-	return oc_once_run(&profile, once);
+	o->once.show_hidden = o->show_hidden || su.profile.show_hidden;
+	return oc_once_run(&su, &o->once);
 }
 
-int main(int argc, char **argv)
+/* Parses the options into o (zeroed). Returns -1 to go on, else the exit
+ * code (--help; bad options, after the usage). */
+static int main_parse(int argc, char **argv, struct main_opts *o)
 {
-	setlocale(LC_ALL, "");
-	if (argc > 1 && strcmp(argv[1], "onboard") == 0)
-		return oc_onboard_cli(argc - 1, argv + 1, NULL, resolve_profile);
-	if (argc > 1 && strcmp(argv[1], "rehearse") == 0) {
-		char datadir[PATH_MAX];
-		char derr[PATH_MAX + 512];
-		if (find_datadir(datadir, sizeof(datadir), derr, sizeof(derr)) < 0) {
-			fprintf(stderr, "opsconsole: %s\n", derr);
-			return EXIT_USAGE;
-		}
-		return oc_rehearse_cli(argc - 1, argv + 1, resolve_profile, datadir);
-	}
-	const char *cluster = NULL, *view = NULL, *partition = NULL, *theme = NULL, *keymap = NULL;
-	int show_hidden = 0, readonly = 0, version = 0;
-	struct oc_once_args once = {0};
-	const char *record = NULL, *snapshot = NULL;
 	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP, OPT_ONCE, OPT_JSON, OPT_RECORD,
 	       OPT_SNAPSHOT };
 	static const struct option opts[] = {
@@ -444,19 +383,19 @@ int main(int argc, char **argv)
 	int ch;
 	while ((ch = getopt_long(argc, argv, "c:p:hV", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'c': cluster = optarg; break;
-		case 'p': partition = optarg; break;
-		case OPT_VIEW: view = optarg; break;
-		case OPT_SHOW_HIDDEN: show_hidden = 1; break;
-		case OPT_READONLY: readonly = 1; break;
-		case OPT_THEME: theme = optarg; break;
-		case OPT_KEYMAP: keymap = optarg; break;
-		case OPT_ONCE: once.view = optarg; break;
-		case OPT_JSON: once.json = true; break;
-		case OPT_RECORD: record = optarg; break;
-		case OPT_SNAPSHOT: snapshot = optarg; break;
+		case 'c': o->cluster = optarg; break;
+		case 'p': o->partition = optarg; break;
+		case OPT_VIEW: o->view = optarg; break;
+		case OPT_SHOW_HIDDEN: o->show_hidden = 1; break;
+		case OPT_READONLY: o->readonly = 1; break;
+		case OPT_THEME: o->theme = optarg; break;
+		case OPT_KEYMAP: o->keymap = optarg; break;
+		case OPT_ONCE: o->once.view = optarg; break;
+		case OPT_JSON: o->once.json = true; break;
+		case OPT_RECORD: o->record = optarg; break;
+		case OPT_SNAPSHOT: o->snapshot = optarg; break;
 		case 'h': usage(stdout); return 0;
-		case 'V': version = 1; break;
+		case 'V': o->version = 1; break;
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
@@ -465,97 +404,166 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (version)
-		return main_version(cluster);
-	if ((record || snapshot) && (once.view || once.json)) {
-		fprintf(stderr, "opsconsole: --%s does not go with --once\n", record ? "record" : "snapshot");
-		return EXIT_USAGE;
-	}
-	if (record && snapshot) {
-		fprintf(stderr, "opsconsole: --record and --snapshot do not go together\n");
-		return EXIT_USAGE;
-	}
-	if (record)
-		return main_record(cluster, record);
-	if (once.view || once.json)
-		return main_once(cluster, view, partition, show_hidden, &once);
+	return -1;
+}
+
+/* Whether the console can start in view (NULL: its default). Returns 0,
+ * or EXIT_USAGE after saying why. */
+static int main_check_view(const char *view)
+{
 	static const char *const view_names[] = {"partitions", "queue",	   "nodes", "health",
 						 "quota",      "reservations", "audit", "rehearsal"};
-	bool view_ok = !view;
-	for (size_t i = 0; view && i < sizeof(view_names) / sizeof(view_names[0]); i++)
+	if (!view)
+		return 0;
+	for (size_t i = 0; i < sizeof(view_names) / sizeof(view_names[0]); i++)
 		if (strcmp(view, view_names[i]) == 0)
-			view_ok = true;
-	if (!view_ok) {
-		fprintf(stderr,
-			"opsconsole: unknown view '%s' (partitions, queue, nodes, health, quota, reservations, audit, "
-			"rehearsal)\n",
-			view);
-		return EXIT_USAGE;
-	}
-	if (partition && !view)
-		view = "queue";
-	char datadir[PATH_MAX], derr[PATH_MAX + 512];
-	if (find_datadir(datadir, sizeof(datadir), derr, sizeof(derr)) < 0) {
-		fprintf(stderr, "opsconsole: %s\n", derr);
-		return EXIT_USAGE;
-	}
+			return 0;
+	fprintf(stderr,
+		"opsconsole: unknown view '%s' (partitions, queue, nodes, health, quota, reservations, audit, "
+		"rehearsal)\n",
+		view);
+	return EXIT_USAGE;
+}
 
-	struct oc_profile profile;
-	int rc = 0;
-	if (snapshot && !cluster) {
-		oc_profile_defaults(&profile); /* no cluster: the default looks */
-		snprintf(profile.name, sizeof(profile.name), "snapshot");
+/* find_datadir, saying why on stderr when it refuses $OPSCONSOLE_DATADIR.
+ * Returns 0, or EXIT_USAGE. */
+static int main_datadir(char *out, size_t len)
+{
+	char err[PATH_MAX + 512];
+	if (find_datadir(out, len, err, sizeof(err)) < 0) {
+		fprintf(stderr, "opsconsole: %s\n", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The console's run: what main_console sets up, hands the screen, and
+ * tears down. */
+struct console {
+	struct main_opts *o;
+	struct oc_setup su;   /* the backend is the collector's once it runs */
+	char datadir[PATH_MAX];
+	time_t frozen_at;     /* when a snapshot was taken; 0 live */
+	int saved_stderr;     /* redirect_stderr's */
+	struct hooks_ctx hctx;
+	struct oc_worker *worker;
+	struct oc_probe_runner *probe_runner;
+	char checklist_path[PATH_MAX], rehearsal_progress[PATH_MAX + 128], checklist_notice[1024];
+	struct oc_checklist_var checklist_vars[OC_PROFILE_MAX_VARS];
+};
+
+/* The profile (no cluster with a snapshot: the default looks), the
+ * backend, and a terminal to draw on. Returns 0, or the exit code after
+ * saying why. */
+static int console_open(struct console *c, char *err, size_t errlen)
+{
+	struct main_opts *o = c->o;
+	oc_setup_init(&c->su, "opsconsole");
+	if (o->snapshot && !o->cluster) {
+		oc_setup_unnamed(&c->su, "snapshot");
 	} else {
-		rc = resolve_profile(cluster, &profile);
+		int rc = oc_setup_profile(&c->su, o->cluster);
+		if (rc)
+			return rc;
 	}
-	if (rc)
-		return rc;
-
-	char err[512];
 	/* The backend (libslurm, or the Slurm commands over a transport) comes
 	 * from the profile: connect.c, where the transport is chosen; or a
 	 * recorded snapshot, read-only and without probes. */
-	struct oc_connection conn;
-	memset(&conn, 0, sizeof(conn));
-	struct oc_backend *backend = snapshot ? oc_snap_backend_open(snapshot, err, sizeof(err))
-					      : oc_connect_backend(&profile, &conn, err, sizeof(err));
-	if (!backend) {
-		fprintf(stderr, "opsconsole: %s: %s\n", snapshot ? "snapshot" : profile.name, err);
+	c->su.snapshot = o->snapshot;
+	if (oc_setup_open(&c->su, false, err, errlen) < 0)
 		return 1;
+	if (o->snapshot) {
+		c->frozen_at = oc_snap_backend_taken(c->su.backend);
+		o->readonly = 1;
 	}
-	time_t frozen_at = snapshot ? oc_snap_backend_taken(backend) : 0;
-	if (snapshot)
-		readonly = 1;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "opsconsole: the console needs a terminal (opsconsole onboard and rehearse work without one)\n");
-		oc_backend_close(&backend);
-		oc_connect_close(&conn);
+		oc_setup_close(&c->su);
 		return 1;
 	}
-	/* libslurm prints its errors on stderr ("error: Sending PersistInit
-	 * msg: Connection refused"), which would draw over the screen: from
-	 * before the threads start until the screen is gone, stderr goes to
-	 * $XDG_STATE_HOME/opsconsole/NAME.log. */
+	return 0;
+}
+
+/* The collector thread, which owns the backend from here on. libslurm
+ * prints its errors on stderr ("error: Sending PersistInit msg:
+ * Connection refused"), which would draw over the screen: from before the
+ * threads start until the screen is gone, stderr goes to
+ * $XDG_STATE_HOME/opsconsole/NAME.log. Returns 0, or 1 after saying why. */
+static int console_start_collector(struct console *c, char *err, size_t errlen)
+{
+	const struct oc_profile *p = &c->su.profile;
 	char stderr_log[PATH_MAX + 80];
-	find_stderr_log(profile.name, stderr_log, sizeof(stderr_log));
-	int saved_stderr = redirect_stderr(stderr_log);
+	find_stderr_log(p->name, stderr_log, sizeof(stderr_log));
+	c->saved_stderr = redirect_stderr(stderr_log);
 	struct oc_collector_config ccfg = {
-		.backend = backend,
-		.fast_s = profile.refresh_s,
-		.slow_s = profile.refresh_s * 10 < 30 ? 30 : profile.refresh_s * 10,
+		.backend = c->su.backend,
+		.fast_s = p->refresh_s,
+		.slow_s = p->refresh_s * 10 < 30 ? 30 : p->refresh_s * 10,
 		/* The start view's parts come first: they are on screen sooner. */
-		.focus = oc_ui_view_focus(view),
+		.focus = oc_ui_view_focus(c->o->view),
 	};
-	struct hooks_ctx hctx;
-	hctx.c = oc_collector_start(&ccfg, err, sizeof(err));
-	if (!hctx.c) {
-		restore_stderr(saved_stderr);
+	c->su.backend = NULL; /* the collector's, even when it does not start */
+	c->hctx.c = oc_collector_start(&ccfg, err, errlen);
+	if (!c->hctx.c) {
+		restore_stderr(c->saved_stderr);
 		fprintf(stderr, "opsconsole: %s\n", err);
-		oc_connect_close(&conn);
+		oc_setup_close(&c->su);
 		return 1;
 	}
+	return 0;
+}
+
+/* Writes: a worker thread applies them through the writer of the backend;
+ * --readonly starts none. */
+static void console_start_worker(struct console *c)
+{
+	char err[512];
+	if (c->o->readonly || c->su.profile.readonly)
+		return;
+	if (oc_setup_writer(&c->su, err, sizeof(err)) == 0)
+		c->worker = oc_worker_start(&c->su.writer, c->su.profile.name, c->su.audit_log, err, sizeof(err));
+	if (!c->worker)
+		fprintf(stderr, "opsconsole: actions disabled: %s\n", err);
+}
+
+/* The rehearsal view's checklist, progress file and variables: those
+ * `opsconsole rehearse` takes without --checklist and --progress. */
+static void console_rehearsal(struct console *c)
+{
+	const struct oc_profile *p = &c->su.profile;
+	bool fallback = false;
+	if (oc_rehearse_default_paths(p, c->datadir, c->checklist_path, sizeof(c->checklist_path),
+				      c->rehearsal_progress, sizeof(c->rehearsal_progress), &fallback) < 0)
+		c->checklist_path[0] = '\0';
+	if (fallback)
+		oc_checklist_fallback_notice(p->name, OC_REHEARSE_DEFAULT_CHECKLIST, c->checklist_notice,
+					     sizeof(c->checklist_notice));
+	for (size_t i = 0; i < p->nchecklist_vars; i++) {
+		c->checklist_vars[i].name = p->checklist_vars[i].name;
+		c->checklist_vars[i].value = p->checklist_vars[i].value;
+	}
+}
+
+/* Node probes: over SSH to each node, also in a read-only console (they
+ * change nothing; draining from a result goes through the worker like any
+ * write); none on a snapshot. */
+static void console_start_probes(struct console *c)
+{
+	char err[512];
+	if (c->o->snapshot)
+		return;
+	c->probe_runner = oc_probe_ssh_runner_new(&c->su.profile.probes, err, sizeof(err));
+	if (!c->probe_runner)
+		fprintf(stderr, "opsconsole: node probes disabled: %s\n", err);
+}
+
+/* The screen, until the operator quits. Returns oc_ui_run's. */
+static int console_run_ui(struct console *c, char *err, size_t errlen)
+{
+	const struct main_opts *o = c->o;
+	const struct oc_profile *p = &c->su.profile;
 	struct oc_ui_hooks hooks = {
-		.ctx = &hctx,
+		.ctx = &c->hctx,
 		.current = h_current,
 		.set_focus = h_set_focus,
 		.refresh_now = h_refresh_now,
@@ -563,79 +571,108 @@ int main(int argc, char **argv)
 		.ack = h_ack,
 		.inflight_since = h_inflight,
 	};
-	/* Writes: a worker thread applies them through the writer of the backend;
-	 * --readonly starts none. */
-	char audit_log[PATH_MAX];
-	oc_audit_profile_path(&profile, audit_log, sizeof(audit_log));
-	struct oc_writer writer = {0};
-	struct oc_worker *worker = NULL;
-	bool ro = readonly || profile.readonly;
-	if (!ro) {
-		if (oc_connect_writer(&conn, &writer, err, sizeof(err)) == 0)
-			worker = oc_worker_start(&writer, profile.name, audit_log, err, sizeof(err));
-		if (!worker)
-			fprintf(stderr, "opsconsole: actions disabled: %s\n", err);
-	}
-
-	char checklist_path[PATH_MAX], rehearsal_progress[PATH_MAX + 128], checklist_notice[1024] = "";
-	bool checklist_fallback = false;
-	if (oc_rehearse_default_paths(&profile, datadir, checklist_path, sizeof(checklist_path), rehearsal_progress,
-				      sizeof(rehearsal_progress), &checklist_fallback) < 0)
-		checklist_path[0] = '\0';
-	if (checklist_fallback)
-		oc_checklist_fallback_notice(profile.name, OC_REHEARSE_DEFAULT_CHECKLIST, checklist_notice,
-					     sizeof(checklist_notice));
-	struct oc_checklist_var checklist_vars[OC_PROFILE_MAX_VARS];
-	for (size_t i = 0; i < profile.nchecklist_vars; i++) {
-		checklist_vars[i].name = profile.checklist_vars[i].name;
-		checklist_vars[i].value = profile.checklist_vars[i].value;
-	}
-	/* Node probes: over SSH to each node, also in a read-only console
-	 * (they change nothing; draining from a result goes through the
-	 * worker like any write). */
-	struct oc_probe_runner *probe_runner =
-		snapshot ? NULL : oc_probe_ssh_runner_new(&profile.probes, err, sizeof(err));
-	if (!probe_runner && !snapshot)
-		fprintf(stderr, "opsconsole: node probes disabled: %s\n", err);
 	const char *libslurm_version = NULL;
 #ifdef OC_WITH_LIBSLURM
-	if (!snapshot && !conn.cli)
+	if (!o->snapshot && !c->su.conn.cli)
 		libslurm_version = oc_slurm_build_version();
 #endif
 	struct oc_ui_config ucfg = {
-		.cluster = profile.name,
+		.cluster = p->name,
 		.libslurm_version = libslurm_version,
-		.start_view = view,
-		.start_arg = partition,
-		.refresh_s = profile.refresh_s,
-		.show_hidden = show_hidden || profile.show_hidden,
-		.readonly = readonly || profile.readonly,
-		.frozen_at = frozen_at,
-		.theme = theme ? theme : (profile.theme[0] ? profile.theme : NULL),
-		.keymap = keymap ? keymap : (profile.keymap[0] ? profile.keymap : NULL),
-		.datadir = datadir,
-		.worker = worker,
-		.audit_log = audit_log,
-		.checklist_path = checklist_path,
-		.rehearsal_progress = rehearsal_progress,
-		.checklist_notice = checklist_notice,
-		.checklist_vars = checklist_vars,
-		.nchecklist_vars = profile.nchecklist_vars,
-		.probes = &profile.probes,
-		.probe_runner = probe_runner,
+		.start_view = o->view,
+		.start_arg = o->partition,
+		.refresh_s = p->refresh_s,
+		.show_hidden = o->show_hidden || p->show_hidden,
+		.readonly = o->readonly || p->readonly,
+		.frozen_at = c->frozen_at,
+		.theme = o->theme ? o->theme : (p->theme[0] ? p->theme : NULL),
+		.keymap = o->keymap ? o->keymap : (p->keymap[0] ? p->keymap : NULL),
+		.datadir = c->datadir,
+		.worker = c->worker,
+		.audit_log = c->su.audit_log,
+		.checklist_path = c->checklist_path,
+		.rehearsal_progress = c->rehearsal_progress,
+		.checklist_notice = c->checklist_notice,
+		.checklist_vars = c->checklist_vars,
+		.nchecklist_vars = p->nchecklist_vars,
+		.probes = &p->probes,
+		.probe_runner = c->probe_runner,
 	};
-	rc = oc_ui_run(&ucfg, &hooks, err, sizeof(err));
-	oc_probe_runner_free(&probe_runner);
-	bool writer_free = oc_worker_stop(&worker);
+	return oc_ui_run(&ucfg, &hooks, err, errlen);
+}
+
+/* Stops what the console started, stderr back last. */
+static void console_stop(struct console *c)
+{
+	oc_probe_runner_free(&c->probe_runner);
+	bool writer_free = oc_worker_stop(&c->worker);
 	if (writer_free)
-		oc_connect_writer_fini(&conn, &writer); /* else the stuck worker still uses it */
-	oc_collector_stop(&hctx.c);
+		oc_setup_writer_close(&c->su); /* else the stuck worker still uses it */
+	oc_collector_stop(&c->hctx.c);
 	if (writer_free)
-		oc_connect_close(&conn); /* the transport outlives backend and writer */
-	restore_stderr(saved_stderr);
+		oc_setup_close(&c->su); /* the transport outlives backend and writer */
+	restore_stderr(c->saved_stderr);
+}
+
+/* The console on a terminal. Returns the exit code. */
+static int main_console(struct main_opts *o)
+{
+	if (main_check_view(o->view))
+		return EXIT_USAGE;
+	if (o->partition && !o->view)
+		o->view = "queue";
+	struct console c;
+	memset(&c, 0, sizeof(c));
+	c.o = o;
+	if (main_datadir(c.datadir, sizeof(c.datadir)))
+		return EXIT_USAGE;
+	char err[512];
+	int rc = console_open(&c, err, sizeof(err));
+	if (rc == 0)
+		rc = console_start_collector(&c, err, sizeof(err));
+	if (rc)
+		return rc;
+	console_start_worker(&c);
+	console_rehearsal(&c);
+	console_start_probes(&c);
+	rc = console_run_ui(&c, err, sizeof(err));
+	console_stop(&c);
 	if (rc) {
 		fprintf(stderr, "opsconsole: %s\n", err);
 		return 1;
 	}
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	if (argc > 1 && strcmp(argv[1], "onboard") == 0)
+		return oc_onboard_cli(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "rehearse") == 0) {
+		char datadir[PATH_MAX];
+		if (main_datadir(datadir, sizeof(datadir)))
+			return EXIT_USAGE;
+		return oc_rehearse_cli(argc - 1, argv + 1, datadir);
+	}
+	struct main_opts o;
+	memset(&o, 0, sizeof(o));
+	int rc = main_parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (o.version)
+		return main_version(o.cluster);
+	if ((o.record || o.snapshot) && (o.once.view || o.once.json)) {
+		fprintf(stderr, "opsconsole: --%s does not go with --once\n", o.record ? "record" : "snapshot");
+		return EXIT_USAGE;
+	}
+	if (o.record && o.snapshot) {
+		fprintf(stderr, "opsconsole: --record and --snapshot do not go together\n");
+		return EXIT_USAGE;
+	}
+	if (o.record)
+		return main_record(o.cluster, o.record);
+	if (o.once.view || o.once.json)
+		return main_once(&o);
+	return main_console(&o);
 }

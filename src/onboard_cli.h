@@ -2,12 +2,9 @@
 #ifndef OC_ONBOARD_CLI_H
 #define OC_ONBOARD_CLI_H
 
-#include "core/profile.h"
-
-/* Run `opsconsole onboard ...` (argv[0] is "onboard"). resolve: how main
- * turns --cluster into a profile (prints why on failure and returns the
- * exit code). Returns the process exit code. */
-int oc_onboard_cli(int argc, char **argv, const struct oc_profile *unused,
-		   int (*resolve)(const char *name, struct oc_profile *p));
+/* Run `opsconsole onboard ...` (argv[0] is "onboard"): the cluster's
+ * profile, backend and writer come from session_setup.c, as for the
+ * console. Returns the process exit code. */
+int oc_onboard_cli(int argc, char **argv);
 
 #endif

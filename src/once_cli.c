@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "connect.h"
 #include "core/script.h"
+#include "session_setup.h"
 #include "source/collector.h"
 #include "source/source.h"
 
@@ -27,8 +27,9 @@ int oc_once_check_args(const struct oc_once_args *a)
 	return 0;
 }
 
-int oc_once_run(const struct oc_profile *p, const struct oc_once_args *a)
+int oc_once_run(struct oc_setup *setup, const struct oc_once_args *a)
 {
+	const struct oc_profile *p = &setup->profile;
 	if (oc_once_check_args(a))
 		return 2;
 	struct oc_script_opts o = {
@@ -38,19 +39,14 @@ int oc_once_run(const struct oc_profile *p, const struct oc_once_args *a)
 		.json = a->json,
 	};
 	char err[512];
-	struct oc_connection conn;
-	struct oc_backend *b = oc_connect_backend(p, &conn, err, sizeof(err));
-	if (!b) {
-		fprintf(stderr, "opsconsole: %s: %s\n", p->name, err);
+	if (oc_setup_open(setup, false, err, sizeof(err)) < 0)
 		return 2;
-	}
 	unsigned mask = oc_script_view_parts(o.view);
 	/* Partitions index nodes: they are read together, as the collector does. */
 	if (mask & OC_MASK(OC_PART_PARTITIONS))
 		mask |= OC_MASK(OC_PART_NODES);
-	struct oc_snapshot *s = oc_collector_refresh_once(b, mask, NULL);
-	oc_backend_close(&b);
-	oc_connect_close(&conn);
+	struct oc_snapshot *s = oc_collector_refresh_once(setup->backend, mask, NULL);
+	oc_setup_close(setup);
 	if (!s) {
 		fprintf(stderr, "opsconsole: %s: out of memory\n", p->name);
 		return 2;

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "core/profile.h"
+struct oc_setup; /* session_setup.h */
 
 /* What the command line asked for. */
 struct oc_once_args {
@@ -18,10 +18,11 @@ struct oc_once_args {
  * queue). Returns 0, or 2 after printing why on stderr. */
 int oc_once_check_args(const struct oc_once_args *a);
 
-/* Print one view of the cluster of profile p on stdout, from one refresh
- * without threads or terminal, and return the exit code: 0 fine (health,
- * quota: no finding), 1 findings (health, quota), 2 error (a part the
- * view needs did not come back, named on stderr; bad partition). */
-int oc_once_run(const struct oc_profile *p, const struct oc_once_args *a);
+/* Print one view of the cluster of setup's profile on stdout, from one
+ * refresh without threads or terminal (the backend is opened and closed
+ * here), and return the exit code: 0 fine (health, quota: no finding), 1
+ * findings (health, quota), 2 error (a part the view needs did not come
+ * back, named on stderr; bad partition; the cluster not reached). */
+int oc_once_run(struct oc_setup *setup, const struct oc_once_args *a);
 
 #endif

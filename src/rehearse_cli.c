@@ -23,14 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "actions/audit.h"
 #include "core/datafiles.h"
 #include "rehearsal/checklist.h"
 #include "rehearsal/report.h"
 #include "rehearsal/runner.h"
 #include "rehearsal/session.h"
+#include "session_setup.h"
 #include "source/collector.h"
-#include "connect.h"
 #include "source/source.h"
 
 #define REH_MAX_VARS 64
@@ -200,7 +199,7 @@ static void reh_print_result(const struct oc_session *s, size_t i)
 
 /* Everything a run needs. */
 struct reh {
-	struct oc_backend *backend;
+	struct oc_setup su;        /* profile, backend, writer, audit log */
 	struct oc_snapshot *snap;
 	struct oc_runner_cfg rcfg;
 	bool tty;
@@ -208,7 +207,7 @@ struct reh {
 
 static void reh_refresh(struct reh *h)
 {
-	struct oc_snapshot *n = oc_collector_refresh_once(h->backend, OC_MASK_ALL, h->snap);
+	struct oc_snapshot *n = oc_collector_refresh_once(h->su.backend, OC_MASK_ALL, h->snap);
 	if (n) {
 		oc_snapshot_unref(&h->snap);
 		h->snap = n;
@@ -385,13 +384,18 @@ static void reh_list(const struct oc_checklist *cl)
 	}
 }
 
-int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, struct oc_profile *p),
-		    const char *datadir)
+/* What the command line asked for. */
+struct reh_opts {
+	const char *cluster, *checklist, *report, *progress, *only;
+	int run_auto, reset, list;
+	struct oc_checklist_var vars[REH_MAX_VARS + OC_PROFILE_MAX_VARS]; /* --var, then the profile's */
+	size_t nvars;
+};
+
+/* Parses the options into o (zeroed). Returns -1 to go on, else the exit
+ * code (--help; bad options, after saying why). */
+static int reh_parse(int argc, char **argv, struct reh_opts *o)
 {
-	const char *cluster = NULL, *checklist = NULL, *report = NULL, *progress = NULL, *only = NULL;
-	int run_auto = 0, reset = 0, list = 0;
-	struct oc_checklist_var vars[REH_MAX_VARS + OC_PROFILE_MAX_VARS];
-	size_t nvars = 0;
 	enum { OPT_CHECKLIST = 256, OPT_AUTO, OPT_REPORT, OPT_PROGRESS, OPT_RESET, OPT_ONLY, OPT_VAR, OPT_LIST };
 	static const struct option opts[] = {
 		{"cluster", required_argument, NULL, 'c'},
@@ -410,25 +414,25 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 	int ch;
 	while ((ch = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'c': cluster = optarg; break;
-		case OPT_CHECKLIST: checklist = optarg; break;
-		case OPT_AUTO: run_auto = 1; break;
-		case OPT_REPORT: report = optarg; break;
-		case OPT_PROGRESS: progress = optarg; break;
-		case OPT_RESET: reset = 1; break;
-		case OPT_ONLY: only = optarg; break;
-		case OPT_LIST: list = 1; break;
+		case 'c': o->cluster = optarg; break;
+		case OPT_CHECKLIST: o->checklist = optarg; break;
+		case OPT_AUTO: o->run_auto = 1; break;
+		case OPT_REPORT: o->report = optarg; break;
+		case OPT_PROGRESS: o->progress = optarg; break;
+		case OPT_RESET: o->reset = 1; break;
+		case OPT_ONLY: o->only = optarg; break;
+		case OPT_LIST: o->list = 1; break;
 		case OPT_VAR: {
 			char *eq = strchr(optarg, '=');
-			if (!eq || eq == optarg || nvars >= REH_MAX_VARS) {
+			if (!eq || eq == optarg || o->nvars >= REH_MAX_VARS) {
 				fprintf(stderr, "opsconsole rehearse: --var wants NAME=VALUE (at most %d), got '%s'\n",
 					REH_MAX_VARS, optarg);
 				return 2;
 			}
 			*eq = '\0';
-			vars[nvars].name = optarg;
-			vars[nvars].value = eq + 1;
-			nvars++;
+			o->vars[o->nvars].name = optarg;
+			o->vars[o->nvars].value = eq + 1;
+			o->nvars++;
 			break;
 		}
 		case 'h': reh_usage(stdout); return 0;
@@ -440,99 +444,63 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 		reh_usage(stderr);
 		return 2;
 	}
+	return -1;
+}
 
-	struct oc_profile profile;
-	memset(&profile, 0, sizeof(profile));
-	bool have_profile = false;
-	if (!list || cluster) {
-		int rc = resolve(cluster, &profile);
-		if (rc)
-			return rc;
-		have_profile = true;
-	}
+/* The checklist --checklist or the profile names (or the default one, with
+ * a note on stderr), its variables from --var and the profile. profile:
+ * zeroed when have_profile is false (--list without --cluster). Returns 0
+ * and *out, or 2 after saying why. */
+static int reh_load_checklist(struct reh_opts *o, const struct oc_profile *profile, bool have_profile,
+			      const char *datadir, struct oc_checklist **out)
+{
 	char clpath[PATH_MAX];
 	bool fallback = false;
-	int rc = reh_checklist_path(checklist, have_profile ? &profile : NULL, datadir, clpath, sizeof(clpath),
+	int rc = reh_checklist_path(o->checklist, have_profile ? profile : NULL, datadir, clpath, sizeof(clpath),
 				    &fallback);
 	if (rc)
 		return rc;
 	/* The profile's values come after --var: the first of a name wins. */
-	for (size_t i = 0; have_profile && i < profile.nchecklist_vars && nvars < REH_MAX_VARS; i++) {
-		vars[nvars].name = profile.checklist_vars[i].name;
-		vars[nvars].value = profile.checklist_vars[i].value;
-		nvars++;
+	for (size_t i = 0; have_profile && i < profile->nchecklist_vars && o->nvars < REH_MAX_VARS; i++) {
+		o->vars[o->nvars].name = profile->checklist_vars[i].name;
+		o->vars[o->nvars].value = profile->checklist_vars[i].value;
+		o->nvars++;
 	}
 	char err[8192];
-	struct oc_checklist *cl = oc_checklist_load(clpath, vars, nvars, err, sizeof(err));
+	struct oc_checklist *cl = oc_checklist_load(clpath, o->vars, o->nvars, err, sizeof(err));
 	if (!cl) {
 		fprintf(stderr, "opsconsole rehearse: %s\n", err);
 		return 2;
 	}
 	if (fallback) {
 		char note[1024];
-		oc_checklist_set_notice(cl, oc_checklist_fallback_notice(profile.name, REH_DEFAULT_CHECKLIST, note,
+		oc_checklist_set_notice(cl, oc_checklist_fallback_notice(profile->name, REH_DEFAULT_CHECKLIST, note,
 									  sizeof(note)));
 		if (cl->notice)
 			fprintf(stderr, "opsconsole rehearse: note: %s\n", cl->notice);
 	}
-	if (list) {
-		reh_list(cl);
-		oc_checklist_free(&cl);
-		return 0;
-	}
-	bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	if (!run_auto && !isatty(STDIN_FILENO)) {
-		fprintf(stderr, "opsconsole rehearse: not a terminal: use --auto to run the automatic steps\n");
-		oc_checklist_free(&cl);
-		return 2;
-	}
+	*out = cl;
+	return 0;
+}
 
-	char state_dir[PATH_MAX], progress_path[PATH_MAX + 128];
-	reh_state_dir(state_dir, sizeof(state_dir));
-	if (progress)
-		snprintf(progress_path, sizeof(progress_path), "%s", progress);
-	else
-		snprintf(progress_path, sizeof(progress_path), "%s/rehearsal-%s.progress.json", state_dir, profile.name);
-	struct oc_session *s = NULL;
-	if (oc_session_open(cl, profile.name, progress_path, reset, &s, err, sizeof(err)) < 0) {
-		fprintf(stderr, "opsconsole rehearse: %s\n", err);
-		oc_checklist_free(&cl);
-		return 2;
+/* --reset: starting over, jobs a killed run of the old progress left
+ * behind are still cancelled (a broken old file is ignored). */
+static void reh_cleanup_old(struct reh *h, const struct oc_checklist *cl, const char *progress_path)
+{
+	struct oc_session *old = NULL;
+	char err[8192], msg[4096];
+	if (oc_session_open(cl, h->su.profile.name, progress_path, false, &old, err, sizeof(err)) == 0 && old->resumed) {
+		old->path[0] = '\0';   /* the new session owns the file now */
+		if (oc_runner_cleanup_all(old, &h->rcfg, msg, sizeof(msg)) != 0 && msg[0])
+			printf("%s", msg);
 	}
+	oc_session_free(&old);
+}
 
-	struct reh h = {.tty = tty && !run_auto};
-	struct oc_writer writer = {0};
-	int exit_code = 1;
-	struct oc_connection conn = {0};
-	h.backend = oc_connect_backend(&profile, &conn, err, sizeof(err));
-	if (!h.backend) {
-		fprintf(stderr, "opsconsole rehearse: %s: %s\n", profile.name, err);
-		goto out;
-	}
-	if (oc_connect_writer(&conn, &writer, err, sizeof(err)) < 0) {
-		fprintf(stderr, "opsconsole rehearse: %s\n", err);
-		goto out;
-	}
-	char audit[PATH_MAX];
-	oc_audit_profile_path(&profile, audit, sizeof(audit));
-	h.rcfg.writer = &writer;
-	h.rcfg.cluster = profile.name;
-	h.rcfg.audit_log = audit;
-	printf("rehearsal of %s with checklist %s (%s), %zu steps; progress: %s\n", profile.name, cl->name, cl->path,
-	       cl->nsteps, progress_path);
-	if (reset) {
-		/* Starting over: jobs a killed run of the old progress left
-		 * behind are still cancelled (a broken old file is ignored). */
-		struct oc_session *old = NULL;
-		char msg0[4096];
-		if (oc_session_open(cl, profile.name, progress_path, false, &old, err, sizeof(err)) == 0 && old->resumed) {
-			old->path[0] = '\0';   /* the new session owns the file now */
-			if (oc_runner_cleanup_all(old, &h.rcfg, msg0, sizeof(msg0)) != 0 && msg0[0])
-				printf("%s", msg0);
-		}
-		oc_session_free(&old);
-	}
-
+/* SIGTERM, SIGINT and SIGHUP end the run between polls (reh_stop_sig):
+ * the step in progress is cleaned up and the progress saved first. */
+static void reh_catch_signals(void)
+{
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = reh_on_signal;
@@ -540,29 +508,36 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
 
+/* A resumed session: how far the saved progress got. */
+static void reh_say_resumed(const struct oc_session *s)
+{
+	if (!s->resumed)
+		return;
 	size_t next = oc_session_next(s);
-	if (s->resumed) {
-		size_t done = 0;
-		for (size_t i = 0; i < s->nsteps; i++)
-			done += s->steps[i].state != OC_STEP_NOT_RUN && s->steps[i].state != OC_STEP_RUNNING;
-		if (next < s->nsteps)
-			printf("resuming: %zu of %zu steps already done; next: %s\n", done, s->nsteps, s->steps[next].id);
-		else
-			printf("resuming: all %zu steps already done (use --reset to start over)\n", s->nsteps);
-	}
-	char msg[4096];
-	if (oc_runner_cleanup_all(s, &h.rcfg, msg, sizeof(msg)) != 0 && msg[0])
-		printf("%s", msg);
-	fflush(stdout);
+	size_t done = 0;
+	for (size_t i = 0; i < s->nsteps; i++)
+		done += s->steps[i].state != OC_STEP_NOT_RUN && s->steps[i].state != OC_STEP_RUNNING;
+	if (next < s->nsteps)
+		printf("resuming: %zu of %zu steps already done; next: %s\n", done, s->nsteps, s->steps[next].id);
+	else
+		printf("resuming: all %zu steps already done (use --reset to start over)\n", s->nsteps);
+}
 
+/* Every step not yet decided that --only takes: automatic ones run and
+ * manual ones skipped with --auto, else each offered to the operator. */
+static void reh_run_steps(struct reh *h, const struct reh_opts *o, const struct oc_checklist *cl,
+			  struct oc_session *s)
+{
+	char err[8192];
 	for (size_t i = 0; i < cl->nsteps && !reh_stop_sig; i++) {
 		enum oc_step_state st = s->steps[i].state;
 		if (st == OC_STEP_PASSED || st == OC_STEP_FAILED || st == OC_STEP_SKIPPED)
 			continue;
-		if (!reh_only(only, cl->steps[i].id))
+		if (!reh_only(o->only, cl->steps[i].id))
 			continue;
-		if (run_auto) {
+		if (o->run_auto) {
 			if (!cl->steps[i].automatic) {
 				oc_step_rec_set_evidence(&s->steps[i], "skipped: needs an operator");
 				oc_session_mark(s, i, OC_STEP_SKIPPED, "skipped: needs an operator (--auto)", "auto", err,
@@ -570,17 +545,20 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 				reh_print_result(s, i);
 				continue;
 			}
-			reh_auto_step(&h, cl, s, i);
-		} else if (!reh_interactive_step(&h, cl, s, i)) {
+			reh_auto_step(h, cl, s, i);
+		} else if (!reh_interactive_step(h, cl, s, i)) {
 			break;
 		}
 	}
-	oc_runner_cleanup_all(s, &h.rcfg, msg, sizeof(msg));
-	if (msg[0])
-		printf("%s", msg);
+}
 
-	/* The report: the session's own folder unless --report. */
-	char report_dir[PATH_MAX + 128];
+/* The report (into --report, else the session's own folder under
+ * state_dir) and the tally. Returns the exit code: 0 nothing failed, 1
+ * some step failed, 128+N stopped by signal N. */
+static int reh_report(const char *report, const struct oc_session *s, const struct oc_checklist *cl,
+		      const char *state_dir, const char *cluster, const char *progress_path)
+{
+	char report_dir[PATH_MAX + 128], err[8192];
 	if (report) {
 		snprintf(report_dir, sizeof(report_dir), "%s", report);
 	} else {
@@ -589,7 +567,7 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 		struct tm tm;
 		if (localtime_r(&created, &tm))
 			strftime(day, sizeof(day), "%Y-%m-%d", &tm);
-		snprintf(report_dir, sizeof(report_dir), "%s/rehearsal-%s-%s", state_dir, profile.name, day);
+		snprintf(report_dir, sizeof(report_dir), "%s/rehearsal-%s-%s", state_dir, cluster, day);
 	}
 	size_t passed = oc_session_count(s, OC_STEP_PASSED), failed = oc_session_count(s, OC_STEP_FAILED),
 	       skipped = oc_session_count(s, OC_STEP_SKIPPED);
@@ -603,19 +581,87 @@ int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, stru
 	if (reh_stop_sig) {
 		printf("stopped by signal %d: progress saved in %s; run again to resume\n", (int)reh_stop_sig,
 		       progress_path);
-		exit_code = 128 + (int)reh_stop_sig;
-	} else {
-		exit_code = failed ? 1 : 0;
+		return 128 + (int)reh_stop_sig;
 	}
-out:
+	return failed ? 1 : 0;
+}
+
+/* With the backend and writer open: clean up after an earlier run, run
+ * the steps, clean up, report. Returns the exit code. */
+static int reh_rehearse(struct reh *h, const struct reh_opts *o, const struct oc_checklist *cl,
+			struct oc_session *s, const char *state_dir, const char *progress_path)
+{
+	h->rcfg.writer = &h->su.writer;
+	h->rcfg.cluster = h->su.profile.name;
+	h->rcfg.audit_log = h->su.audit_log;
+	printf("rehearsal of %s with checklist %s (%s), %zu steps; progress: %s\n", h->su.profile.name, cl->name,
+	       cl->path, cl->nsteps, progress_path);
+	if (o->reset)
+		reh_cleanup_old(h, cl, progress_path);
+	reh_catch_signals();
+	reh_say_resumed(s);
+	char msg[4096];
+	if (oc_runner_cleanup_all(s, &h->rcfg, msg, sizeof(msg)) != 0 && msg[0])
+		printf("%s", msg);
+	fflush(stdout);
+	reh_run_steps(h, o, cl, s);
+	oc_runner_cleanup_all(s, &h->rcfg, msg, sizeof(msg));
+	if (msg[0])
+		printf("%s", msg);
+	return reh_report(o->report, s, cl, state_dir, h->su.profile.name, progress_path);
+}
+
+int oc_rehearse_cli(int argc, char **argv, const char *datadir)
+{
+	struct reh_opts o;
+	memset(&o, 0, sizeof(o));
+	int rc = reh_parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	struct reh h;
+	memset(&h, 0, sizeof(h));
+	oc_setup_init(&h.su, "opsconsole rehearse");
+	bool have_profile = !o.list || o.cluster;
+	if (have_profile && (rc = oc_setup_profile(&h.su, o.cluster)) != 0)
+		return rc;
+	struct oc_checklist *cl = NULL;
+	rc = reh_load_checklist(&o, &h.su.profile, have_profile, datadir, &cl);
+	if (rc)
+		return rc;
+	if (o.list) {
+		reh_list(cl);
+		oc_checklist_free(&cl);
+		return 0;
+	}
+	if (!o.run_auto && !isatty(STDIN_FILENO)) {
+		fprintf(stderr, "opsconsole rehearse: not a terminal: use --auto to run the automatic steps\n");
+		oc_checklist_free(&cl);
+		return 2;
+	}
+	h.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !o.run_auto;
+
+	char state_dir[PATH_MAX], progress_path[PATH_MAX + 128], err[8192];
+	reh_state_dir(state_dir, sizeof(state_dir));
+	if (o.progress)
+		snprintf(progress_path, sizeof(progress_path), "%s", o.progress);
+	else
+		snprintf(progress_path, sizeof(progress_path), "%s/rehearsal-%s.progress.json", state_dir,
+			 h.su.profile.name);
+	struct oc_session *s = NULL;
+	if (oc_session_open(cl, h.su.profile.name, progress_path, o.reset, &s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "opsconsole rehearse: %s\n", err);
+		oc_checklist_free(&cl);
+		return 2;
+	}
+	rc = 1; /* the cluster cannot be reached */
+	if (oc_setup_open(&h.su, true, err, sizeof(err)) == 0)
+		rc = reh_rehearse(&h, &o, cl, s, state_dir, progress_path);
 	fflush(stdout);
 	oc_snapshot_unref(&h.snap);
-	oc_connect_writer_fini(&conn, &writer);
-	oc_backend_close(&h.backend);
-	oc_connect_close(&conn);
+	oc_setup_close(&h.su);
 	oc_session_free(&s);
 	oc_checklist_free(&cl);
-	return exit_code;
+	return rc;
 }
 
 int oc_rehearse_default_paths(const struct oc_profile *p, const char *datadir, char *checklist, size_t clen,

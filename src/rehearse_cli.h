@@ -8,16 +8,15 @@
 
 #include "core/profile.h"
 
-/* Run `opsconsole rehearse ...` (argv[0] is "rehearse"). resolve: how
- * main turns --cluster into a profile (prints why on failure and returns
- * the exit code); datadir: the installed data directory (share/opsconsole,
- * or the source tree), "" when unknown. Returns the process exit code: 0
+/* Run `opsconsole rehearse ...` (argv[0] is "rehearse"): the cluster's
+ * profile, backend and writer come from session_setup.c, as for the
+ * console; datadir: the installed data directory (share/opsconsole, or
+ * the source tree), "" when unknown. Returns the process exit code: 0
  * every step run passed, 1 some failed (or the cluster could not be
  * reached), 2 usage or a bad checklist or progress file, 128+N when
  * stopped by signal N (the progress is saved and the step in progress
  * cleaned up first). */
-int oc_rehearse_cli(int argc, char **argv, int (*resolve)(const char *name, struct oc_profile *p),
-		    const char *datadir);
+int oc_rehearse_cli(int argc, char **argv, const char *datadir);
 
 /* The checklist and the progress file the console's rehearsal view uses
  * for profile p (the same rules as the subcommand without --checklist and
