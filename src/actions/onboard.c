@@ -342,7 +342,7 @@ static int onb_get_array(const struct onb_load *l, json_t *v, const char *field,
 static int onb_get_names(const struct onb_load *l, json_t *v, const char *field, bool user, bool qos,
 			 char (*list)[OC_ONB_NAME_MAX], size_t max, size_t *n)
 {
-	size_t count;
+	size_t count = 0;
 	if (onb_get_array(l, v, field, max, &count) < 0)
 		return -1;
 	for (size_t i = 0; i < count; i++) {
@@ -359,7 +359,7 @@ static int onb_get_names(const struct onb_load *l, json_t *v, const char *field,
  * Returns 0 or -1. */
 static int onb_get_users(const struct onb_load *l, json_t *v, struct oc_onb_spec *spec)
 {
-	size_t count;
+	size_t count = 0;
 	if (onb_get_array(l, v, "users", OC_ONB_MAX_USERS, &count) < 0)
 		return -1;
 	for (size_t i = 0; i < count; i++) {
@@ -401,7 +401,7 @@ static int onb_get_users(const struct onb_load *l, json_t *v, struct oc_onb_spec
  * "max_submit_jobs_per_user", "priority"}. Returns 0 or -1. */
 static int onb_get_new_qos(const struct onb_load *l, json_t *v, struct oc_onb_spec *spec)
 {
-	size_t count;
+	size_t count = 0;
 	if (onb_get_array(l, v, "new_qos", OC_ONB_MAX_QOS, &count) < 0)
 		return -1;
 	for (size_t i = 0; i < count; i++) {

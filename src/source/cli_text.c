@@ -560,8 +560,8 @@ int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text,
 	struct oc_qos *q = NULL;
 	bool seen_header = false, in_limits = false;
 	FOR_LINES(text, len, ls, le) {
-		const char *v;
-		size_t vl;
+		const char *v = NULL;
+		size_t vl = 0;
 		if (strncmp(ls, "Current Association Manager state", 33) == 0) {
 			seen_header = true;
 			continue;
