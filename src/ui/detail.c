@@ -54,6 +54,122 @@ static int field(WINDOW *w, int y, int width, const char *label, const char *val
 	return y + 1;
 }
 
+/* The partitions the node at idx is in (slurmctld does not send them
+ * with the node). */
+static void node_partitions(const struct oc_snapshot *s, long idx, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	size_t off = 0;
+	for (size_t i = 0; s->partitions && i < s->partitions->n; i++) {
+		const struct oc_partition *p = &s->partitions->v[i];
+		for (uint32_t k = 0; k < p->node_count; k++)
+			if (p->node_idx[k] == (uint32_t)idx && off < len) {
+				off += (size_t)snprintf(buf + off, len - off, "%s%s%s", off ? "," : "", p->name,
+							(p->flags & OC_PF_HIDDEN) ? "(hidden)" : "");
+				break;
+			}
+	}
+}
+
+/* The reservations that hold the node at idx, active or not. */
+static void node_reservations(const struct oc_snapshot *s, long idx, time_t now, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	size_t off = 0;
+	for (size_t i = 0; s->reservations && i < s->reservations->n; i++) {
+		const struct oc_reservation *r = &s->reservations->v[i];
+		for (uint32_t k = 0; k < r->node_idx_count; k++)
+			if (r->node_idx[k] == (uint32_t)idx && off < len) {
+				bool active = r->start_time <= now && now < r->end_time;
+				off += (size_t)snprintf(buf + off, len - off, "%s%s (%s%s%s)", off ? ", " : "", r->name,
+							active ? "active" : "not active", r->flags ? ", " : "",
+							r->flags ? r->flags : "");
+			}
+	}
+}
+
+/* The state, reason and who set it, from line y. Returns the next line. */
+static int node_state_lines(struct oc_app *app, WINDOW *w, int y, int width, const struct oc_node *n)
+{
+	char buf[512], a[256], b[64];
+	snprintf(buf, sizeof(buf), "%s (%s)   health: %s", oc_node_state_long(n, a, sizeof(a)),
+		 oc_node_state_compact(n, b, sizeof(b)), oc_health_name(oc_node_health(n)));
+	enum oc_health hl = oc_node_health(n);
+	y = field(w, y, width, "State", buf,
+		  oc_theme_attr(hl == OC_HEALTH_OK ? OC_ROLE_OK : hl == OC_HEALTH_DRAINING ? OC_ROLE_WARN : OC_ROLE_BAD));
+	if (!n->reason)
+		return y;
+	y = field(w, y, width, "Reason", n->reason, oc_theme_attr(OC_ROLE_WARN));
+	char when[96];
+	fmt_when(n->reason_time, app->now, when, sizeof(when));
+	snprintf(buf, sizeof(buf), "%s at %s   source: %s", n->reason_user ? n->reason_user : "?", when,
+		 oc_reason_source_name(oc_reason_classify(n->reason, n->reason_user, app->snap->slurm_user)));
+	return field(w, y, width, "Set by", buf, A_NORMAL);
+}
+
+/* Partitions, resources, reservations, boot and version, from line y.
+ * Returns the next line. */
+static int node_resource_lines(struct oc_app *app, WINDOW *w, int y, int width, long idx)
+{
+	const struct oc_snapshot *s = app->snap;
+	const struct oc_node *n = &s->nodes->v[idx];
+	char buf[512];
+	node_partitions(s, idx, buf, sizeof(buf));
+	y = field(w, y, width, "Partitions", buf[0] ? buf : "-", A_NORMAL);
+	snprintf(buf, sizeof(buf), "%u/%u allocated   load %.2f", n->alloc_cpus, n->cpus, n->cpu_load / 100.0);
+	y = field(w, y, width, "CPUs", buf, A_NORMAL);
+	snprintf(buf, sizeof(buf), "%llu/%llu MB allocated", (unsigned long long)n->alloc_mem_mb,
+		 (unsigned long long)n->mem_mb);
+	y = field(w, y, width, "Memory", buf, A_NORMAL);
+	snprintf(buf, sizeof(buf), "%u/%u allocated", n->alloc_gpus, n->gpus);
+	y = field(w, y, width, "GPUs", buf, A_NORMAL);
+	y = field(w, y, width, "CfgTRES", n->cfg_tres, A_NORMAL);
+	y = field(w, y, width, "AllocTRES", n->alloc_tres ? n->alloc_tres : "(none)", A_NORMAL);
+	node_reservations(s, idx, app->now, buf, sizeof(buf));
+	if (buf[0])
+		y = field(w, y, width, "Reservation", buf, oc_theme_attr(OC_ROLE_WARN));
+	char when[96];
+	fmt_when(n->boot_time, app->now, when, sizeof(when));
+	y = field(w, y, width, "Boot", when, A_NORMAL);
+	fmt_when(n->slurmd_start_time, app->now, when, sizeof(when));
+	y = field(w, y, width, "slurmd start", when, A_NORMAL);
+	snprintf(buf, sizeof(buf), "%s   features: %s", n->version ? n->version : "-", n->features ? n->features : "-");
+	return field(w, y, width, "Version", buf, A_NORMAL);
+}
+
+/* Whether job j runs on the node at idx. */
+static bool job_on(const struct oc_job *j, long idx)
+{
+	for (uint32_t k = 0; k < j->node_count; k++)
+		if (j->node_idx[k] == (uint32_t)idx)
+			return true;
+	return false;
+}
+
+/* The jobs on the node at idx from line y, as many as fit. */
+static void node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, long idx)
+{
+	const struct oc_snapshot *s = app->snap;
+	char buf[512];
+	size_t njobs = 0;
+	for (size_t i = 0; s->jobs && i < s->jobs->n; i++)
+		njobs += job_on(&s->jobs->v[i], idx);
+	snprintf(buf, sizeof(buf), "%zu running", njobs);
+	y = field(w, y, width, "Jobs", buf, A_NORMAL);
+	for (size_t i = 0; s->jobs && i < s->jobs->n && y < h - 1; i++) {
+		const struct oc_job *j = &s->jobs->v[i];
+		if (!job_on(j, idx))
+			continue;
+		char t[32];
+		oc_format_duration(j->start_time ? (long long)(app->now - j->start_time) : 0, t, sizeof(t));
+		snprintf(buf, sizeof(buf), "%8u %-2s %-8s %-8s %-10s %3u GPUs %10s  %s", j->job_id, oc_job_state_compact(j),
+			 j->user ? j->user : "", j->account ? j->account : "", j->partition ? j->partition : "", j->gpus,
+			 t, j->name ? j->name : "");
+		wmove(w, y++, 4);
+		oc_put_text(w, buf, width - 6, true, false);
+	}
+}
+
 static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 {
 	const struct oc_snapshot *s = app->snap;
@@ -72,89 +188,9 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		field(w, 2, width, "", "this node is no longer in the cluster", oc_theme_attr(OC_ROLE_BAD));
 		return;
 	}
-	const struct oc_node *n = &s->nodes->v[idx];
-	char buf[512], a[256], b[64];
-	int y = 1;
-	snprintf(buf, sizeof(buf), "%s (%s)   health: %s", oc_node_state_long(n, a, sizeof(a)),
-		 oc_node_state_compact(n, b, sizeof(b)), oc_health_name(oc_node_health(n)));
-	enum oc_health hl = oc_node_health(n);
-	y = field(w, y, width, "State", buf,
-		  oc_theme_attr(hl == OC_HEALTH_OK ? OC_ROLE_OK : hl == OC_HEALTH_DRAINING ? OC_ROLE_WARN : OC_ROLE_BAD));
-	if (n->reason) {
-		y = field(w, y, width, "Reason", n->reason, oc_theme_attr(OC_ROLE_WARN));
-		char when[96];
-		fmt_when(n->reason_time, app->now, when, sizeof(when));
-		snprintf(buf, sizeof(buf), "%s at %s   source: %s", n->reason_user ? n->reason_user : "?", when,
-			 oc_reason_source_name(oc_reason_classify(n->reason, n->reason_user, s->slurm_user)));
-		y = field(w, y, width, "Set by", buf, A_NORMAL);
-	}
-	/* Partitions: slurmctld does not send them with the node. */
-	buf[0] = '\0';
-	size_t poff = 0;
-	for (size_t i = 0; s->partitions && i < s->partitions->n; i++) {
-		const struct oc_partition *p = &s->partitions->v[i];
-		for (uint32_t k = 0; k < p->node_count; k++)
-			if (p->node_idx[k] == (uint32_t)idx && poff < sizeof(buf)) {
-				poff += (size_t)snprintf(buf + poff, sizeof(buf) - poff, "%s%s%s", poff ? "," : "",
-							 p->name, (p->flags & OC_PF_HIDDEN) ? "(hidden)" : "");
-				break;
-			}
-	}
-	y = field(w, y, width, "Partitions", buf[0] ? buf : "-", A_NORMAL);
-	snprintf(buf, sizeof(buf), "%u/%u allocated   load %.2f", n->alloc_cpus, n->cpus, n->cpu_load / 100.0);
-	y = field(w, y, width, "CPUs", buf, A_NORMAL);
-	snprintf(buf, sizeof(buf), "%llu/%llu MB allocated", (unsigned long long)n->alloc_mem_mb,
-		 (unsigned long long)n->mem_mb);
-	y = field(w, y, width, "Memory", buf, A_NORMAL);
-	snprintf(buf, sizeof(buf), "%u/%u allocated", n->alloc_gpus, n->gpus);
-	y = field(w, y, width, "GPUs", buf, A_NORMAL);
-	y = field(w, y, width, "CfgTRES", n->cfg_tres, A_NORMAL);
-	y = field(w, y, width, "AllocTRES", n->alloc_tres ? n->alloc_tres : "(none)", A_NORMAL);
-	/* Reservations that hold this node. */
-	buf[0] = '\0';
-	size_t off = 0;
-	for (size_t i = 0; s->reservations && i < s->reservations->n; i++) {
-		const struct oc_reservation *r = &s->reservations->v[i];
-		for (uint32_t k = 0; k < r->node_idx_count; k++)
-			if (r->node_idx[k] == (uint32_t)idx && off < sizeof(buf)) {
-				bool active = r->start_time <= app->now && app->now < r->end_time;
-				off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s (%s%s%s)", off ? ", " : "",
-							r->name, active ? "active" : "not active",
-							r->flags ? ", " : "", r->flags ? r->flags : "");
-			}
-	}
-	if (buf[0])
-		y = field(w, y, width, "Reservation", buf, oc_theme_attr(OC_ROLE_WARN));
-	char when[96];
-	fmt_when(n->boot_time, app->now, when, sizeof(when));
-	y = field(w, y, width, "Boot", when, A_NORMAL);
-	fmt_when(n->slurmd_start_time, app->now, when, sizeof(when));
-	y = field(w, y, width, "slurmd start", when, A_NORMAL);
-	snprintf(buf, sizeof(buf), "%s   features: %s", n->version ? n->version : "-", n->features ? n->features : "-");
-	y = field(w, y, width, "Version", buf, A_NORMAL);
-	/* Jobs on the node. */
-	size_t njobs = 0;
-	for (size_t i = 0; s->jobs && i < s->jobs->n; i++)
-		for (uint32_t k = 0; k < s->jobs->v[i].node_count; k++)
-			if (s->jobs->v[i].node_idx[k] == (uint32_t)idx)
-				njobs++;
-	snprintf(buf, sizeof(buf), "%zu running", njobs);
-	y = field(w, y, width, "Jobs", buf, A_NORMAL);
-	for (size_t i = 0; s->jobs && i < s->jobs->n && y < h - 1; i++) {
-		const struct oc_job *j = &s->jobs->v[i];
-		for (uint32_t k = 0; k < j->node_count; k++) {
-			if (j->node_idx[k] != (uint32_t)idx)
-				continue;
-			char t[32];
-			oc_format_duration(j->start_time ? (long long)(app->now - j->start_time) : 0, t, sizeof(t));
-			snprintf(buf, sizeof(buf), "%8u %-2s %-8s %-8s %-10s %3u GPUs %10s  %s", j->job_id,
-				 oc_job_state_compact(j), j->user ? j->user : "", j->account ? j->account : "",
-				 j->partition ? j->partition : "", j->gpus, t, j->name ? j->name : "");
-			wmove(w, y++, 4);
-			oc_put_text(w, buf, width - 6, true, false);
-			break;
-		}
-	}
+	int y = node_state_lines(app, w, 1, width, &s->nodes->v[idx]);
+	y = node_resource_lines(app, w, y, width, idx);
+	node_jobs(app, w, y, h, width, idx);
 }
 
 void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,

@@ -287,18 +287,12 @@ static void probe_cell(WINDOW *w, const struct oc_probe_node_result *r, size_t k
 	wattrset(w, A_NORMAL);
 }
 
-static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
+/* The title line and the table's header. Returns the check columns'
+ * width. */
+static int probe_header(struct oc_probe *p, WINDOW *w, int width)
 {
-	struct panel *pn = panel_of(app);
-	struct oc_probe *p = pn->probe;
 	const struct oc_probe_config *pc = oc_probe_config(p);
-	size_t n = oc_probe_count(p), done = oc_probe_finished(p);
-	struct oc_probe_node_result *r = malloc(sizeof(*r));
-	if (!r)
-		return;
-	werase(w);
-	box(w, 0, 0);
-	size_t bad = oc_probe_problems(p);
+	size_t n = oc_probe_count(p), done = oc_probe_finished(p), bad = oc_probe_problems(p);
 	char title[200];
 	snprintf(title, sizeof(title), " Probes: %zu node%s, %zu done, %zu with problems%s ", n, n == 1 ? "" : "s",
 		 done, bad, done < n ? ", running..." : "");
@@ -316,8 +310,7 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		if (cw < 5)
 			cw = 5;
 	}
-	int y = 1;
-	wmove(w, y, 2);
+	wmove(w, 1, 2);
 	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 	oc_put_text(w, "  NODE", PROBE_NODE_W, true, false);
 	oc_put_text(w, "STATE", PROBE_STATE_W, true, false);
@@ -328,12 +321,102 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		for (char *c = t; *c; c++)
 			if (*c >= 'a' && *c <= 'z')
 				*c = (char)(*c - 'a' + 'A');
-		wmove(w, y, x);
+		wmove(w, 1, x);
 		oc_put_text(w, t, cw, true, false);
 		x += cw + 1;
 	}
 	wattrset(w, A_NORMAL);
-	y++;
+	return cw;
+}
+
+/* One node's row at line y. */
+static void probe_row(WINDOW *w, int y, int width, int cw, const struct oc_probe_node_result *r, bool sel)
+{
+	bool problem = oc_probe_node_bad(r);
+	char name[160];
+	/* "!" marks a node with a problem, colour or not. */
+	snprintf(name, sizeof(name), "%c %s", problem ? '!' : ' ', r->name);
+	wmove(w, y, 2);
+	wattrset(w, sel ? oc_theme_attr(OC_ROLE_SELECTED) : oc_theme_attr(problem ? OC_ROLE_BAD : OC_ROLE_NORMAL));
+	oc_put_text(w, name, PROBE_NODE_W, true, false);
+	char st[64];
+	probe_state_text(r, st, sizeof(st));
+	wattrset(w, oc_theme_attr(r->state == OC_PROBE_NODE_DONE	       ? OC_ROLE_NORMAL
+				  : r->state == OC_PROBE_NODE_RUNNING  ? OC_ROLE_BUSY
+				  : r->state == OC_PROBE_NODE_WAITING  ? OC_ROLE_DIM
+				  : r->state == OC_PROBE_NODE_CANCELLED ? OC_ROLE_DIM
+								       : OC_ROLE_BAD));
+	oc_put_text(w, st, PROBE_STATE_W, true, false);
+	wattrset(w, A_NORMAL);
+	int x = 2 + PROBE_NODE_W + PROBE_STATE_W;
+	/* A node that did not answer: what had come in, then its own
+	 * failure across the rest of the check columns. */
+	bool failed = r->state == OC_PROBE_NODE_NO_ANSWER || r->state == OC_PROBE_NODE_UNREACHABLE;
+	size_t k = 0;
+	for (; k < r->ncheck && x + cw <= width - 2 && !(failed && r->checks[k].verdict == OC_PROBE_PENDING); k++) {
+		wmove(w, y, x);
+		probe_cell(w, r, k, cw);
+		x += cw + 1;
+	}
+	if (failed && x < width - 2) {
+		wmove(w, y, x);
+		wattrset(w, oc_theme_attr(OC_ROLE_BAD));
+		oc_put_text(w, r->error, width - 2 - x, true, false);
+		wattrset(w, A_NORMAL);
+	}
+}
+
+/* The selected node's details from line y: a rule, its state, a line per
+ * check. */
+static void probe_details(WINDOW *w, int y, int h, int width, const struct oc_probe_config *pc,
+			  const struct oc_probe_node_result *r)
+{
+	wmove(w, y++, 1);
+	whline(w, ACS_HLINE, width - 2);
+	wmove(w, y++, 2);
+	char line[600];
+	snprintf(line, sizeof(line), "%s: %s%s%s", r->name, oc_probe_state_name(r->state), r->error[0] ? ": " : "",
+		 r->error);
+	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
+	oc_put_text(w, line, width - 4, true, false);
+	wattrset(w, A_NORMAL);
+	for (size_t k = 0; k < r->ncheck && y < h - 1; k++) {
+		const struct oc_probe_check_result *c = &r->checks[k];
+		snprintf(line, sizeof(line), "  %-16s %-4s %s", pc->checks[k].name, oc_probe_eval_verdict_name(c->verdict),
+			 c->verdict == OC_PROBE_PENDING ? "" : c->text);
+		wmove(w, y++, 2);
+		wattrset(w, oc_theme_attr(c->verdict == OC_PROBE_OK ? OC_ROLE_NORMAL : probe_role(c->verdict)));
+		oc_put_text(w, line, width - 4, true, false);
+		wattrset(w, A_NORMAL);
+	}
+}
+
+/* Footer: the keys, and why drain is off when it is. */
+static void probe_footer(struct oc_app *app, WINDOW *w, int h, int width, bool running)
+{
+	char why[512] = "", foot[700];
+	bool can = oc_app_writes_allowed(app, why, sizeof(why));
+	snprintf(foot, sizeof(foot), " Up/Down select  %s%s  p again  Esc %s ", can ? "d drain with the reason" : "d drain off:",
+		 can ? "" : why, running ? "cancel" : "close");
+	wmove(w, h - 1, 2);
+	wattrset(w, oc_theme_attr(can ? OC_ROLE_DIM : OC_ROLE_WARN));
+	oc_put_text(w, foot, width - 4, false, false);
+	wattrset(w, A_NORMAL);
+}
+
+static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
+{
+	struct panel *pn = panel_of(app);
+	struct oc_probe *p = pn->probe;
+	const struct oc_probe_config *pc = oc_probe_config(p);
+	size_t n = oc_probe_count(p);
+	struct oc_probe_node_result *r = malloc(sizeof(*r));
+	if (!r)
+		return;
+	werase(w);
+	box(w, 0, 0);
+	int cw = probe_header(p, w, width);
+	int y = 2;
 	/* The table takes what the details leave (a rule, the node's line and
 	 * a line per check, above the bottom border); on a short screen the
 	 * table alone. */
@@ -350,81 +433,11 @@ static void probe_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		pn->top = pn->sel;
 	if (pn->sel >= pn->top + (size_t)rows)
 		pn->top = pn->sel - (size_t)rows + 1;
-	for (size_t i = pn->top; i < n && y < 2 + rows; i++, y++) {
-		if (!oc_probe_node(p, i, r))
-			break;
-		bool sel = i == pn->sel;
-		bool problem = oc_probe_node_bad(r);
-		char name[160];
-		/* "!" marks a node with a problem, colour or not. */
-		snprintf(name, sizeof(name), "%c %s", problem ? '!' : ' ', r->name);
-		wmove(w, y, 2);
-		wattrset(w, sel ? oc_theme_attr(OC_ROLE_SELECTED) : oc_theme_attr(problem ? OC_ROLE_BAD : OC_ROLE_NORMAL));
-		oc_put_text(w, name, PROBE_NODE_W, true, false);
-		char st[64];
-		probe_state_text(r, st, sizeof(st));
-		wattrset(w, oc_theme_attr(r->state == OC_PROBE_NODE_DONE	       ? OC_ROLE_NORMAL
-					  : r->state == OC_PROBE_NODE_RUNNING  ? OC_ROLE_BUSY
-					  : r->state == OC_PROBE_NODE_WAITING  ? OC_ROLE_DIM
-					  : r->state == OC_PROBE_NODE_CANCELLED ? OC_ROLE_DIM
-									       : OC_ROLE_BAD));
-		oc_put_text(w, st, PROBE_STATE_W, true, false);
-		wattrset(w, A_NORMAL);
-		x = 2 + PROBE_NODE_W + PROBE_STATE_W;
-		if (r->state == OC_PROBE_NODE_NO_ANSWER || r->state == OC_PROBE_NODE_UNREACHABLE) {
-			/* The node's own failure across the check columns, after
-			 * what had come in. */
-			size_t k = 0;
-			for (; k < r->ncheck && r->checks[k].verdict != OC_PROBE_PENDING && x + cw <= width - 2; k++) {
-				wmove(w, y, x);
-				probe_cell(w, r, k, cw);
-				x += cw + 1;
-			}
-			if (x < width - 2) {
-				wmove(w, y, x);
-				wattrset(w, oc_theme_attr(OC_ROLE_BAD));
-				oc_put_text(w, r->error, width - 2 - x, true, false);
-				wattrset(w, A_NORMAL);
-			}
-			continue;
-		}
-		for (size_t k = 0; k < r->ncheck && x + cw <= width - 2; k++) {
-			wmove(w, y, x);
-			probe_cell(w, r, k, cw);
-			x += cw + 1;
-		}
-	}
-	/* Details of the selected node. */
-	y = h - 1 - detail_h;
-	if (details && oc_probe_node(p, pn->sel, r)) {
-		wmove(w, y++, 1);
-		whline(w, ACS_HLINE, width - 2);
-		wmove(w, y++, 2);
-		char line[600];
-		snprintf(line, sizeof(line), "%s: %s%s%s", r->name, oc_probe_state_name(r->state), r->error[0] ? ": " : "",
-			 r->error);
-		wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
-		oc_put_text(w, line, width - 4, true, false);
-		wattrset(w, A_NORMAL);
-		for (size_t k = 0; k < r->ncheck && y < h - 1; k++) {
-			const struct oc_probe_check_result *c = &r->checks[k];
-			snprintf(line, sizeof(line), "  %-16s %-4s %s", pc->checks[k].name,
-				 oc_probe_eval_verdict_name(c->verdict), c->verdict == OC_PROBE_PENDING ? "" : c->text);
-			wmove(w, y++, 2);
-			wattrset(w, oc_theme_attr(c->verdict == OC_PROBE_OK ? OC_ROLE_NORMAL : probe_role(c->verdict)));
-			oc_put_text(w, line, width - 4, true, false);
-			wattrset(w, A_NORMAL);
-		}
-	}
-	/* Footer: the keys, and why drain is off when it is. */
-	char why[512] = "", foot[700];
-	bool can = oc_app_writes_allowed(app, why, sizeof(why));
-	snprintf(foot, sizeof(foot), " Up/Down select  %s%s  p again  Esc %s ", can ? "d drain with the reason" : "d drain off:",
-		 can ? "" : why, done < n ? "cancel" : "close");
-	wmove(w, h - 1, 2);
-	wattrset(w, oc_theme_attr(can ? OC_ROLE_DIM : OC_ROLE_WARN));
-	oc_put_text(w, foot, width - 4, false, false);
-	wattrset(w, A_NORMAL);
+	for (size_t i = pn->top; i < n && y < 2 + rows && oc_probe_node(p, i, r); i++, y++)
+		probe_row(w, y, width, cw, r, i == pn->sel);
+	if (details && oc_probe_node(p, pn->sel, r))
+		probe_details(w, h - 1 - detail_h, h, width, pc, r);
+	probe_footer(app, w, h, width, oc_probe_finished(p) < n);
 	free(r);
 }
 

@@ -582,6 +582,218 @@ static void worker_ready(struct oc_app *app)
 	oc_app_message(app, res.status != OC_ACTION_OK, " %s", res.summary);
 }
 
+/* The main loop's state between turns. */
+struct loop {
+	time_t last_second;
+	bool waiting_to_quit;
+	bool tty_gone;       /* stdin hung up: quitting, not read again */
+	bool utf8;
+	double key_t0;       /* when the first key not drawn yet was read */
+	double key_cpu0;     /* the UI thread's CPU time then */
+	bool painted_full;
+};
+
+/* Whether to leave the loop now. Quitting while an action runs waits for
+ * it (its audit line and read-back); a second q or signal quits at once. */
+static bool loop_quits(struct oc_app *app, struct loop *l)
+{
+	bool busy = app->worker && oc_worker_busy(app->worker, NULL);
+	if (app->quit || quit_signal) {
+		if (!busy || l->waiting_to_quit)
+			return true;
+		l->waiting_to_quit = true;
+		app->quit = false;
+		quit_signal = 0;
+		oc_app_message(app, true,
+			       " waiting for the running action to finish before quitting (q or Ctrl-C again: quit now)");
+		return false;
+	}
+	return l->waiting_to_quit && !busy;
+}
+
+/* Draw when something changed or the clock moved; the latency log gets
+ * the key's figures and the first full paint. */
+static void loop_draw(struct oc_app *app, struct loop *l)
+{
+	if (!app->dirty && app->now == l->last_second)
+		return;
+	draw(app);
+	app->dirty = false;
+	l->last_second = app->now;
+	if (latency_log && l->key_t0) {
+		double t = mono_ms();
+		/* Total, and the part before the output to the terminal. */
+		fprintf(latency_log, "key %.3f %.3f %.3f\n", t - l->key_t0,
+			flush_started_ms > l->key_t0 ? flush_started_ms - l->key_t0 : t - l->key_t0,
+			thread_cpu_ms() - l->key_cpu0);
+		l->key_t0 = 0;
+	}
+	if (latency_log && !l->painted_full && view_loaded(app)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		fprintf(latency_log, "first_full_paint %lld.%09ld\n", (long long)ts.tv_sec, ts.tv_nsec);
+		l->painted_full = true;
+	}
+}
+
+/* Wait up to 250 ms for the terminal, the collector, the worker and the
+ * overlays' own descriptors (probe results), and take what came. Returns
+ * -1 when poll fails. */
+static int loop_poll(struct oc_app *app, struct loop *l)
+{
+	const struct oc_ui_hooks *hooks = app->hooks;
+	struct pollfd pfd[3 + OC_OVERLAY_MAX] = {
+		{.fd = l->tty_gone ? -1 : STDIN_FILENO, .events = POLLIN},
+		{.fd = hooks->wake_fd(hooks->ctx), .events = POLLIN},
+		{.fd = app->worker ? oc_worker_fd(app->worker) : -1, .events = POLLIN},
+	};
+	const struct oc_overlay *polled[OC_OVERLAY_MAX];
+	int npolled = 0;
+	for (int i = 0; i < app->noverlays; i++)
+		if (app->overlay[i].ops->fd) {
+			polled[npolled] = &app->overlay[i];
+			pfd[3 + npolled++] =
+				(struct pollfd){.fd = app->overlay[i].ops->fd(app->overlay[i].priv), .events = POLLIN};
+		}
+	int rc = poll(pfd, (nfds_t)(3 + npolled), 250);
+	if (rc < 0 && errno != EINTR)
+		return -1;
+	if (rc > 0 && (pfd[1].revents & POLLIN))
+		hooks->ack(hooks->ctx);
+	if (rc > 0 && (pfd[2].revents & POLLIN))
+		worker_ready(app);
+	for (int i = 0; rc > 0 && i < npolled; i++)
+		if (pfd[3 + i].revents & POLLIN) {
+			polled[i]->ops->ack(polled[i]->priv);
+			app->dirty = true;
+		}
+	if (rc > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+		/* The terminal went away (a dropped SSM or SSH session)
+		 * without a SIGHUP reaching the console (not its controlling
+		 * terminal, or not in its foreground group): quit as on
+		 * SIGHUP, after a running action, and never read the dead
+		 * terminal again (it stays readable, so polling it would
+		 * spin). */
+		l->tty_gone = true;
+		quit_signal = SIGHUP;
+	}
+	return 0;
+}
+
+/* Every key waiting, then the overlays' idle work. */
+static void loop_keys(struct oc_app *app, struct loop *l)
+{
+	wint_t wch;
+	int r;
+	while (!l->tty_gone && !app->quit && !quit_signal && (r = read_key(&wch, l->utf8)) != ERR) {
+		if (latency_log && !l->key_t0) {
+			l->key_t0 = mono_ms();
+			l->key_cpu0 = thread_cpu_ms();
+		}
+		handle_key(app, (int)wch, r != KEY_CODE_YES);
+	}
+	for (int i = 0; i < app->noverlays; i++)
+		if (app->overlay[i].ops->idle)
+			app->overlay[i].ops->idle(app, app->overlay[i].priv);
+}
+
+static void app_free(struct oc_app *app)
+{
+	for (int i = 0; i < app->nviews; i++)
+		oc_listview_free(&app->view[i]);
+	oc_tagset_clear(&app->recent_reasons);
+	oc_tagset_clear(&app->node_tags);
+	oc_tagset_clear(&app->job_tags);
+	oc_ui_keymap_free(app);
+	oc_snapshot_unref(&app->snap);
+	free(app);
+}
+
+/* The curses screen on this terminal; NULL with err when the terminal
+ * type is unknown or cannot move the cursor. */
+static SCREEN *term_open(char *err, size_t errlen)
+{
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	SCREEN *term = newterm(NULL, stdout, stdin);
+	const char *t = getenv("TERM");
+	if (!term) {
+		snprintf(err, errlen, "cannot use terminal type '%s' (check TERM)", t ? t : "");
+		return NULL;
+	}
+	/* A terminal that cannot move the cursor (TERM=dumb, an emacs shell
+	 * buffer) would show a garbled last line: refuse it plainly. */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (const char *)-1) {
+		endwin();
+		delscreen(term);
+		snprintf(err, errlen,
+			 "terminal type '%s' cannot move the cursor; the console needs one that can (xterm, screen, tmux, vt100)",
+			 t ? t : "");
+		return NULL;
+	}
+	curses_active = 1;
+	install_signals();
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	return term;
+}
+
+/* The views with their layout files; the first file error into cfg_err.
+ * Returns -1 on ENOMEM. */
+static int views_new(struct oc_app *app, char *cfg_err, size_t cfg_len)
+{
+	for (int i = 0; i < NVIEWS; i++) {
+		app->view[i] = oc_listview_new(app, view_defs[i]);
+		if (!app->view[i])
+			return -1;
+		app->nviews = i + 1;
+		char verr[600] = "";
+		oc_listview_configure(app->view[i], app->cfg->datadir, verr, sizeof(verr));
+		if (verr[0] && !cfg_err[0])
+			snprintf(cfg_err, cfg_len, "%s", verr);
+	}
+	return 0;
+}
+
+/* The screen set up: terminal, theme, views, the first snapshot and view.
+ * Returns the curses screen, or NULL with err (nothing left to free). */
+static SCREEN *ui_start(struct oc_app *app, char *err, size_t errlen)
+{
+	const struct oc_ui_config *cfg = app->cfg;
+	/* Files first: their errors are shown once the screen is up. */
+	char cfg_err[1024] = "";
+	if (oc_ui_keymap_load(app, cfg->keymap, cfg_err, sizeof(cfg_err)) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	SCREEN *term = term_open(err, errlen);
+	if (!term)
+		return NULL;
+	char theme_err[600] = "";
+	oc_theme_init(cfg->theme, cfg->datadir, theme_err, sizeof(theme_err));
+	if (views_new(app, cfg_err, sizeof(cfg_err)) < 0) {
+		restore_terminal();
+		delscreen(term);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!cfg_err[0] && theme_err[0])
+		snprintf(cfg_err, sizeof(cfg_err), "%s", theme_err);
+	if (cfg_err[0])
+		oc_app_message(app, true, " %s", cfg_err);
+	app->snap = app->hooks->current(app->hooks->ctx);
+	app->cur = 0;
+	const char *start = cfg->start_view && *cfg->start_view ? cfg->start_view : "partitions";
+	if (!oc_app_goto(app, start, cfg->start_arg))
+		oc_app_goto(app, "partitions", NULL);
+	return term;
+}
+
 int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, char *err, size_t errlen)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -599,191 +811,32 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	app->now = app->cfg->frozen_at ? app->cfg->frozen_at : time(NULL);
 	app->datadir = cfg->datadir;
 	app->worker = cfg->worker;
-
-	/* Files first: their errors are shown once the screen is up. */
-	char cfg_err[1024] = "";
-	if (oc_ui_keymap_load(app, cfg->keymap, cfg_err, sizeof(cfg_err)) < 0) {
-		snprintf(err, errlen, "out of memory");
-		free(app);
-		return -1;
-	}
-
-	if (!getenv("ESCDELAY"))
-		set_escdelay(25);
-	SCREEN *term = newterm(NULL, stdout, stdin);
+	SCREEN *term = ui_start(app, err, errlen);
 	if (!term) {
-		const char *t = getenv("TERM");
-		snprintf(err, errlen, "cannot use terminal type '%s' (check TERM)", t ? t : "");
-		oc_ui_keymap_free(app);
-		free(app);
+		app_free(app);
 		return -1;
 	}
-	/* A terminal that cannot move the cursor (TERM=dumb, an emacs shell
-	 * buffer) would show a garbled last line: refuse it plainly. */
-	const char *cup = tigetstr("cup");
-	if (!cup || cup == (const char *)-1) {
-		const char *t = getenv("TERM");
-		endwin();
-		delscreen(term);
-		snprintf(err, errlen,
-			 "terminal type '%s' cannot move the cursor; the console needs one that can (xterm, screen, tmux, vt100)",
-			 t ? t : "");
-		oc_ui_keymap_free(app);
-		free(app);
-		return -1;
-	}
-	curses_active = 1;
-	install_signals();
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	curs_set(0);
 	const char *codeset = nl_langinfo(CODESET);
-	bool utf8 = codeset && (!strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8"));
-	char theme_err[600] = "";
-	oc_theme_init(cfg->theme, cfg->datadir, theme_err, sizeof(theme_err));
-
-	for (int i = 0; i < NVIEWS; i++) {
-		app->view[i] = oc_listview_new(app, view_defs[i]);
-		if (!app->view[i]) {
-			restore_terminal();
-			snprintf(err, errlen, "out of memory");
-			for (int k = 0; k < i; k++)
-				oc_listview_free(&app->view[k]);
-			oc_ui_keymap_free(app);
-			free(app);
-			return -1;
-		}
-		char verr[600] = "";
-		oc_listview_configure(app->view[i], cfg->datadir, verr, sizeof(verr));
-		if (verr[0] && !cfg_err[0])
-			snprintf(cfg_err, sizeof(cfg_err), "%s", verr);
-	}
-	app->nviews = NVIEWS;
-	if (!cfg_err[0] && theme_err[0])
-		snprintf(cfg_err, sizeof(cfg_err), "%s", theme_err);
-	if (cfg_err[0])
-		oc_app_message(app, true, " %s", cfg_err);
-
-	app->snap = hooks->current(hooks->ctx);
-	app->cur = 0;
-	const char *start = cfg->start_view && *cfg->start_view ? cfg->start_view : "partitions";
-	if (!oc_app_goto(app, start, cfg->start_arg))
-		oc_app_goto(app, "partitions", NULL);
-
-	time_t last_second = 0;
-	bool waiting_to_quit = false;
-	bool tty_gone = false; /* stdin hung up: quitting, not read again */
+	struct loop l = {.utf8 = codeset && (!strcasecmp(codeset, "UTF-8") || !strcasecmp(codeset, "utf8"))};
 	const char *ll = getenv("OC_LATENCY_LOG");
 	latency_log = ll && *ll ? latency_open(ll) : NULL;
 	if (latency_log)
 		setvbuf(latency_log, NULL, _IOLBF, 0);
-	double key_t0 = 0;        /* when the first key not drawn yet was read */
-	double key_cpu0 = 0;      /* the UI thread's CPU time then */
-	bool painted_full = false;
-	for (;;) {
-		/* Quitting while an action runs waits for it (its audit line and
-		 * read-back); a second q or signal quits at once. */
-		bool busy = app->worker && oc_worker_busy(app->worker, NULL);
-		if (app->quit || quit_signal) {
-			if (!busy || waiting_to_quit)
-				break;
-			waiting_to_quit = true;
-			app->quit = false;
-			quit_signal = 0;
-			oc_app_message(app, true,
-				       " waiting for the running action to finish before quitting (q or Ctrl-C again: quit now)");
-		} else if (waiting_to_quit && !busy) {
-			break;
-		}
+	while (!loop_quits(app, &l)) {
 		app->now = app->cfg->frozen_at ? app->cfg->frozen_at : time(NULL);
 		take_snapshot(app);
-		if (app->dirty || app->now != last_second) {
-			draw(app);
-			app->dirty = false;
-			last_second = app->now;
-			if (latency_log && key_t0) {
-				double t = mono_ms();
-				/* Total, and the part before the output to the terminal. */
-				fprintf(latency_log, "key %.3f %.3f %.3f\n", t - key_t0,
-					flush_started_ms > key_t0 ? flush_started_ms - key_t0 : t - key_t0,
-					thread_cpu_ms() - key_cpu0);
-				key_t0 = 0;
-			}
-			if (latency_log && !painted_full && view_loaded(app)) {
-				struct timespec ts;
-				clock_gettime(CLOCK_REALTIME, &ts);
-				fprintf(latency_log, "first_full_paint %lld.%09ld\n", (long long)ts.tv_sec, ts.tv_nsec);
-				painted_full = true;
-			}
-		}
-		/* The terminal, the collector, the worker, and the overlays'
-		 * own descriptors (probe results). */
-		struct pollfd pfd[3 + OC_OVERLAY_MAX] = {
-			{.fd = tty_gone ? -1 : STDIN_FILENO, .events = POLLIN},
-			{.fd = hooks->wake_fd(hooks->ctx), .events = POLLIN},
-			{.fd = app->worker ? oc_worker_fd(app->worker) : -1, .events = POLLIN},
-		};
-		const struct oc_overlay *polled[OC_OVERLAY_MAX];
-		int npolled = 0;
-		for (int i = 0; i < app->noverlays; i++)
-			if (app->overlay[i].ops->fd) {
-				polled[npolled] = &app->overlay[i];
-				pfd[3 + npolled++] =
-					(struct pollfd){.fd = app->overlay[i].ops->fd(app->overlay[i].priv), .events = POLLIN};
-			}
-		int rc = poll(pfd, (nfds_t)(3 + npolled), 250);
-		if (rc < 0 && errno != EINTR)
+		loop_draw(app, &l);
+		if (loop_poll(app, &l) < 0)
 			break;
-		if (rc > 0 && (pfd[1].revents & POLLIN))
-			hooks->ack(hooks->ctx);
-		if (rc > 0 && (pfd[2].revents & POLLIN))
-			worker_ready(app);
-		for (int i = 0; rc > 0 && i < npolled; i++)
-			if (pfd[3 + i].revents & POLLIN) {
-				polled[i]->ops->ack(polled[i]->priv);
-				app->dirty = true;
-			}
-		if (rc > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))) {
-			/* The terminal went away (a dropped SSM or SSH session)
-			 * without a SIGHUP reaching the console (not its
-			 * controlling terminal, or not in its foreground group):
-			 * quit as on SIGHUP, after a running action, and never
-			 * read the dead terminal again (it stays readable, so
-			 * polling it would spin). */
-			tty_gone = true;
-			quit_signal = SIGHUP;
-		}
-		wint_t wch;
-		int r;
-		while (!tty_gone && !app->quit && !quit_signal && (r = read_key(&wch, utf8)) != ERR) {
-			if (latency_log && !key_t0) {
-				key_t0 = mono_ms();
-				key_cpu0 = thread_cpu_ms();
-			}
-			handle_key(app, (int)wch, r != KEY_CODE_YES);
-		}
-		for (int i = 0; i < app->noverlays; i++)
-			if (app->overlay[i].ops->idle)
-				app->overlay[i].ops->idle(app, app->overlay[i].priv);
+		loop_keys(app, &l);
 	}
-
 	oc_overlay_close_all(app);
 	restore_terminal();
 	if (latency_log) {
 		fclose(latency_log);
 		latency_log = NULL;
 	}
-	for (int i = 0; i < app->nviews; i++)
-		oc_listview_free(&app->view[i]);
-	oc_tagset_clear(&app->recent_reasons);
-	oc_tagset_clear(&app->node_tags);
-	oc_tagset_clear(&app->job_tags);
-	oc_ui_keymap_free(app);
-	oc_snapshot_unref(&app->snap);
+	app_free(app);
 	delscreen(term);
-	free(app);
 	return 0;
 }

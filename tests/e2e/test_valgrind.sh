@@ -69,7 +69,7 @@ e2e_type 'queue nor'
 e2e_keys Tab Enter
 e2e_wait '^ *JOBID' 20
 e2e_keys 7
-e2e_wait 'AUDIT|node\.|audit' 20
+e2e_wait '^TIME +USER +ACTION' 20   # the audit view's own header
 e2e_tmux resize-window -t "$E2E_SESSION" -x 80 -y 24
 e2e_tmux resize-window -t "$E2E_SESSION" -x 30 -y 6
 e2e_tmux resize-window -t "$E2E_SESSION" -x 120 -y 32
