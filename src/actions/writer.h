@@ -123,6 +123,19 @@ struct oc_writer {
 	void *ctx;
 };
 
+/* What the console's user is to Slurm, by the one rule both writers
+ * follow: root and SlurmUser are administrators; anyone else has the
+ * AdminLevel accounting gives them (admin_level asks for it the backend's
+ * way), and none when there is no accounting. *level is NONE on error.
+ * Returns 0, or -1 with err (admin_level's). */
+int oc_whoami_level(bool is_root, bool is_slurm_user, bool accounting, const char *user,
+		    int (*admin_level)(void *ctx, const char *user, enum oc_admin_level *level, char *err,
+				       size_t errlen),
+		    void *ctx, enum oc_admin_level *level, char *err, size_t errlen);
+/* Whether user is the SlurmUser a configuration names ("slurm" or
+ * "slurm(64030)", as scontrol show config prints it). */
+bool oc_is_slurm_user(const char *slurm_user, const char *user);
+
 /* Free what hostlist_expand returned and clear *names. */
 void oc_writer_names_free(char ***names, size_t n);
 

@@ -337,6 +337,23 @@ static int writer_user(struct cli_writer *w, char *user, size_t len, char *err, 
 	return 0;
 }
 
+/* The AdminLevel sacctmgr gives user. */
+static int cw_admin_level(void *ctx, const char *user, enum oc_admin_level *level, char *err, size_t errlen)
+{
+	struct cli_writer *w = ctx;
+	const char *argv[] = {"sacctmgr", "-P", "-n", "show", "user", user, "format=adminlevel", NULL};
+	struct oc_run_result r;
+	int rc = run(w, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
+	if (rc == 0) {
+		if (strncasecmp(r.out, "Administrator", 13) == 0)
+			*level = OC_ADMIN_ADMIN;
+		else if (strncasecmp(r.out, "Operator", 8) == 0)
+			*level = OC_ADMIN_OPERATOR;
+	}
+	oc_run_result_clear(&r);
+	return rc;
+}
+
 static int cw_whoami(void *ctx, char *user, size_t user_len, enum oc_admin_level *level, char *err, size_t errlen)
 {
 	struct cli_writer *w = ctx;
@@ -348,36 +365,17 @@ static int cw_whoami(void *ctx, char *user, size_t user_len, enum oc_admin_level
 		return -1;
 	if (user && user_len)
 		snprintf(user, user_len, "%s", name);
-	if (strcmp(name, "root") == 0) {
-		*level = OC_ADMIN_ADMIN;
-		return 0;
+	bool root = strcmp(name, "root") == 0, slurm_user = false, accounting = false;
+	if (!root) { /* root needs no configuration read */
+		struct oc_config *cfg = NULL;
+		if (cw_read_config(w, &cfg, err, errlen) < 0)
+			return -1;
+		const char *acct = oc_config_get(cfg, "AccountingStorageType");
+		slurm_user = oc_is_slurm_user(oc_config_get(cfg, "SlurmUser"), name);
+		accounting = acct && !strstr(acct, "/none");
+		oc_config_unref(&cfg);
 	}
-	struct oc_config *cfg = NULL;
-	if (cw_read_config(w, &cfg, err, errlen) < 0)
-		return -1;
-	const char *su = oc_config_get(cfg, "SlurmUser");
-	const char *acct = oc_config_get(cfg, "AccountingStorageType");
-	size_t sl = su ? strcspn(su, "(") : 0;
-	bool slurm_user = su && strlen(name) == sl && strncmp(su, name, sl) == 0;
-	bool accounting = acct && !strstr(acct, "/none");
-	oc_config_unref(&cfg);
-	if (slurm_user) {
-		*level = OC_ADMIN_ADMIN;
-		return 0;
-	}
-	if (!accounting)
-		return 0;
-	const char *argv[] = {"sacctmgr", "-P", "-n", "show", "user", name, "format=adminlevel", NULL};
-	struct oc_run_result r;
-	int rc = run(w, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
-	if (rc == 0) {
-		if (strncasecmp(r.out, "Administrator", 13) == 0)
-			*level = OC_ADMIN_ADMIN;
-		else if (strncasecmp(r.out, "Operator", 8) == 0)
-			*level = OC_ADMIN_OPERATOR;
-	}
-	oc_run_result_clear(&r);
-	return rc;
+	return oc_whoami_level(root, slurm_user, accounting, name, cw_admin_level, w, level, err, errlen);
 }
 
 static int cw_onb_read_state(void *ctx, const char *account, struct oc_onb_state *st, char *err, size_t errlen)

@@ -524,15 +524,16 @@ static int sw_read_reservations(void *ctx, struct oc_reservations **out, char *e
 /* The accounting AdminLevel of user from slurmctld's association manager:
  * 0 and *level, or -1 with Slurm's error. A user unknown to accounting is
  * NONE. */
-static int whoami_admin_level(char *user, enum oc_admin_level *level, char *err, size_t errlen)
+static int whoami_admin_level(void *ctx, const char *user, enum oc_admin_level *level, char *err, size_t errlen)
 {
+	(void)ctx;
 	*level = OC_ADMIN_NONE;
 	oc_list users = slurm_list_create(NULL); /* items borrowed: nothing to free */
 	if (!users) {
 		seterr(err, errlen, "out of memory");
 		return -1;
 	}
-	slurm_list_append(users, user);
+	slurm_list_append(users, (char *)user); /* borrowed: the list frees nothing */
 	assoc_mgr_info_request_msg_t req;
 	memset(&req, 0, sizeof(req));
 	req.flags = ASSOC_MGR_INFO_FLAG_USERS;
@@ -586,32 +587,19 @@ static int sw_whoami(void *ctx, char *user, size_t user_len, enum oc_admin_level
 	snprintf(name, sizeof(name), "%s", pw.pw_name);
 	if (user && user_len)
 		snprintf(user, user_len, "%s", name);
-	if (uid == 0) {
-		*level = OC_ADMIN_ADMIN;
-		return 0;
+	bool slurm_user = false, accounting = false;
+	if (uid != 0) { /* root needs no configuration read */
+		slurm_conf_t *conf = NULL;
+		errno = 0;
+		if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf) {
+			slurm_err(err, errlen, errno);
+			return -1;
+		}
+		slurm_user = conf->slurm_user_id == (uint32_t)uid || oc_is_slurm_user(conf->slurm_user_name, name);
+		accounting = conf->accounting_storage_type && !strstr(conf->accounting_storage_type, "/none");
+		oc_slurm_free_conf(conf);
 	}
-	slurm_conf_t *conf = NULL;
-	errno = 0;
-	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS || !conf) {
-		slurm_err(err, errlen, errno);
-		return -1;
-	}
-	bool slurm_user = conf->slurm_user_id == (uint32_t)uid ||
-			  (conf->slurm_user_name && strcmp(conf->slurm_user_name, name) == 0);
-	bool accounting = conf->accounting_storage_type &&
-			  !strstr(conf->accounting_storage_type, "/none");
-	oc_slurm_free_conf(conf);
-	if (slurm_user) {
-		*level = OC_ADMIN_ADMIN;
-		return 0;
-	}
-	if (!accounting)
-		return 0; /* no AdminLevel without accounting: a plain user */
-	enum oc_admin_level l;
-	if (whoami_admin_level(name, &l, err, errlen) < 0)
-		return -1;
-	*level = l;
-	return 0;
+	return oc_whoami_level(uid == 0, slurm_user, accounting, name, whoami_admin_level, NULL, level, err, errlen);
 }
 
 /* ---- onboarding: through the sacctmgr binary (source/sacctmgr.h) ------- */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "actions/plan.h"
+#include "actions/writer.h"
 #include "test_util.h"
 
 /* ---- helpers ---- */
@@ -567,9 +568,58 @@ static void test_propose_name(void **state)
 	set_tz("UTC");
 }
 
+/* The AdminLevel accounting gives: operator for "op", an error for
+ * "broken"; counts the questions. */
+static int asked;
+static int fake_level(void *ctx, const char *user, enum oc_admin_level *level, char *err, size_t errlen)
+{
+	(void)ctx;
+	asked++;
+	if (strcmp(user, "broken") == 0) {
+		snprintf(err, errlen, "slurmdbd not answering");
+		return -1;
+	}
+	*level = strcmp(user, "op") == 0 ? OC_ADMIN_OPERATOR : OC_ADMIN_NONE;
+	return 0;
+}
+
+/* The one who-am-I rule both writers follow (actions/writer.c). */
+static void test_whoami_rule(void **state)
+{
+	(void)state;
+	enum oc_admin_level l;
+	char err[128] = "";
+	asked = 0;
+	/* root and SlurmUser: administrators, accounting not asked. */
+	assert_int_equal(oc_whoami_level(true, false, true, "root", fake_level, NULL, &l, err, sizeof(err)), 0);
+	assert_int_equal(l, OC_ADMIN_ADMIN);
+	assert_int_equal(oc_whoami_level(false, true, true, "slurm", fake_level, NULL, &l, err, sizeof(err)), 0);
+	assert_int_equal(l, OC_ADMIN_ADMIN);
+	assert_int_equal(asked, 0);
+	/* Without accounting there is no AdminLevel: a plain user. */
+	assert_int_equal(oc_whoami_level(false, false, false, "op", fake_level, NULL, &l, err, sizeof(err)), 0);
+	assert_int_equal(l, OC_ADMIN_NONE);
+	assert_int_equal(asked, 0);
+	assert_int_equal(oc_whoami_level(false, false, true, "op", fake_level, NULL, &l, err, sizeof(err)), 0);
+	assert_int_equal(l, OC_ADMIN_OPERATOR);
+	assert_int_equal(oc_whoami_level(false, false, true, "alice", fake_level, NULL, &l, err, sizeof(err)), 0);
+	assert_int_equal(l, OC_ADMIN_NONE);
+	/* A question that fails is an error, and no rights. */
+	assert_int_equal(oc_whoami_level(false, false, true, "broken", fake_level, NULL, &l, err, sizeof(err)), -1);
+	assert_int_equal(l, OC_ADMIN_NONE);
+	assert_string_equal(err, "slurmdbd not answering");
+
+	assert_true(oc_is_slurm_user("slurm(64030)", "slurm"));
+	assert_true(oc_is_slurm_user("slurm", "slurm"));
+	assert_false(oc_is_slurm_user("slurm(64030)", "slurmx"));
+	assert_false(oc_is_slurm_user("slurmx", "slurm"));
+	assert_false(oc_is_slurm_user(NULL, "slurm"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_whoami_rule),
 		cmocka_unit_test(test_quote_exact),
 		cmocka_unit_test(test_quote_truncation),
 		cmocka_unit_test(test_quote_shell_corpus),
