@@ -151,24 +151,13 @@ static bool c_queue(struct oc_app *app, const char *arg)
 	return true;
 }
 
-/* The operator's verdicts and notes on the rehearsal step selected. */
-#define MARK_COMMAND(fn, verb)                                       \
-	static bool fn(struct oc_app *app, const char *arg)          \
-	{                                                            \
-		return oc_rehearsal_mark(app, verb, arg);            \
-	}
-MARK_COMMAND(c_pass, "pass")
-MARK_COMMAND(c_fail, "fail")
-MARK_COMMAND(c_skip, "skip")
-MARK_COMMAND(c_note, "note")
-MARK_COMMAND(c_report, "report")
 
 /* A view: its key opens it, its : command takes a filter (the queue's: a
  * partition). */
 #define VIEW(vname, names, text) .help = text, .view = vname, .cmd = names, .args = OC_ARGS_WORD
-/* A rehearsal verdict or note: a : command only. */
-#define MARK(name, handler, arg, text)                                                                     \
-	.help = text, .cmd = name, .args = OC_ARGS_REST, .arg_help = arg, .run_cmd = handler, .command_only = true
+/* A rehearsal verdict or note: a : command of the rehearsal view. */
+#define MARK(name, arg, text)                                                                              \
+	.help = text, .cmd = name, .args = OC_ARGS_REST, .arg_help = arg, .in_view = "rehearsal", .command_only = true
 
 const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_QUIT] = {"quit", "quit the console", a_quit, .cmd = "quit q"},
@@ -218,14 +207,14 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 			       "probe the tagged or selected nodes over SSH (GPUs, Xid, EFA, temperature, ECC); "
 			       "in the results d drains a failed node",
 			       a_probe},
-	[OC_ACT_REHEARSAL_PASS] = {"rehearsal.pass", MARK("pass", c_pass, "[NOTE]", "rehearsal: the selected step passed")},
-	[OC_ACT_REHEARSAL_FAIL] = {"rehearsal.fail", MARK("fail", c_fail, "[NOTE]", "rehearsal: the selected step failed")},
+	[OC_ACT_REHEARSAL_PASS] = {"rehearsal.pass", MARK("pass", "[NOTE]", "rehearsal: the selected step passed")},
+	[OC_ACT_REHEARSAL_FAIL] = {"rehearsal.fail", MARK("fail", "[NOTE]", "rehearsal: the selected step failed")},
 	[OC_ACT_REHEARSAL_SKIP] = {"rehearsal.skip",
-				   MARK("skip", c_skip, "[NOTE]", "rehearsal: the selected step is skipped")},
+				   MARK("skip", "[NOTE]", "rehearsal: the selected step is skipped")},
 	[OC_ACT_REHEARSAL_NOTE] = {"rehearsal.note",
-				   MARK("note", c_note, "TEXT", "rehearsal: a note on the selected step")},
+				   MARK("note", "TEXT", "rehearsal: a note on the selected step")},
 	[OC_ACT_REHEARSAL_REPORT] = {"rehearsal.report",
-				     MARK("report", c_report, "",
+				     MARK("report", "",
 					  "rehearsal: write report.md and report.json beside the progress file")},
 };
 

@@ -10,6 +10,7 @@
 
 #include "ui/app.h"
 #include "ui/command.h"
+#include "ui/ui_config.h"
 #include "ui/listview.h"
 #include "ui/registry.h"
 
@@ -68,6 +69,23 @@ int oc_command_parse(const char *line, char *arg, size_t arg_len, char *err, siz
 	return -1;
 }
 
+/* A command of one view: run by that view when it is on screen. */
+static bool view_command(struct oc_app *app, enum oc_act act, const char *arg)
+{
+	const struct oc_action_def *d = &oc_actions[act];
+	struct oc_listview *lv = app->view[app->cur];
+	if (strcmp(lv->def->name, d->in_view) == 0 && lv->def->command)
+		return lv->def->command(lv, act, arg);
+	/* Name the view and its key. */
+	char keys[64] = "";
+	for (int i = 0; i < OC_ACT_COUNT; i++)
+		if (oc_actions[i].view && strcmp(oc_actions[i].view, d->in_view) == 0)
+			oc_ui_keys_for(app, (enum oc_act)i, keys, sizeof(keys));
+	oc_app_message(app, true, " :%.*s works in the %s view%s%s%s", (int)strcspn(d->cmd, " "), d->cmd, d->in_view,
+		       keys[0] ? " (" : "", keys, keys[0] ? ")" : "");
+	return false;
+}
+
 bool oc_command_run(struct oc_app *app, const char *line)
 {
 	if (!line[strspn(line, " \t")])
@@ -79,6 +97,8 @@ bool oc_command_run(struct oc_app *app, const char *line)
 		return false;
 	}
 	const struct oc_action_def *d = &oc_actions[act];
+	if (d->in_view)
+		return view_command(app, (enum oc_act)act, arg[0] ? arg : NULL);
 	if (d->run_cmd)
 		return d->run_cmd(app, arg[0] ? arg : NULL);
 	if (d->view) {

@@ -68,6 +68,10 @@ struct oc_listview_def {
 	 * account) into buf, or NULL; NULL: nothing. Node rows need none:
 	 * their tag key is the node's name. */
 	const char *(*selected)(struct oc_listview *lv, uint32_t item, enum oc_sel what, char *buf, size_t len);
+	/* A : command of this view (a registry entry whose in_view is this
+	 * view's name), with its argument (NULL: none). Returns false when
+	 * refused (a message is set). */
+	bool (*command)(struct oc_listview *lv, enum oc_act act, const char *arg);
 	/* Extra text for the tab bar; NULL: none. */
 	void (*context)(struct oc_listview *lv, char *buf, size_t len);
 	/* Lines drawn above the table (returns how many it used); NULL: none. */

@@ -85,6 +85,10 @@ struct oc_action_def {
 	 * the view's or the key's handler. False when refused (a message
 	 * is set). */
 	bool (*run_cmd)(struct oc_app *app, const char *arg);
+	/* A command of one view (its name): the view's oc_listview_def
+	 * .command runs it there, and elsewhere it is refused with a
+	 * message naming the view. NULL: a command of the whole screen. */
+	const char *in_view;
 	/* No key in the default keymap: the : command is the way in (a
 	 * keymap may still bind it: the key opens the command line with
 	 * the name typed). */

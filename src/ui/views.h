@@ -17,8 +17,5 @@ extern const struct oc_listview_def oc_lv_quota;
 extern const struct oc_listview_def oc_lv_reservations;
 extern const struct oc_listview_def oc_lv_audit;
 extern const struct oc_listview_def oc_lv_rehearsal;
-/* The operator's verdict on the rehearsal view's selected step: verb is
- * "pass", "fail", "skip" or "note". Returns true when recorded. */
-bool oc_rehearsal_mark(struct oc_app *app, const char *verb, const char *note);
 
 #endif

@@ -23,6 +23,10 @@ e2e_keys : q u e u e Space a Space b Enter
 e2e_wait ':queue takes at most one argument' 5
 ok "a command given too many arguments is refused with a message"
 
+e2e_keys : p a s s Space o k Enter
+e2e_wait ':pass works in the rehearsal view \(8\)' 5
+ok "a command of another view is refused with the view and its key"
+
 # ? lists the : commands from the same table as the keys (after them).
 e2e_keys ?
 e2e_wait '^Keys \(keymap default' 5

@@ -435,14 +435,11 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 		 rp->cl && rp->cl->notice ? "; NOT this cluster's checklist (default)" : "");
 }
 
-/* Mark the selected step (from the : commands pass, fail, skip, note). */
-bool oc_rehearsal_mark(struct oc_app *app, const char *verb, const char *note)
+/* Mark the selected step (the view's : commands pass, fail, skip, note),
+ * or write the report. */
+static bool mark(struct oc_listview *lv, const char *verb, const char *note)
 {
-	struct oc_listview *lv = app->view[app->cur];
-	if (strcmp(lv->def->name, "rehearsal") != 0) {
-		oc_app_message(app, true, " :%s works in the rehearsal view (8)", verb);
-		return false;
-	}
+	struct oc_app *app = lv->app;
 	struct rpriv *rp = lv->priv;
 	uint32_t item = oc_listview_selected(lv);
 	if (!rp->s || item == UINT32_MAX)
@@ -504,6 +501,18 @@ bool oc_rehearsal_mark(struct oc_app *app, const char *verb, const char *note)
 	return true;
 }
 
+static bool command(struct oc_listview *lv, enum oc_act act, const char *arg)
+{
+	switch (act) {
+	case OC_ACT_REHEARSAL_PASS: return mark(lv, "pass", arg);
+	case OC_ACT_REHEARSAL_FAIL: return mark(lv, "fail", arg);
+	case OC_ACT_REHEARSAL_SKIP: return mark(lv, "skip", arg);
+	case OC_ACT_REHEARSAL_NOTE: return mark(lv, "note", arg);
+	case OC_ACT_REHEARSAL_REPORT: return mark(lv, "report", arg);
+	default: return false;
+	}
+}
+
 const struct oc_listview_def oc_lv_rehearsal = {
 	.name = "rehearsal",
 	.title = "Rehearsal",
@@ -512,6 +521,7 @@ const struct oc_listview_def oc_lv_rehearsal = {
 	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
 	.collect = collect,
 	.open = open_item,
+	.command = command,
 	.context = context,
 	.draw_top = draw_top,
 	.priv_new = priv_new,
