@@ -432,14 +432,20 @@ static uint32_t lim32(uint64_t v)
 	return v == OC_NOLIMIT || v > UINT32_MAX ? OC_NONE : (uint32_t)v;
 }
 
-/* "cpu=N(576),mem=N(1152000),gres/gpu=64(24)" into grp[] and the limits
- * that are set as text ("gres/gpu=64"), in the arena (NULL when none). */
-static const char *tres_fill(struct oc_arena *a, const char *v, size_t len, struct oc_tres_use *grp)
+/* grp[] with no limits and nothing used. */
+static void tres_clear(struct oc_tres_use *grp)
 {
 	for (int k = 0; k < OC_TRES_KINDS; k++) {
 		grp[k].limit = OC_NOLIMIT;
 		grp[k].used = 0;
 	}
+}
+
+/* "cpu=N(576),mem=N(1152000),gres/gpu=64(24)" into grp[] and the limits
+ * that are set as text ("gres/gpu=64"), in the arena (NULL when none). */
+static const char *tres_fill(struct oc_arena *a, const char *v, size_t len, struct oc_tres_use *grp)
+{
+	tres_clear(grp);
 	char text[512];
 	size_t off = 0;
 	text[0] = '\0';
@@ -537,31 +543,121 @@ static const char *pdup(struct oc_arena *a, const char *f, size_t fl)
 	return d;
 }
 
-int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text, size_t assoc_len,
-			   const char *qos_text, size_t qos_len, const struct oc_accounting *prev,
-			   struct oc_accounting **out, char *err, size_t errlen)
+/* When line [s, end) has "Key=", its limit as a 32-bit count into *dst. */
+static void line_lim32(const char *s, const char *end, const char *key, uint32_t *dst)
 {
-	*out = NULL;
-	struct oc_accounting *t = oc_accounting_new();
-	if (!t)
-		goto oom;
+	const char *v = NULL;
+	size_t vl = 0;
+	uint64_t lim;
+	if (line_val(s, end, key, &v, &vl)) {
+		lim_use(v, vl, &lim, NULL);
+		*dst = lim32(lim);
+	}
+}
+
+/* The quoted start of a line for error messages: at most 60 bytes. */
+static int line_shown(const char *ls, const char *le)
+{
+	return (int)(le - ls < 60 ? le - ls : 60);
+}
+
+/* A new association from its "ClusterName=... Account=..." line. -1 with
+ * err set when it has no account or memory runs out. */
+static int assoc_begin(struct oc_arena *a, struct oc_assoc *as, const char *ls, const char *le, char *err,
+		       size_t errlen)
+{
+	const char *v = NULL;
+	size_t vl = 0;
+	memset(as, 0, sizeof(*as));
+	tres_clear(as->grp);
+	as->grp_jobs = as->grp_submit = as->max_jobs = as->max_submit = OC_NONE;
+	as->shares = OC_NONE;
+	if (!line_val(ls, le, "Account", &v, &vl) || !vl) {
+		snprintf(err, errlen, "association without an account: \"%.*s\"", line_shown(ls, le), ls);
+		return -1;
+	}
+	as->account = pdup(a, v, vl);
+	if (line_val(ls, le, "UserName", &v, &vl))
+		as->user = strip_id(a, v, vl);
+	if (line_val(ls, le, "Partition", &v, &vl))
+		as->partition = pdup(a, v, vl);
+	if (!as->account) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	as->parent = as->user ? as->account : NULL;
+	return 0;
+}
+
+/* A new QOS from its "QOS=name(id)" line. -1 with err set when it has no
+ * name. */
+static int qos_begin(struct oc_arena *a, struct oc_qos *q, const char *ls, const char *le, char *err,
+		     size_t errlen)
+{
+	const char *v = NULL;
+	size_t vl = 0;
+	memset(q, 0, sizeof(*q));
+	tres_clear(q->grp);
+	q->max_jobs_pu = q->max_submit_pu = q->grp_jobs = q->grp_submit = OC_NONE;
+	line_val(ls, le, "QOS", &v, &vl);
+	q->name = strip_id(a, v, vl);
+	if (!q->name) {
+		snprintf(err, errlen, "QOS record without a name: \"%.*s\"", line_shown(ls, le), ls);
+		return -1;
+	}
+	return 0;
+}
+
+/* One indented line [s, le) under an association record. */
+static void assoc_line(struct oc_arena *a, struct oc_assoc *as, const char *s, const char *le)
+{
+	const char *v = NULL;
+	size_t vl = 0;
+	if (line_val(s, le, "ParentAccount", &v, &vl) && !as->user)
+		as->parent = strip_id(a, v, vl);
+	line_lim32(s, le, "GrpJobs", &as->grp_jobs);
+	line_lim32(s, le, "GrpSubmitJobs", &as->grp_submit);
+	line_lim32(s, le, "MaxJobs", &as->max_jobs);
+	line_lim32(s, le, "MaxSubmitJobs", &as->max_submit);
+	if (line_val(s, le, "GrpTRES", &v, &vl))
+		as->grp_tres = tres_fill(a, v, vl, as->grp);
+	if (line_val(s, le, "SharesRaw/Norm/Level/Factor", &v, &vl) && vl && isdigit((unsigned char)*v))
+		as->shares = (uint32_t)strtoul(v, NULL, 10);
+}
+
+/* One indented line [s, le) under a QOS record; *in_limits once its
+ * per-account or per-user limits begin. */
+static void qos_line(struct oc_arena *a, struct oc_qos *q, const char *s, const char *le, bool *in_limits)
+{
+	const char *v = NULL;
+	size_t vl = 0;
+	if (strncmp(s, "Account Limits", 14) == 0 || strncmp(s, "User Limits", 11) == 0) {
+		*in_limits = true;
+	} else if (!*in_limits) {
+		line_lim32(s, le, "GrpJobs", &q->grp_jobs);
+		line_lim32(s, le, "GrpSubmitJobs", &q->grp_submit);
+		if (line_val(s, le, "GrpTRES", &v, &vl))
+			tres_fill(a, v, vl, q->grp);
+		if (line_val(s, le, "Priority", &v, &vl) && vl)
+			q->priority = (uint32_t)strtoul(v, NULL, 10);
+		if (line_val(s, le, "PreemptMode", &v, &vl) && vl)
+			q->preempt_mode = pdup(a, v, vl);
+	} else {
+		/* Per-user lines: "MaxJobsPU=4(1) ... MaxSubmitJobsPU=8(1)". */
+		line_lim32(s, le, "MaxJobsPU", &q->max_jobs_pu);
+		line_lim32(s, le, "MaxSubmitJobsPU", &q->max_submit_pu);
+	}
+}
+
+/* The association manager's records into t (sized for them). -1 with err
+ * set on a malformed record or output that is not the manager's. */
+static int assoc_mgr_records(struct oc_accounting *t, const char *text, size_t len, char *err, size_t errlen)
+{
 	struct oc_arena *a = &t->h.arena;
-	t->h.slurm_update = time(NULL);
-	t->h.generation = (prev ? prev->h.generation : 0) + 1;
-	t->enabled = true;
-	size_t cap = 1;
-	FOR_LINES(text, len, ls, le)
-		cap += (le - ls > 12 && (strncmp(ls, "ClusterName=", 12) == 0 || strncmp(ls, "QOS=", 4) == 0));
-	t->assocs = oc_arena_alloc(a, sizeof(*t->assocs) * cap);
-	t->qos = oc_arena_alloc(a, sizeof(*t->qos) * cap);
-	if (!t->assocs || !t->qos)
-		goto oom;
 	struct oc_assoc *as = NULL;
 	struct oc_qos *q = NULL;
 	bool seen_header = false, in_limits = false;
 	FOR_LINES(text, len, ls, le) {
-		const char *v = NULL;
-		size_t vl = 0;
 		if (strncmp(ls, "Current Association Manager state", 33) == 0) {
 			seen_header = true;
 			continue;
@@ -569,106 +665,41 @@ int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text,
 		if (le - ls >= 12 && strncmp(ls, "ClusterName=", 12) == 0) {
 			as = &t->assocs[t->nassocs++];
 			q = NULL;
-			memset(as, 0, sizeof(*as));
-			for (int k = 0; k < OC_TRES_KINDS; k++)
-				as->grp[k].limit = OC_NOLIMIT;
-			as->grp_jobs = as->grp_submit = as->max_jobs = as->max_submit = OC_NONE;
-			as->shares = OC_NONE;
-			if (!line_val(ls, le, "Account", &v, &vl) || !vl) {
-				snprintf(err, errlen, "association without an account: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
-				goto fail;
-			}
-			as->account = pdup(a, v, vl);
-			if (line_val(ls, le, "UserName", &v, &vl))
-				as->user = strip_id(a, v, vl);
-			if (line_val(ls, le, "Partition", &v, &vl))
-				as->partition = pdup(a, v, vl);
-			if (!as->account)
-				goto oom;
-			as->parent = as->user ? as->account : NULL;
+			if (assoc_begin(a, as, ls, le, err, errlen) < 0)
+				return -1;
 			continue;
 		}
 		if (le - ls > 4 && strncmp(ls, "QOS=", 4) == 0) {
 			q = &t->qos[t->nqos++];
 			as = NULL;
 			in_limits = false;
-			memset(q, 0, sizeof(*q));
-			for (int k = 0; k < OC_TRES_KINDS; k++)
-				q->grp[k].limit = OC_NOLIMIT;
-			q->max_jobs_pu = q->max_submit_pu = q->grp_jobs = q->grp_submit = OC_NONE;
-			line_val(ls, le, "QOS", &v, &vl);
-			q->name = strip_id(a, v, vl);
-			if (!q->name) {
-				snprintf(err, errlen, "QOS record without a name: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
-				goto fail;
-			}
+			if (qos_begin(a, q, ls, le, err, errlen) < 0)
+				return -1;
 			continue;
 		}
 		if (!as && !q)
 			continue;
-		uint64_t lim;
 		const char *s = ls;
 		while (s < le && *s == ' ')
 			s++;
-		if (as) {
-			if (line_val(s, le, "ParentAccount", &v, &vl) && !as->user)
-				as->parent = strip_id(a, v, vl);
-			if (line_val(s, le, "GrpJobs", &v, &vl)) {
-				lim_use(v, vl, &lim, NULL);
-				as->grp_jobs = lim32(lim);
-			}
-			if (line_val(s, le, "GrpSubmitJobs", &v, &vl)) {
-				lim_use(v, vl, &lim, NULL);
-				as->grp_submit = lim32(lim);
-			}
-			if (line_val(s, le, "MaxJobs", &v, &vl)) {
-				lim_use(v, vl, &lim, NULL);
-				as->max_jobs = lim32(lim);
-			}
-			if (line_val(s, le, "MaxSubmitJobs", &v, &vl)) {
-				lim_use(v, vl, &lim, NULL);
-				as->max_submit = lim32(lim);
-			}
-			if (line_val(s, le, "GrpTRES", &v, &vl))
-				as->grp_tres = tres_fill(a, v, vl, as->grp);
-			if (line_val(s, le, "SharesRaw/Norm/Level/Factor", &v, &vl) && vl && isdigit((unsigned char)*v))
-				as->shares = (uint32_t)strtoul(v, NULL, 10);
-		} else if (strncmp(s, "Account Limits", 14) == 0 || strncmp(s, "User Limits", 11) == 0) {
-			in_limits = true;
-		} else if (!in_limits) {
-			if (line_val(s, le, "GrpJobs", &v, &vl)) {
-				lim_use(v, vl, &lim, NULL);
-				q->grp_jobs = lim32(lim);
-			}
-			if (line_val(s, le, "GrpSubmitJobs", &v, &vl)) {
-				lim_use(v, vl, &lim, NULL);
-				q->grp_submit = lim32(lim);
-			}
-			if (line_val(s, le, "GrpTRES", &v, &vl))
-				tres_fill(a, v, vl, q->grp);
-			if (line_val(s, le, "Priority", &v, &vl) && vl)
-				q->priority = (uint32_t)strtoul(v, NULL, 10);
-			if (line_val(s, le, "PreemptMode", &v, &vl) && vl)
-				q->preempt_mode = pdup(a, v, vl);
-		} else {
-			/* Per-user lines: "MaxJobsPU=4(1) ... MaxSubmitJobsPU=8(1)". */
-			if (line_val(s, le, "MaxJobsPU", &v, &vl)) {
-				lim_use(v, vl, &lim, NULL);
-				q->max_jobs_pu = lim32(lim);
-			}
-			if (line_val(s, le, "MaxSubmitJobsPU", &v, &vl)) {
-				lim_use(v, vl, &lim, NULL);
-				q->max_submit_pu = lim32(lim);
-			}
-		}
+		if (as)
+			assoc_line(a, as, s, le);
+		else
+			qos_line(a, q, s, le, &in_limits);
 	}
 	if (!seen_header && t->nassocs == 0 && t->nqos == 0) {
 		/* text is len bytes, not NUL-terminated */
 		int shown = text ? (int)(len < 60 ? len : 60) : 0;
 		snprintf(err, errlen, "not the association manager's output: \"%.*s\"", shown, text ? text : "");
-		goto fail;
+		return -1;
 	}
-	/* sacctmgr: QoS lists and default QoS of each association. */
+	return 0;
+}
+
+/* sacctmgr: QoS lists and default QoS of each association. */
+static void assoc_mgr_assoc_qos(struct oc_accounting *t, const char *assoc_text, size_t assoc_len)
+{
+	struct oc_arena *a = &t->h.arena;
 	FOR_LINES(assoc_text ? assoc_text : "", assoc_text ? assoc_len : 0, ls, le) {
 		const char *f[5];
 		size_t fl[5];
@@ -684,7 +715,12 @@ int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text,
 			}
 		}
 	}
-	/* sacctmgr: per-user QoS limits, priority, MaxTRESPerUser. */
+}
+
+/* sacctmgr: per-user QoS limits, priority, MaxTRESPerUser. */
+static void assoc_mgr_qos_limits(struct oc_accounting *t, const char *qos_text, size_t qos_len)
+{
+	struct oc_arena *a = &t->h.arena;
 	FOR_LINES(qos_text ? qos_text : "", qos_text ? qos_len : 0, ls, le) {
 		const char *f[6];
 		size_t fl[6];
@@ -704,6 +740,31 @@ int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text,
 			break;
 		}
 	}
+}
+
+int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text, size_t assoc_len,
+			   const char *qos_text, size_t qos_len, const struct oc_accounting *prev,
+			   struct oc_accounting **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	struct oc_accounting *t = oc_accounting_new();
+	if (!t)
+		goto oom;
+	struct oc_arena *a = &t->h.arena;
+	t->h.slurm_update = time(NULL);
+	t->h.generation = (prev ? prev->h.generation : 0) + 1;
+	t->enabled = true;
+	size_t cap = 1;
+	FOR_LINES(text, len, ls, le)
+		cap += (le - ls > 12 && (strncmp(ls, "ClusterName=", 12) == 0 || strncmp(ls, "QOS=", 4) == 0));
+	t->assocs = oc_arena_alloc(a, sizeof(*t->assocs) * cap);
+	t->qos = oc_arena_alloc(a, sizeof(*t->qos) * cap);
+	if (!t->assocs || !t->qos)
+		goto oom;
+	if (assoc_mgr_records(t, text, len, err, errlen) < 0)
+		goto fail;
+	assoc_mgr_assoc_qos(t, assoc_text, assoc_len);
+	assoc_mgr_qos_limits(t, qos_text, qos_len);
 	*out = t;
 	return 0;
 oom:

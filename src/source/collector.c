@@ -76,6 +76,83 @@ struct oc_snapshot *oc_collector_refresh_once(struct oc_backend *b, unsigned mas
 	return next;
 }
 
+/* With c->lock held: the parts due now (all of them when a refresh was
+ * requested), after making parts that came into focus due at once. *now
+ * is the time the mask was taken at. */
+static unsigned collector_due_mask(struct oc_collector *c, double due[], unsigned *sched_focus, double *now)
+{
+	/* Parts that came into focus (the screen switched views, maybe
+	 * while a refresh was running) are due now. */
+	unsigned gained = OC_FOCUS_PARTS(c->focus) & ~OC_FOCUS_PARTS(*sched_focus);
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if ((gained & OC_MASK(p)) && due[p] > mono_now())
+			due[p] = mono_now();
+	*sched_focus = c->focus;
+	*now = mono_now();
+	unsigned mask = 0;
+	if (c->now_requested) {
+		mask = OC_MASK_ALL;
+		c->now_requested = false;
+	}
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if (*now >= due[p])
+			mask |= OC_MASK(p);
+	return mask;
+}
+
+/* With c->lock held: waits until the next part is due or c->wake. */
+static void collector_sleep(struct oc_collector *c, const double due[], double now)
+{
+	double next_due = due[0];
+	for (int p = 1; p < OC_PART_COUNT; p++)
+		if (due[p] < next_due)
+			next_due = due[p];
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double wait = next_due - now;
+	long long ns = (long long)(wait * 1e9) + ts.tv_nsec;
+	ts.tv_sec += (time_t)(ns / 1000000000LL);
+	ts.tv_nsec = (long)(ns % 1000000000LL);
+	pthread_cond_timedwait(&c->wake, &c->lock, &ts);
+}
+
+/* Without c->lock: refreshes the parts in mask from prev (released here),
+ * counts the time it took and schedules those parts again by focus. The
+ * new snapshot, or NULL. */
+static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, struct oc_snapshot *prev,
+					 unsigned focus, double due[])
+{
+	double cpu0 = thread_cpu();
+	atomic_store(&c->inflight_since, (long long)time(NULL));
+	struct oc_snapshot *next = oc_collector_refresh_once(c->backend, mask, prev);
+	atomic_store(&c->inflight_since, 0);
+	oc_snapshot_unref(&prev);
+	atomic_store(&c->cpu_s, atomic_load(&c->cpu_s) + (thread_cpu() - cpu0));
+	atomic_fetch_add(&c->refreshes, 1);
+
+	double after = mono_now();
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if (mask & OC_MASK(p))
+			due[p] = after + ((focus & OC_MASK(p))		? c->fast_s
+					  : (focus & OC_MASK_MEDIUM(p)) ? c->medium_s
+									: c->slow_s);
+	return next;
+}
+
+/* With c->lock held: next (if any) becomes current and the front end is
+ * woken through the pipe. */
+static void collector_publish(struct oc_collector *c, struct oc_snapshot *next)
+{
+	if (next) {
+		struct oc_snapshot *old = c->current;
+		c->current = next;
+		oc_snapshot_unref(&old);
+		char one = 1;
+		ssize_t w = write(c->pipe_wr, &one, 1); /* full pipe: a wake-up is pending anyway */
+		(void)w;
+	}
+}
+
 static void *collector_main(void *arg)
 {
 	struct oc_collector *c = arg;
@@ -88,34 +165,10 @@ static void *collector_main(void *arg)
 	unsigned sched_focus = c->focus;
 	bool first = true;
 	while (!c->quit) {
-		/* Parts that came into focus (the screen switched views, maybe
-		 * while a refresh was running) are due now. */
-		unsigned gained = OC_FOCUS_PARTS(c->focus) & ~OC_FOCUS_PARTS(sched_focus);
-		for (int p = 0; p < OC_PART_COUNT; p++)
-			if ((gained & OC_MASK(p)) && due[p] > mono_now())
-				due[p] = mono_now();
-		sched_focus = c->focus;
-		double now = mono_now();
-		unsigned mask = 0;
-		if (c->now_requested) {
-			mask = OC_MASK_ALL;
-			c->now_requested = false;
-		}
-		for (int p = 0; p < OC_PART_COUNT; p++)
-			if (now >= due[p])
-				mask |= OC_MASK(p);
+		double now;
+		unsigned mask = collector_due_mask(c, due, &sched_focus, &now);
 		if (!mask) {
-			double next_due = due[0];
-			for (int p = 1; p < OC_PART_COUNT; p++)
-				if (due[p] < next_due)
-					next_due = due[p];
-			struct timespec ts;
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			double wait = next_due - now;
-			long long ns = (long long)(wait * 1e9) + ts.tv_nsec;
-			ts.tv_sec += (time_t)(ns / 1000000000LL);
-			ts.tv_nsec = (long)(ns % 1000000000LL);
-			pthread_cond_timedwait(&c->wake, &c->lock, &ts);
+			collector_sleep(c, due, now);
 			continue;
 		}
 		/* The first refresh loads what the screen shows, so that it is
@@ -139,30 +192,10 @@ static void *collector_main(void *arg)
 		unsigned focus = c->focus;
 		pthread_mutex_unlock(&c->lock);
 
-		double cpu0 = thread_cpu();
-		atomic_store(&c->inflight_since, (long long)time(NULL));
-		struct oc_snapshot *next = oc_collector_refresh_once(c->backend, mask, prev);
-		atomic_store(&c->inflight_since, 0);
-		oc_snapshot_unref(&prev);
-		atomic_store(&c->cpu_s, atomic_load(&c->cpu_s) + (thread_cpu() - cpu0));
-		atomic_fetch_add(&c->refreshes, 1);
-
-		double after = mono_now();
-		for (int p = 0; p < OC_PART_COUNT; p++)
-			if (mask & OC_MASK(p))
-				due[p] = after + ((focus & OC_MASK(p))		? c->fast_s
-						  : (focus & OC_MASK_MEDIUM(p)) ? c->medium_s
-										: c->slow_s);
+		struct oc_snapshot *next = collector_run(c, mask, prev, focus, due);
 
 		pthread_mutex_lock(&c->lock);
-		if (next) {
-			struct oc_snapshot *old = c->current;
-			c->current = next;
-			oc_snapshot_unref(&old);
-			char one = 1;
-			ssize_t w = write(c->pipe_wr, &one, 1); /* full pipe: a wake-up is pending anyway */
-			(void)w;
-		}
+		collector_publish(c, next);
 	}
 	c->done = true;
 	pthread_cond_broadcast(&c->done_cv);

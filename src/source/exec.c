@@ -281,54 +281,67 @@ static int read_exec_error(int fd, int *exec_errno)
 	}
 }
 
-/* Runs argv with its stdout into out and its stderr into errs (NULL:
- * into out too, in the order written). The contract of oc_exec. */
-static int exec_core(const char *const argv[], int timeout_s, struct sink *out, struct sink *errs,
-		     int *exit_status, char *err, size_t errlen)
+/* The parent's ends and the child's ends of the pipes, -1 when closed. */
+struct exec_fds {
+	int devnull, outp[2], sep[2], errp[2];
+};
+
+/* Closes every fd that is still open (all paths that give up). */
+static void exec_fds_close(struct exec_fds *f)
 {
-	*exit_status = -1;
-	if (err && errlen)
-		err[0] = '\0';
-	if (!argv || !argv[0]) {
-		seterr(err, errlen, "no command to run");
-		return -1;
-	}
-	char path[PATH_MAX];
-	if (oc_exec_find(argv[0], path, sizeof(path), err, errlen) < 0)
-		return -1;
+	close_fd(&f->devnull);
+	close_fd(&f->outp[0]);
+	close_fd(&f->outp[1]);
+	close_fd(&f->sep[0]);
+	close_fd(&f->sep[1]);
+	close_fd(&f->errp[0]);
+	close_fd(&f->errp[1]);
+}
 
-	int devnull = -1, outp[2] = {-1, -1}, sep[2] = {-1, -1}, errp[2] = {-1, -1};
-	const char *what = "/dev/null";
-	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (devnull < 0 || (devnull = fd_above2(devnull)) < 0)
-		goto sys_fail;
-	what = "pipe";
-	if (pipe2(outp, O_CLOEXEC) < 0)
-		goto sys_fail;
-	if ((outp[0] = fd_above2(outp[0])) < 0 || (outp[1] = fd_above2(outp[1])) < 0)
-		goto sys_fail;
-	if (errs) {
-		if (pipe2(sep, O_CLOEXEC) < 0)
-			goto sys_fail;
-		if ((sep[0] = fd_above2(sep[0])) < 0 || (sep[1] = fd_above2(sep[1])) < 0)
-			goto sys_fail;
-		if (fcntl(sep[0], F_SETFL, O_NONBLOCK) < 0)
-			goto sys_fail;
+/* Opens /dev/null and the pipes, all above fd 2 and close-on-exec, the
+ * parent's ends non-blocking; a separate stderr pipe only when sep. On
+ * failure -1 with errno set and *what naming the step; the caller closes
+ * what was opened. */
+static int exec_fds_open(struct exec_fds *f, bool sep, const char **what)
+{
+	*what = "/dev/null";
+	f->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (f->devnull < 0 || (f->devnull = fd_above2(f->devnull)) < 0)
+		return -1;
+	*what = "pipe";
+	if (pipe2(f->outp, O_CLOEXEC) < 0)
+		return -1;
+	if ((f->outp[0] = fd_above2(f->outp[0])) < 0 || (f->outp[1] = fd_above2(f->outp[1])) < 0)
+		return -1;
+	if (sep) {
+		if (pipe2(f->sep, O_CLOEXEC) < 0)
+			return -1;
+		if ((f->sep[0] = fd_above2(f->sep[0])) < 0 || (f->sep[1] = fd_above2(f->sep[1])) < 0)
+			return -1;
+		if (fcntl(f->sep[0], F_SETFL, O_NONBLOCK) < 0)
+			return -1;
 	}
-	if (pipe2(errp, O_CLOEXEC) < 0)
-		goto sys_fail;
-	if ((errp[0] = fd_above2(errp[0])) < 0 || (errp[1] = fd_above2(errp[1])) < 0)
-		goto sys_fail;
-	if (fcntl(outp[0], F_SETFL, O_NONBLOCK) < 0 || fcntl(errp[0], F_SETFL, O_NONBLOCK) < 0)
-		goto sys_fail;
+	if (pipe2(f->errp, O_CLOEXEC) < 0)
+		return -1;
+	if ((f->errp[0] = fd_above2(f->errp[0])) < 0 || (f->errp[1] = fd_above2(f->errp[1])) < 0)
+		return -1;
+	if (fcntl(f->outp[0], F_SETFL, O_NONBLOCK) < 0 || fcntl(f->errp[0], F_SETFL, O_NONBLOCK) < 0)
+		return -1;
+	return 0;
+}
 
+/* Forks the child with all signals blocked around fork, then closes the
+ * child's ends in the parent. The child's pid, or -1 with errno from
+ * fork. */
+static pid_t exec_spawn(const char *path, const char *const argv[], struct exec_fds *f, bool sep)
+{
 	struct child_args ca = {
 		.path = path,
 		.argv = (char *const *)argv,
-		.devnull = devnull,
-		.outw = outp[1],
-		.errw = errs ? sep[1] : outp[1],
-		.expw = errp[1],
+		.devnull = f->devnull,
+		.outw = f->outp[1],
+		.errw = sep ? f->sep[1] : f->outp[1],
+		.expw = f->errp[1],
 		.maxfd = CLOSE_MAX_FD,
 	};
 	struct rlimit rl;
@@ -347,34 +360,86 @@ static int exec_core(const char *const argv[], int timeout_s, struct sink *out, 
 		child_run(&ca);
 	int fork_errno = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	close_fd(&devnull);
-	close_fd(&outp[1]);
-	close_fd(&sep[1]);
-	close_fd(&errp[1]);
-	if (pid < 0) {
-		errno = fork_errno;
-		what = "fork";
-		goto sys_fail;
-	}
-	setpgid(pid, pid); /* also done by the child: whichever runs first */
+	close_fd(&f->devnull);
+	close_fd(&f->outp[1]);
+	close_fd(&f->sep[1]);
+	close_fd(&f->errp[1]);
+	errno = fork_errno;
+	return pid;
+}
 
-	int exec_errno = 0;
-	bool timed_out = false, killed = false, exited = false;
+/* How the read loop ended. */
+struct exec_wait {
+	int exec_errno;
+	bool timed_out, killed;
+};
+
+/* One poll over the parent's open ends, draining what is ready. Whether
+ * the loop goes on; false when poll failed (the group is then killed). */
+static bool exec_poll_once(pid_t pid, struct exec_fds *f, struct sink *out, struct sink *errs, int wait_ms,
+			   bool *exited, int64_t *exited_at, struct exec_wait *w)
+{
+	struct pollfd fds[3];
+	nfds_t nfds = 0;
+	if (f->outp[0] >= 0)
+		fds[nfds++] = (struct pollfd){.fd = f->outp[0], .events = POLLIN};
+	if (f->sep[0] >= 0)
+		fds[nfds++] = (struct pollfd){.fd = f->sep[0], .events = POLLIN};
+	if (f->errp[0] >= 0)
+		fds[nfds++] = (struct pollfd){.fd = f->errp[0], .events = POLLIN};
+	int r = poll(fds, nfds, wait_ms);
+	if (r < 0) {
+		if (errno == EINTR)
+			return true;
+		kill(-pid, SIGKILL);
+		w->killed = true;
+		return false;
+	}
+	if (r == 0) {
+		if (!*exited && child_gone(pid)) {
+			*exited = true;
+			*exited_at = now_ms();
+		}
+		return true;
+	}
+	for (nfds_t i = 0; i < nfds; i++) {
+		if (!fds[i].revents)
+			continue;
+		if (fds[i].fd == f->outp[0]) {
+			if (!drain(f->outp[0], out))
+				close_fd(&f->outp[0]);
+		} else if (fds[i].fd == f->sep[0]) {
+			if (!drain(f->sep[0], errs))
+				close_fd(&f->sep[0]);
+		} else if (!read_exec_error(f->errp[0], &w->exec_errno)) {
+			close_fd(&f->errp[0]);
+		}
+	}
+	return true;
+}
+
+/* Reads the child's output until all pipes close, the timeout (SIGTERM,
+ * then SIGKILL after the grace) or a while after the child exited. Closes
+ * the parent's ends. */
+static void exec_wait_output(pid_t pid, int timeout_s, struct exec_fds *f, struct sink *out, struct sink *errs,
+			     struct exec_wait *w)
+{
+	bool exited = false;
 	int64_t deadline = timeout_s > 0 ? now_ms() + (int64_t)timeout_s * 1000 : -1;
 	int64_t exited_at = 0;
-	while (outp[0] >= 0 || sep[0] >= 0 || errp[0] >= 0) {
+	while (f->outp[0] >= 0 || f->sep[0] >= 0 || f->errp[0] >= 0) {
 		int64_t now = now_ms();
 		int wait_ms = POLL_TICK_MS;
 		if (deadline >= 0) {
 			if (now >= deadline) {
-				if (!timed_out) {
-					timed_out = true;
+				if (!w->timed_out) {
+					w->timed_out = true;
 					kill(-pid, SIGTERM);
 					deadline = now + OC_EXEC_KILL_GRACE_S * 1000;
 					continue;
 				}
 				kill(-pid, SIGKILL);
-				killed = true;
+				w->killed = true;
 				break;
 			}
 			if (deadline - now < wait_ms)
@@ -382,59 +447,23 @@ static int exec_core(const char *const argv[], int timeout_s, struct sink *out, 
 		}
 		if (exited && now - exited_at >= AFTER_EXIT_MS)
 			break; /* a grandchild keeps the pipe open: stop reading */
-		struct pollfd fds[3];
-		nfds_t nfds = 0;
-		if (outp[0] >= 0)
-			fds[nfds++] = (struct pollfd){.fd = outp[0], .events = POLLIN};
-		if (sep[0] >= 0)
-			fds[nfds++] = (struct pollfd){.fd = sep[0], .events = POLLIN};
-		if (errp[0] >= 0)
-			fds[nfds++] = (struct pollfd){.fd = errp[0], .events = POLLIN};
-		int r = poll(fds, nfds, wait_ms);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			kill(-pid, SIGKILL);
-			killed = true;
+		if (!exec_poll_once(pid, f, out, errs, wait_ms, &exited, &exited_at, w))
 			break;
-		}
-		if (r == 0) {
-			if (!exited && child_gone(pid)) {
-				exited = true;
-				exited_at = now_ms();
-			}
-			continue;
-		}
-		for (nfds_t i = 0; i < nfds; i++) {
-			if (!fds[i].revents)
-				continue;
-			if (fds[i].fd == outp[0]) {
-				if (!drain(outp[0], out))
-					close_fd(&outp[0]);
-			} else if (fds[i].fd == sep[0]) {
-				if (!drain(sep[0], errs))
-					close_fd(&sep[0]);
-			} else if (!read_exec_error(errp[0], &exec_errno)) {
-				close_fd(&errp[0]);
-			}
-		}
 	}
-	close_fd(&outp[0]);
-	close_fd(&sep[0]);
-	close_fd(&errp[0]);
-	/* After a timeout, what is left of the group goes too (the child is
-	 * not reaped yet, so its process group id cannot have been reused). */
-	if (timed_out && !killed)
-		kill(-pid, SIGKILL);
-	int st = reap(pid);
+	close_fd(&f->outp[0]);
+	close_fd(&f->sep[0]);
+	close_fd(&f->errp[0]);
+}
 
-	if (exec_errno) {
-		seterr(err, errlen, "cannot run %s: %s", path, strerror(exec_errno));
-		return -1;
-	}
-	if (timed_out) {
+/* *exit_status and err from the wait status st (reap()) and how the wait
+ * ended. */
+static void exec_report(int st, const struct exec_wait *w, int timeout_s, int *exit_status, char *err,
+			size_t errlen)
+{
+	if (w->timed_out) {
 		*exit_status = OC_EXEC_TIMED_OUT;
-		seterr(err, errlen, "timed out after %d s: killed (%s)", timeout_s, killed ? "SIGKILL" : "SIGTERM");
+		seterr(err, errlen, "timed out after %d s: killed (%s)", timeout_s,
+		       w->killed ? "SIGKILL" : "SIGTERM");
 	} else if (st == -1) {
 		*exit_status = OC_EXEC_SIGNALED;
 		seterr(err, errlen, "exit status lost (SIGCHLD ignored?)");
@@ -447,17 +476,53 @@ static int exec_core(const char *const argv[], int timeout_s, struct sink *out, 
 		*exit_status = OC_EXEC_SIGNALED;
 		seterr(err, errlen, "ended with wait status %#x", (unsigned)st);
 	}
+}
+
+/* Runs argv with its stdout into out and its stderr into errs (NULL:
+ * into out too, in the order written). The contract of oc_exec. */
+static int exec_core(const char *const argv[], int timeout_s, struct sink *out, struct sink *errs,
+		     int *exit_status, char *err, size_t errlen)
+{
+	*exit_status = -1;
+	if (err && errlen)
+		err[0] = '\0';
+	if (!argv || !argv[0]) {
+		seterr(err, errlen, "no command to run");
+		return -1;
+	}
+	char path[PATH_MAX];
+	if (oc_exec_find(argv[0], path, sizeof(path), err, errlen) < 0)
+		return -1;
+
+	struct exec_fds f = {-1, {-1, -1}, {-1, -1}, {-1, -1}};
+	const char *what = "/dev/null";
+	if (exec_fds_open(&f, errs != NULL, &what) < 0)
+		goto sys_fail;
+	pid_t pid = exec_spawn(path, argv, &f, errs != NULL);
+	if (pid < 0) {
+		what = "fork";
+		goto sys_fail;
+	}
+	setpgid(pid, pid); /* also done by the child: whichever runs first */
+
+	struct exec_wait w = {0};
+	exec_wait_output(pid, timeout_s, &f, out, errs, &w);
+	/* After a timeout, what is left of the group goes too (the child is
+	 * not reaped yet, so its process group id cannot have been reused). */
+	if (w.timed_out && !w.killed)
+		kill(-pid, SIGKILL);
+	int st = reap(pid);
+
+	if (w.exec_errno) {
+		seterr(err, errlen, "cannot run %s: %s", path, strerror(w.exec_errno));
+		return -1;
+	}
+	exec_report(st, &w, timeout_s, exit_status, err, errlen);
 	return 0;
 
 sys_fail:;
 	int e = errno;
-	close_fd(&devnull);
-	close_fd(&outp[0]);
-	close_fd(&outp[1]);
-	close_fd(&sep[0]);
-	close_fd(&sep[1]);
-	close_fd(&errp[0]);
-	close_fd(&errp[1]);
+	exec_fds_close(&f);
 	seterr(err, errlen, "%s: %s", what, strerror(e));
 	return -1;
 }

@@ -411,6 +411,96 @@ static uint32_t job_gpus(const slurm_job_info_t *ji, enum oc_job_state st, struc
 	return (uint32_t)g;
 }
 
+/* Users, accounts, partitions and QoS repeat across thousands of jobs:
+ * they are interned so each distinct string is stored once. */
+struct job_intern {
+	struct oc_strmap interned;
+	const char **pool;
+	size_t npool, cap;
+};
+
+/* *dst: the interned arena copy of src (NULL when empty). -1 on ENOMEM,
+ * *dst untouched. */
+static int job_str_intern(struct job_intern *in, struct oc_arena *sa, const char *src, const char **dst)
+{
+	if (!src || !*src) {
+		*dst = NULL;
+		return 0;
+	}
+	uint32_t k = oc_strmap_get(&in->interned, src);
+	if (k != UINT32_MAX) {
+		*dst = in->pool[k];
+		return 0;
+	}
+	if (in->npool == in->cap) {
+		size_t ncap = in->cap ? in->cap * 2 : 64;
+		const char **np = realloc(in->pool, ncap * sizeof(*in->pool));
+		if (!np)
+			return -1;
+		in->pool = np;
+		in->cap = ncap;
+	}
+	in->pool[in->npool] = oc_arena_strdup(sa, src);
+	if (!in->pool[in->npool] || oc_strmap_put(&in->interned, in->pool[in->npool], (uint32_t)in->npool) < 0)
+		return -1;
+	*dst = in->pool[in->npool++];
+	return 0;
+}
+
+/* The state flags of a job from Slurm's state and priority. */
+static void job_flags(struct oc_job *j, const slurm_job_info_t *ji)
+{
+	if (ji->job_state & JOB_COMPLETING)
+		j->flags |= OC_JF_COMPLETING;
+	if (ji->job_state & JOB_CONFIGURING)
+		j->flags |= OC_JF_CONFIGURING;
+	if (ji->job_state & (JOB_REQUEUE | JOB_REQUEUE_HOLD))
+		j->flags |= OC_JF_REQUEUED;
+	if (ji->job_state & JOB_RESIZING)
+		j->flags |= OC_JF_RESIZING;
+	if (j->state == OC_JOB_PENDING && ji->priority == 0)
+		j->flags |= OC_JF_HELD;
+}
+
+/* One job row j from ji: rows in a, strings in sa. -1 on ENOMEM. */
+static int job_fill(struct slurm_backend *b, struct oc_job *j, const slurm_job_info_t *ji, struct oc_arena *a,
+		    struct oc_arena *sa, struct oc_node_index *ix, struct job_intern *in, struct oc_strmap *gpu_memo)
+{
+	j->job_id = ji->job_id;
+	j->array_job_id = ji->array_job_id;
+	j->array_task_id = (ji->array_job_id && ji->array_task_id != NO_VAL) ? ji->array_task_id : OC_NONE;
+	j->name = oc_arena_strdup_nonempty(sa, ji->name);
+	const char *user = ji->user_name ? ji->user_name : oc_slurm_uid_name(&b->uids, ji->user_id);
+	if (job_str_intern(in, sa, user, &j->user) < 0 || job_str_intern(in, sa, ji->account, &j->account) < 0 ||
+	    job_str_intern(in, sa, ji->partition, &j->partition) < 0 || job_str_intern(in, sa, ji->qos, &j->qos) < 0)
+		return -1;
+	j->state = job_state_from_slurm(ji->job_state);
+	job_flags(j, ji);
+	/* squeue prints the description when there is one
+	 * ("ReqNodeNotAvail, UnavailableNodes:..."), else the name. */
+	if (ji->state_desc && *ji->state_desc) {
+		if (job_str_intern(in, sa, ji->state_desc, &j->reason) < 0)
+			return -1;
+	} else if (ji->state_reason != WAIT_NO_REASON) {
+		if (job_str_intern(in, sa, oc_slurm_reason_name(ji->state_reason), &j->reason) < 0)
+			return -1;
+	}
+	if (ji->state_reason != WAIT_NO_REASON && oc_job_reason_is_limit(oc_slurm_reason_name(ji->state_reason)))
+		j->flags |= OC_JF_LIMITED;
+	j->nodes = oc_arena_strdup_nonempty(sa, ji->nodes);
+	if (oc_job_holds_nodes(j) && resolve_nodes(a, j->nodes, ix, &j->node_idx, &j->node_count) < 0)
+		return -1;
+	j->submit_time = ji->submit_time;
+	j->start_time = ji->start_time;
+	j->end_time = ji->end_time;
+	j->time_limit_min = (ji->time_limit == INFINITE || ji->time_limit == NO_VAL) ? OC_NONE : ji->time_limit;
+	j->num_nodes = ji->num_nodes;
+	j->num_cpus = ji->num_cpus;
+	j->gpus = job_gpus(ji, j->state, gpu_memo);
+	j->priority = ji->priority;
+	return 0;
+}
+
 static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_t *msg,
 				    struct oc_node_index *ix, const struct oc_jobs *prev)
 {
@@ -426,87 +516,18 @@ static struct oc_jobs *jobs_convert(struct slurm_backend *b, const job_info_msg_
 		oc_jobs_unref(&t);
 		return NULL;
 	}
-	/* Users, accounts, partitions and QoS repeat across thousands of jobs:
-	 * intern them so each distinct string is stored once. */
-	struct oc_strmap interned = {0}, gpu_memo = {0};
-	const char **pool = NULL;
-	size_t npool = 0, cap = 0;
-#define INTERN(dst, src)                                                                   \
-	do {                                                                               \
-		const char *s_ = (src);                                                    \
-		if (!s_ || !*s_) {                                                         \
-			(dst) = NULL;                                                      \
-			break;                                                             \
-		}                                                                          \
-		uint32_t k_ = oc_strmap_get(&interned, s_);                                \
-		if (k_ != UINT32_MAX) {                                                    \
-			(dst) = pool[k_];                                                  \
-			break;                                                             \
-		}                                                                          \
-		if (npool == cap) {                                                        \
-			size_t ncap_ = cap ? cap * 2 : 64;                                 \
-			const char **np_ = realloc(pool, ncap_ * sizeof(*pool));           \
-			if (!np_)                                                          \
-				goto fail;                                                 \
-			pool = np_;                                                        \
-			cap = ncap_;                                                       \
-		}                                                                          \
-		pool[npool] = oc_arena_strdup(sa, s_);                                     \
-		if (!pool[npool] || oc_strmap_put(&interned, pool[npool], (uint32_t)npool) < 0) \
-			goto fail;                                                         \
-		(dst) = pool[npool++];                                                     \
-	} while (0)
-
-	for (uint32_t i = 0; i < msg->record_count; i++) {
-		const slurm_job_info_t *ji = &msg->job_array[i];
-		struct oc_job *j = &t->v[t->n++];
-		j->job_id = ji->job_id;
-		j->array_job_id = ji->array_job_id;
-		j->array_task_id = (ji->array_job_id && ji->array_task_id != NO_VAL) ? ji->array_task_id : OC_NONE;
-		j->name = oc_arena_strdup_nonempty(sa, ji->name);
-		INTERN(j->user, ji->user_name ? ji->user_name : oc_slurm_uid_name(&b->uids, ji->user_id));
-		INTERN(j->account, ji->account);
-		INTERN(j->partition, ji->partition);
-		INTERN(j->qos, ji->qos);
-		j->state = job_state_from_slurm(ji->job_state);
-		if (ji->job_state & JOB_COMPLETING)
-			j->flags |= OC_JF_COMPLETING;
-		if (ji->job_state & JOB_CONFIGURING)
-			j->flags |= OC_JF_CONFIGURING;
-		if (ji->job_state & (JOB_REQUEUE | JOB_REQUEUE_HOLD))
-			j->flags |= OC_JF_REQUEUED;
-		if (ji->job_state & JOB_RESIZING)
-			j->flags |= OC_JF_RESIZING;
-		if (j->state == OC_JOB_PENDING && ji->priority == 0)
-			j->flags |= OC_JF_HELD;
-		/* squeue prints the description when there is one
-		 * ("ReqNodeNotAvail, UnavailableNodes:..."), else the name. */
-		if (ji->state_desc && *ji->state_desc)
-			INTERN(j->reason, ji->state_desc);
-		else if (ji->state_reason != WAIT_NO_REASON)
-			INTERN(j->reason, oc_slurm_reason_name(ji->state_reason));
-		if (ji->state_reason != WAIT_NO_REASON && oc_job_reason_is_limit(oc_slurm_reason_name(ji->state_reason)))
-			j->flags |= OC_JF_LIMITED;
-		j->nodes = oc_arena_strdup_nonempty(sa, ji->nodes);
-		if (oc_job_holds_nodes(j) && resolve_nodes(a, j->nodes, ix, &j->node_idx, &j->node_count) < 0)
+	struct job_intern in = {0};
+	struct oc_strmap gpu_memo = {0};
+	for (uint32_t i = 0; i < msg->record_count; i++)
+		if (job_fill(b, &t->v[t->n++], &msg->job_array[i], a, sa, ix, &in, &gpu_memo) < 0)
 			goto fail;
-		j->submit_time = ji->submit_time;
-		j->start_time = ji->start_time;
-		j->end_time = ji->end_time;
-		j->time_limit_min = (ji->time_limit == INFINITE || ji->time_limit == NO_VAL) ? OC_NONE : ji->time_limit;
-		j->num_nodes = ji->num_nodes;
-		j->num_cpus = ji->num_cpus;
-		j->gpus = job_gpus(ji, j->state, &gpu_memo);
-		j->priority = ji->priority;
-	}
-#undef INTERN
-	free(pool);
-	oc_strmap_free(&interned);
+	free(in.pool);
+	oc_strmap_free(&in.interned);
 	oc_strmap_free(&gpu_memo);
 	return t;
 fail:
-	free(pool);
-	oc_strmap_free(&interned);
+	free(in.pool);
+	oc_strmap_free(&in.interned);
 	oc_strmap_free(&gpu_memo);
 	oc_jobs_unref(&t);
 	return NULL;
@@ -660,6 +681,138 @@ static void backend_load_conf(struct slurm_backend *b, struct oc_snapshot *next)
 		next->field = (value);      \
 	} while (0)
 
+/* The status of a part after its load: ok when the reply was loaded and
+ * converted or when nothing changed since. 1 when the part failed (a
+ * failed conversion is reported as ENOMEM), else 0. errno is still the
+ * load's when nothing was loaded. */
+static int load_status(struct oc_part_status *st, const char *what, bool loaded, bool converted)
+{
+	if (loaded) {
+		if (converted) {
+			oc_part_status_ok(st, time(NULL));
+			return 0;
+		}
+		errno = ENOMEM;
+		oc_part_status_fail(st, time(NULL), what, slurm_errtext());
+		return 1;
+	}
+	if (errno == SLURM_NO_CHANGE_IN_DATA) {
+		oc_part_status_ok(st, time(NULL));
+		return 0;
+	}
+	oc_part_status_fail(st, time(NULL), what, slurm_errtext());
+	return 1;
+}
+
+/* The time a part is asked for changes since: 0 (everything) when it
+ * must be fetched in full or there is no earlier reply. */
+static time_t load_since(const struct slurm_backend *b, int part, time_t old_update)
+{
+	return (!(b->need_full & OC_MASK(part)) && old_update) ? old_update : 0;
+}
+
+/* The node table of next. 1 when it failed, else 0. */
+static int refresh_nodes(struct slurm_backend *b, const struct oc_snapshot *prev, struct oc_snapshot *next,
+			 uint16_t show)
+{
+	struct oc_part_status *st = &next->status[OC_PART_NODES];
+	const struct oc_nodes *old = prev ? prev->nodes : NULL;
+	node_info_msg_t *msg = NULL;
+	/* SHOW_DETAIL: without it gres_used (GPUs in use) is not sent. */
+	uint16_t nshow = show | SHOW_DETAIL;
+#ifdef SHOW_MIXED
+	nshow |= SHOW_MIXED;
+#endif
+	time_t since = (old && old->h.slurm_update) ? old->h.slurm_update : 0;
+	errno = 0;
+	bool loaded = slurm_load_node(since, &msg, nshow) == SLURM_SUCCESS && msg;
+	struct oc_nodes *t = NULL;
+	if (loaded) {
+		t = oc_slurm_convert_nodes(&b->uids, msg, old);
+		slurm_free_node_info_msg(msg);
+		if (t)
+			REPLACE_TABLE(nodes, oc_nodes_unref, t);
+	}
+	return load_status(st, "nodes", loaded, t != NULL);
+}
+
+/* The partition table of next, indexed by ix. 1 when it failed, else 0. */
+static int refresh_partitions(struct slurm_backend *b, const struct oc_snapshot *prev, struct oc_snapshot *next,
+			      uint16_t show, struct oc_node_index *ix)
+{
+	struct oc_part_status *st = &next->status[OC_PART_PARTITIONS];
+	const struct oc_partitions *old = prev ? prev->partitions : NULL;
+	partition_info_msg_t *msg = NULL;
+	time_t since = load_since(b, OC_PART_PARTITIONS, old ? old->h.slurm_update : 0);
+	errno = 0;
+	bool loaded = slurm_load_partitions(since, &msg, show) == SLURM_SUCCESS && msg;
+	struct oc_partitions *t = NULL;
+	if (loaded) {
+		t = parts_convert(msg, ix, old);
+		slurm_free_partition_info_msg(msg);
+		if (t) {
+			REPLACE_TABLE(partitions, oc_partitions_unref, t);
+			b->need_full &= ~OC_MASK(OC_PART_PARTITIONS);
+		}
+	}
+	return load_status(st, "partitions", loaded, t != NULL);
+}
+
+/* The job table of next, indexed by ix. 1 when it failed, else 0. */
+static int refresh_jobs(struct slurm_backend *b, const struct oc_snapshot *prev, struct oc_snapshot *next,
+			uint16_t show, struct oc_node_index *ix)
+{
+	struct oc_part_status *st = &next->status[OC_PART_JOBS];
+	const struct oc_jobs *old = prev ? prev->jobs : NULL;
+	job_info_msg_t *msg = NULL;
+	time_t since = load_since(b, OC_PART_JOBS, old ? old->h.slurm_update : 0);
+	errno = 0;
+	bool loaded = slurm_load_jobs(since, &msg, show) == SLURM_SUCCESS && msg;
+	struct oc_jobs *t = NULL;
+	if (loaded) {
+		t = jobs_convert(b, msg, ix, old);
+		uint32_t records = msg->record_count;
+		slurm_free_job_info_msg(msg);
+#ifdef __GLIBC__
+		/* A big reply leaves megabytes free inside this thread's
+		 * malloc arena, which glibc keeps resident: give them back
+		 * (the console holds only its own, smaller copy). */
+		if (records >= 5000)
+			malloc_trim(0);
+#else
+		(void)records;
+#endif
+		if (t) {
+			REPLACE_TABLE(jobs, oc_jobs_unref, t);
+			b->need_full &= ~OC_MASK(OC_PART_JOBS);
+		}
+	}
+	return load_status(st, "jobs", loaded, t != NULL);
+}
+
+/* The reservation table of next, indexed by ix. 1 when it failed, else
+ * 0. */
+static int refresh_resv(struct slurm_backend *b, const struct oc_snapshot *prev, struct oc_snapshot *next,
+			struct oc_node_index *ix)
+{
+	struct oc_part_status *st = &next->status[OC_PART_RESV];
+	const struct oc_reservations *old = prev ? prev->reservations : NULL;
+	reserve_info_msg_t *msg = NULL;
+	time_t since = load_since(b, OC_PART_RESV, old ? old->h.slurm_update : 0);
+	errno = 0;
+	bool loaded = slurm_load_reservations(since, &msg) == SLURM_SUCCESS && msg;
+	struct oc_reservations *t = NULL;
+	if (loaded) {
+		t = oc_slurm_convert_resv(msg, ix, old);
+		slurm_free_reservation_info_msg(msg);
+		if (t) {
+			REPLACE_TABLE(reservations, oc_reservations_unref, t);
+			b->need_full &= ~OC_MASK(OC_PART_RESV);
+		}
+	}
+	return load_status(st, "reservations", loaded, t != NULL);
+}
+
 static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc_snapshot *prev,
 			 struct oc_snapshot *next)
 {
@@ -673,35 +826,8 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->version);
 	snprintf(next->slurm_user, sizeof(next->slurm_user), "%s", b->slurm_user);
 
-	if (mask & OC_MASK(OC_PART_NODES)) {
-		struct oc_part_status *st = &next->status[OC_PART_NODES];
-		const struct oc_nodes *old = prev ? prev->nodes : NULL;
-		node_info_msg_t *msg = NULL;
-		/* SHOW_DETAIL: without it gres_used (GPUs in use) is not sent. */
-		uint16_t nshow = show | SHOW_DETAIL;
-#ifdef SHOW_MIXED
-		nshow |= SHOW_MIXED;
-#endif
-		time_t since = (old && old->h.slurm_update) ? old->h.slurm_update : 0;
-		errno = 0;
-		if (slurm_load_node(since, &msg, nshow) == SLURM_SUCCESS && msg) {
-			struct oc_nodes *t = oc_slurm_convert_nodes(&b->uids, msg, old);
-			slurm_free_node_info_msg(msg);
-			if (t) {
-				REPLACE_TABLE(nodes, oc_nodes_unref, t);
-				oc_part_status_ok(st, time(NULL));
-			} else {
-				errno = ENOMEM;
-				oc_part_status_fail(st, time(NULL), "nodes", slurm_errtext());
-				failed++;
-			}
-		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
-			oc_part_status_ok(st, time(NULL));
-		} else {
-			oc_part_status_fail(st, time(NULL), "nodes", slurm_errtext());
-			failed++;
-		}
-	}
+	if (mask & OC_MASK(OC_PART_NODES))
+		failed += refresh_nodes(b, prev, next, show);
 
 	/* Partitions, jobs and reservations hold indexes into the node table:
 	 * when its layout (names, order) changed, partitions and reservations
@@ -714,96 +840,16 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	mask |= oc_backend_refetch(b->need_full, mask, prev);
 	struct oc_node_index ix = {.nodes = next->nodes};
 
-	if (mask & OC_MASK(OC_PART_PARTITIONS)) {
-		struct oc_part_status *st = &next->status[OC_PART_PARTITIONS];
-		const struct oc_partitions *old = prev ? prev->partitions : NULL;
-		partition_info_msg_t *msg = NULL;
-		time_t since = (!(b->need_full & OC_MASK(OC_PART_PARTITIONS)) && old && old->h.slurm_update) ? old->h.slurm_update : 0;
-		errno = 0;
-		if (slurm_load_partitions(since, &msg, show) == SLURM_SUCCESS && msg) {
-			struct oc_partitions *t = parts_convert(msg, &ix, old);
-			slurm_free_partition_info_msg(msg);
-			if (t) {
-				REPLACE_TABLE(partitions, oc_partitions_unref, t);
-				b->need_full &= ~OC_MASK(OC_PART_PARTITIONS);
-				oc_part_status_ok(st, time(NULL));
-			} else {
-				errno = ENOMEM;
-				oc_part_status_fail(st, time(NULL), "partitions", slurm_errtext());
-				failed++;
-			}
-		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
-			oc_part_status_ok(st, time(NULL));
-		} else {
-			oc_part_status_fail(st, time(NULL), "partitions", slurm_errtext());
-			failed++;
-		}
-	}
-
-	if (mask & OC_MASK(OC_PART_JOBS)) {
-		struct oc_part_status *st = &next->status[OC_PART_JOBS];
-		const struct oc_jobs *old = prev ? prev->jobs : NULL;
-		job_info_msg_t *msg = NULL;
-		time_t since = (!(b->need_full & OC_MASK(OC_PART_JOBS)) && old && old->h.slurm_update) ? old->h.slurm_update : 0;
-		errno = 0;
-		if (slurm_load_jobs(since, &msg, show) == SLURM_SUCCESS && msg) {
-			struct oc_jobs *t = jobs_convert(b, msg, &ix, old);
-			uint32_t records = msg->record_count;
-			slurm_free_job_info_msg(msg);
-#ifdef __GLIBC__
-			/* A big reply leaves megabytes free inside this thread's
-			 * malloc arena, which glibc keeps resident: give them back
-			 * (the console holds only its own, smaller copy). */
-			if (records >= 5000)
-				malloc_trim(0);
-#else
-			(void)records;
-#endif
-			if (t) {
-				REPLACE_TABLE(jobs, oc_jobs_unref, t);
-				b->need_full &= ~OC_MASK(OC_PART_JOBS);
-				oc_part_status_ok(st, time(NULL));
-			} else {
-				errno = ENOMEM;
-				oc_part_status_fail(st, time(NULL), "jobs", slurm_errtext());
-				failed++;
-			}
-		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
-			oc_part_status_ok(st, time(NULL));
-		} else {
-			oc_part_status_fail(st, time(NULL), "jobs", slurm_errtext());
-			failed++;
-		}
-	}
+	if (mask & OC_MASK(OC_PART_PARTITIONS))
+		failed += refresh_partitions(b, prev, next, show, &ix);
+	if (mask & OC_MASK(OC_PART_JOBS))
+		failed += refresh_jobs(b, prev, next, show, &ix);
 
 	if (relayout && oc_backend_relink_jobs(prev, next, &ix, resolve_nodes) < 0)
 		b->need_full |= OC_MASK(OC_PART_JOBS);
 
-	if (mask & OC_MASK(OC_PART_RESV)) {
-		struct oc_part_status *st = &next->status[OC_PART_RESV];
-		const struct oc_reservations *old = prev ? prev->reservations : NULL;
-		reserve_info_msg_t *msg = NULL;
-		time_t since = (!(b->need_full & OC_MASK(OC_PART_RESV)) && old && old->h.slurm_update) ? old->h.slurm_update : 0;
-		errno = 0;
-		if (slurm_load_reservations(since, &msg) == SLURM_SUCCESS && msg) {
-			struct oc_reservations *t = oc_slurm_convert_resv(msg, &ix, old);
-			slurm_free_reservation_info_msg(msg);
-			if (t) {
-				REPLACE_TABLE(reservations, oc_reservations_unref, t);
-				b->need_full &= ~OC_MASK(OC_PART_RESV);
-				oc_part_status_ok(st, time(NULL));
-			} else {
-				errno = ENOMEM;
-				oc_part_status_fail(st, time(NULL), "reservations", slurm_errtext());
-				failed++;
-			}
-		} else if (errno == SLURM_NO_CHANGE_IN_DATA) {
-			oc_part_status_ok(st, time(NULL));
-		} else {
-			oc_part_status_fail(st, time(NULL), "reservations", slurm_errtext());
-			failed++;
-		}
-	}
+	if (mask & OC_MASK(OC_PART_RESV))
+		failed += refresh_resv(b, prev, next, &ix);
 	oc_node_index_free(&ix);
 	if ((mask & OC_MASK(OC_PART_ACCT)) && b->conf_loaded &&
 	    oc_slurm_acct_refresh(b->acct, b->accounting, prev, next) < 0)

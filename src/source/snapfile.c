@@ -291,6 +291,95 @@ static int resolve_all(struct oc_snapshot *s)
 	return rc;
 }
 
+/* The header line o: cluster, versions, taken and the row counts into
+ * want[], then the tables for them. -1 with the error set. */
+static int read_header(struct reader *r, const json_t *o, struct oc_snapshot *s, FILE *f, size_t want[4])
+{
+	const json_t *sc = json_object_get(o, "schema");
+	if (!json_is_string(sc) || strcmp(json_string_value(sc), SNAP_SCHEMA) != 0)
+		return rerr(r, "%s", "not an opsconsole snapshot (no \"schema\": \"" SNAP_SCHEMA "\")");
+	const json_t *tk = json_object_get(o, "taken");
+	if (header_str(r, o, "cluster", s->cluster, sizeof(s->cluster)) < 0 ||
+	    header_str(r, o, "slurm_version", s->slurm_version, sizeof(s->slurm_version)) < 0 ||
+	    header_str(r, o, "slurm_user", s->slurm_user, sizeof(s->slurm_user)) < 0 ||
+	    header_count(r, o, "nodes", &want[0]) < 0 || header_count(r, o, "partitions", &want[1]) < 0 ||
+	    header_count(r, o, "jobs", &want[2]) < 0 || header_count(r, o, "reservations", &want[3]) < 0)
+		return -1;
+	if (!json_is_integer(tk))
+		return rerr(r, "%s", "the header's \"taken\" is missing or not a time");
+	s->taken = (time_t)json_integer_value(tk);
+	/* Every row is a line of 8 bytes or more: a header announcing more
+	 * than the file can hold is refused before anything is allocated
+	 * for it. */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && (want[0] + want[1] + want[2] + want[3]) > (size_t)st.st_size / 8)
+		return rerr(r, "%s", "the header announces more rows than the file holds");
+	if (make_tables(s, want[0], want[1], want[2], want[3]) < 0)
+		return rerr(r, "%s", "out of memory");
+	return 0;
+}
+
+/* One row line o into its table, no more than want[] of each kind. -1
+ * with the error set. */
+static int read_row(struct reader *r, const json_t *o, struct oc_snapshot *s, const size_t want[4])
+{
+	static const char too_many[] = "more rows of this kind than the header announces";
+	const json_t *t = json_object_get(o, "t");
+	const char *kind = json_is_string(t) ? json_string_value(t) : "";
+	int rc;
+	if (strcmp(kind, "node") == 0) {
+		if (s->nodes->n == want[0])
+			return rerr(r, "%s", too_many);
+		rc = row_fill(r, o, &s->nodes->v[s->nodes->n], node_fields, NF(node_fields), &s->nodes->h.arena, false);
+		s->nodes->n += rc == 0;
+	} else if (strcmp(kind, "part") == 0) {
+		if (s->partitions->n == want[1])
+			return rerr(r, "%s", too_many);
+		rc = row_fill(r, o, &s->partitions->v[s->partitions->n], part_fields, NF(part_fields),
+			      &s->partitions->h.arena, false);
+		s->partitions->n += rc == 0;
+	} else if (strcmp(kind, "job") == 0) {
+		if (s->jobs->n == want[2])
+			return rerr(r, "%s", too_many);
+		rc = row_fill(r, o, &s->jobs->v[s->jobs->n], job_fields, NF(job_fields), &s->jobs->str->arena, true);
+		s->jobs->n += rc == 0;
+	} else if (strcmp(kind, "resv") == 0) {
+		if (s->reservations->n == want[3])
+			return rerr(r, "%s", too_many);
+		rc = row_fill(r, o, &s->reservations->v[s->reservations->n], resv_fields, NF(resv_fields),
+			      &s->reservations->h.arena, false);
+		s->reservations->n += rc == 0;
+	} else {
+		rc = rerr(r, "unknown row kind \"%s\" (node, part, job, resv)", kind);
+	}
+	return rc;
+}
+
+/* After the last line: every announced row came, the node indexes are
+ * resolved and the parts are marked fetched. -1 with err set. */
+static int read_finish(struct oc_snapshot *s, const size_t want[4], const char *path, char *err, size_t errlen)
+{
+	size_t got[4] = {s->nodes->n, s->partitions->n, s->jobs->n, s->reservations->n};
+	static const char *const names[4] = {"nodes", "partitions", "jobs", "reservations"};
+	for (int k = 0; k < 4; k++)
+		if (got[k] != want[k]) {
+			oc_seterr(err, errlen, "%s: truncated: %zu of the %zu %s the header announces", path, got[k],
+					want[k], names[k]);
+			return -1;
+		}
+	s->nodes->h.generation = s->partitions->h.generation = s->jobs->h.generation = s->reservations->h.generation =
+		1;
+	if (resolve_all(s) < 0) {
+		oc_seterr(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if (p != OC_PART_ACCT)
+			s->status[p].fetched = s->taken;
+	s->seq = 1;
+	return 0;
+}
+
 struct oc_snapshot *oc_snapfile_read(const char *path, char *err, size_t errlen)
 {
 	struct reader r = {.path = path, .err = err, .errlen = errlen};
@@ -325,74 +414,12 @@ struct oc_snapshot *oc_snapfile_read(const char *path, char *err, size_t errlen)
 			goto fail;
 		}
 		if (!header) {
-			const json_t *sc = json_object_get(o, "schema");
-			if (!json_is_string(sc) || strcmp(json_string_value(sc), SNAP_SCHEMA) != 0) {
-				rerr(&r, "%s", "not an opsconsole snapshot (no \"schema\": \"" SNAP_SCHEMA "\")");
+			if (read_header(&r, o, s, f, want) < 0)
 				goto fail;
-			}
-			const json_t *tk = json_object_get(o, "taken");
-			if (header_str(&r, o, "cluster", s->cluster, sizeof(s->cluster)) < 0 ||
-			    header_str(&r, o, "slurm_version", s->slurm_version, sizeof(s->slurm_version)) < 0 ||
-			    header_str(&r, o, "slurm_user", s->slurm_user, sizeof(s->slurm_user)) < 0 ||
-			    header_count(&r, o, "nodes", &want[0]) < 0 ||
-			    header_count(&r, o, "partitions", &want[1]) < 0 || header_count(&r, o, "jobs", &want[2]) < 0 ||
-			    header_count(&r, o, "reservations", &want[3]) < 0)
-				goto fail;
-			if (!json_is_integer(tk)) {
-				rerr(&r, "%s", "the header's \"taken\" is missing or not a time");
-				goto fail;
-			}
-			s->taken = (time_t)json_integer_value(tk);
-			/* Every row is a line of 8 bytes or more: a header
-			 * announcing more than the file can hold is refused
-			 * before anything is allocated for it. */
-			struct stat st;
-			if (fstat(fileno(f), &st) == 0 &&
-			    (want[0] + want[1] + want[2] + want[3]) > (size_t)st.st_size / 8) {
-				rerr(&r, "%s", "the header announces more rows than the file holds");
-				goto fail;
-			}
-			if (make_tables(s, want[0], want[1], want[2], want[3]) < 0) {
-				rerr(&r, "%s", "out of memory");
-				goto fail;
-			}
 			header = true;
-			json_decref(o);
-			o = NULL;
-			continue;
-		}
-		const json_t *t = json_object_get(o, "t");
-		const char *kind = json_is_string(t) ? json_string_value(t) : "";
-		int rc;
-		if (strcmp(kind, "node") == 0) {
-			if (s->nodes->n == want[0])
-				goto too_many;
-			rc = row_fill(&r, o, &s->nodes->v[s->nodes->n], node_fields, NF(node_fields), &s->nodes->h.arena,
-				      false);
-			s->nodes->n += rc == 0;
-		} else if (strcmp(kind, "part") == 0) {
-			if (s->partitions->n == want[1])
-				goto too_many;
-			rc = row_fill(&r, o, &s->partitions->v[s->partitions->n], part_fields, NF(part_fields),
-				      &s->partitions->h.arena, false);
-			s->partitions->n += rc == 0;
-		} else if (strcmp(kind, "job") == 0) {
-			if (s->jobs->n == want[2])
-				goto too_many;
-			rc = row_fill(&r, o, &s->jobs->v[s->jobs->n], job_fields, NF(job_fields), &s->jobs->str->arena,
-				      true);
-			s->jobs->n += rc == 0;
-		} else if (strcmp(kind, "resv") == 0) {
-			if (s->reservations->n == want[3])
-				goto too_many;
-			rc = row_fill(&r, o, &s->reservations->v[s->reservations->n], resv_fields, NF(resv_fields),
-				      &s->reservations->h.arena, false);
-			s->reservations->n += rc == 0;
-		} else {
-			rc = rerr(&r, "unknown row kind \"%s\" (node, part, job, resv)", kind);
-		}
-		if (rc < 0)
+		} else if (read_row(&r, o, s, want) < 0) {
 			goto fail;
+		}
 		json_decref(o);
 		o = NULL;
 	}
@@ -404,31 +431,13 @@ struct oc_snapshot *oc_snapfile_read(const char *path, char *err, size_t errlen)
 		oc_seterr(err, errlen, "%s: empty: not an opsconsole snapshot", path);
 		goto fail;
 	}
-	size_t got[4] = {s->nodes->n, s->partitions->n, s->jobs->n, s->reservations->n};
-	static const char *const names[4] = {"nodes", "partitions", "jobs", "reservations"};
-	for (int k = 0; k < 4; k++)
-		if (got[k] != want[k]) {
-			oc_seterr(err, errlen, "%s: truncated: %zu of the %zu %s the header announces", path, got[k],
-					want[k], names[k]);
-			goto fail;
-		}
-	s->nodes->h.generation = s->partitions->h.generation = s->jobs->h.generation = s->reservations->h.generation =
-		1;
-	if (resolve_all(s) < 0) {
-		oc_seterr(err, errlen, "%s: out of memory", path);
+	if (read_finish(s, want, path, err, errlen) < 0)
 		goto fail;
-	}
-	for (int p = 0; p < OC_PART_COUNT; p++)
-		if (p != OC_PART_ACCT)
-			s->status[p].fetched = s->taken;
-	s->seq = 1;
 	free(line);
 	free(r.pool);
 	oc_strmap_free(&r.interned);
 	fclose(f);
 	return s;
-too_many:
-	rerr(&r, "%s", "more rows of this kind than the header announces");
 fail:
 	json_decref(o);
 	free(line);

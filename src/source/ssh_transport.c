@@ -422,24 +422,17 @@ enum ssh_t_outcome {
 	SSH_T_UNSENT = -3,   /* the session broke before the command was sent: no channel (err) */
 };
 
-/* Runs line on a new channel of st->session. */
-static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int timeout_s, struct oc_run_result *r,
-				     char *err, size_t errlen)
+/* Opens a channel on s with the callbacks ccb (which must outlive it) and
+ * sends line. SSH_T_DONE with *chp, else the channel is freed. */
+static enum ssh_t_outcome ssh_t_start(ssh_session s, struct ssh_channel_callbacks_struct *ccb, const char *line,
+				      ssh_channel *chp, char *err, size_t errlen)
 {
-	ssh_session s = st->session;
-	struct ssh_t_exit x = {0};
-	struct ssh_channel_callbacks_struct ccb = {
-		.userdata = &x,
-		.channel_exit_status_function = ssh_t_exit_status_cb,
-		.channel_exit_signal_function = ssh_t_exit_signal_cb,
-	};
-	ssh_callbacks_init(&ccb);
 	ssh_channel ch = ssh_channel_new(s);
 	if (!ch) {
 		oc_seterr(err, errlen, "cannot make a channel: %s", ssh_get_error(s));
 		return SSH_T_UNSENT;
 	}
-	ssh_set_channel_callbacks(ch, &ccb);
+	ssh_set_channel_callbacks(ch, ccb);
 	if (ssh_channel_open_session(ch) != SSH_OK) {
 		oc_seterr(err, errlen, "%s", ssh_get_error(s));
 		ssh_channel_free(ch);
@@ -452,33 +445,36 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 		return SSH_T_LOST;
 	}
 	(void)ssh_channel_send_eof(ch);
+	*chp = ch;
+	return SSH_T_DONE;
+}
 
-	struct ssh_t_buf out = {0}, errb = {0};
+/* Reads the command's stdout and stderr until EOF or the timeout
+ * (*timed_out, still SSH_T_DONE), sending keepalives while it is quiet. */
+static enum ssh_t_outcome ssh_t_read(ssh_session s, ssh_channel ch, int timeout_s, struct ssh_t_buf *out,
+				     struct ssh_t_buf *errb, bool *timed_out, char *err, size_t errlen)
+{
 	double start = ssh_t_now(), last_io = start;
 	double deadline = timeout_s > 0 ? start + timeout_s : 0;
-	enum ssh_t_outcome rc = SSH_T_DONE;
-	bool timed_out = false;
 	for (;;) {
-		long a = ssh_t_drain(ch, 0, &out);
-		long b = a < 0 ? a : ssh_t_drain(ch, 1, &errb);
+		long a = ssh_t_drain(ch, 0, out);
+		long b = a < 0 ? a : ssh_t_drain(ch, 1, errb);
 		if (a < 0 || b < 0) {
 			if (a == -2 || b == -2) {
 				oc_seterr(err, errlen, "output too large: out of memory");
-				rc = SSH_T_FAILED;
-			} else {
-				oc_seterr(err, errlen, "%s", ssh_get_error(s));
-				rc = SSH_T_LOST;
+				return SSH_T_FAILED;
 			}
-			break;
+			oc_seterr(err, errlen, "%s", ssh_get_error(s));
+			return SSH_T_LOST;
 		}
 		double now = ssh_t_now();
 		if (a + b > 0)
 			last_io = now;
 		if (ssh_channel_is_eof(ch))
-			break;
+			return SSH_T_DONE;
 		if (deadline > 0 && now >= deadline) {
-			timed_out = true;
-			break;
+			*timed_out = true;
+			return SSH_T_DONE;
 		}
 		if (now - last_io >= SSH_T_IGNORE_AFTER_S) {
 			(void)ssh_send_ignore(s, "keepalive");
@@ -489,33 +485,65 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 			slice = (int)((deadline - now) * 1000) + 1;
 		if (ssh_channel_poll_timeout(ch, slice, 0) == SSH_ERROR) {
 			oc_seterr(err, errlen, "%s", ssh_get_error(s));
-			rc = SSH_T_LOST;
-			break;
+			return SSH_T_LOST;
 		}
 	}
-	if (rc == SSH_T_DONE && timed_out) {
+}
+
+/* After the output was read: r->exit_status and err from the exit status
+ * or signal the server sent, or from the timeout. */
+static enum ssh_t_outcome ssh_t_outcome_of(ssh_session s, ssh_channel ch, const struct ssh_t_exit *x,
+					   bool timed_out, int timeout_s, struct oc_run_result *r, char *err,
+					   size_t errlen)
+{
+	if (timed_out) {
 		/* sshd signals the command's process group (OpenSSH >= 7.9, not in root
 		 * sessions: docs/ssh.md); then close */
 		(void)ssh_channel_request_send_signal(ch, "TERM");
 		r->exit_status = OC_EXEC_TIMED_OUT;
 		oc_seterr(err, errlen, "timed out after %d s", timeout_s);
-	} else if (rc == SSH_T_DONE) {
-		int status = ssh_t_exit_status(ch);
-		if (x.has_status || status >= 0) {
-			r->exit_status = x.has_status ? x.status : status;
-			if (err && errlen)
-				err[0] = '\0';
-		} else if (x.has_signal) {
-			r->exit_status = OC_EXEC_SIGNALED;
-			oc_seterr(err, errlen, "killed by signal SIG%s", x.signal);
-		} else if (!ssh_is_connected(s)) {
-			oc_seterr(err, errlen, "%s", ssh_get_error(s));
-			rc = SSH_T_LOST;
-		} else {
-			r->exit_status = OC_EXEC_SIGNALED;
-			oc_seterr(err, errlen, "ended without an exit status");
-		}
+		return SSH_T_DONE;
 	}
+	int status = ssh_t_exit_status(ch);
+	if (x->has_status || status >= 0) {
+		r->exit_status = x->has_status ? x->status : status;
+		if (err && errlen)
+			err[0] = '\0';
+	} else if (x->has_signal) {
+		r->exit_status = OC_EXEC_SIGNALED;
+		oc_seterr(err, errlen, "killed by signal SIG%s", x->signal);
+	} else if (!ssh_is_connected(s)) {
+		oc_seterr(err, errlen, "%s", ssh_get_error(s));
+		return SSH_T_LOST;
+	} else {
+		r->exit_status = OC_EXEC_SIGNALED;
+		oc_seterr(err, errlen, "ended without an exit status");
+	}
+	return SSH_T_DONE;
+}
+
+/* Runs line on a new channel of st->session. */
+static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int timeout_s, struct oc_run_result *r,
+				     char *err, size_t errlen)
+{
+	ssh_session s = st->session;
+	struct ssh_t_exit x = {0};
+	struct ssh_channel_callbacks_struct ccb = {
+		.userdata = &x,
+		.channel_exit_status_function = ssh_t_exit_status_cb,
+		.channel_exit_signal_function = ssh_t_exit_signal_cb,
+	};
+	ssh_callbacks_init(&ccb);
+	ssh_channel ch = NULL;
+	enum ssh_t_outcome rc = ssh_t_start(s, &ccb, line, &ch, err, errlen);
+	if (rc != SSH_T_DONE)
+		return rc;
+
+	struct ssh_t_buf out = {0}, errb = {0};
+	bool timed_out = false;
+	rc = ssh_t_read(s, ch, timeout_s, &out, &errb, &timed_out, err, errlen);
+	if (rc == SSH_T_DONE)
+		rc = ssh_t_outcome_of(s, ch, &x, timed_out, timeout_s, r, err, errlen);
 	if (rc == SSH_T_DONE && (ssh_t_take(&out, &r->out, &r->out_len) < 0 ||
 				 ssh_t_take(&errb, &r->errout, &r->err_len) < 0)) {
 		oc_seterr(err, errlen, "out of memory");
