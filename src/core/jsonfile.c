@@ -1,5 +1,6 @@
 /* jsonfile.c: reading, parsing and checking a JSON data file of one kind,
- * and its "extends", for keymap.c, theme.c and viewcfg.c (jsonfile.h).
+ * and its "extends", for keymap.c, theme.c and viewcfg.c (jsonfile.h);
+ * the built-ins are the same files compiled in (builtin_data.h).
  * jansson objects go from here only to those loaders' apply callbacks. */
 #include "core/jsonfile.h"
 
@@ -8,6 +9,8 @@
 #include <string.h>
 
 #include <jansson.h>
+
+#include "core/builtin_data.h"
 
 /* Where a parent ("extends") is looked for: the search directories, or
  * the directory of the file that was given by path. */
@@ -172,7 +175,8 @@ static int jsonfile_parent_path(const struct oc_jsonfile_kind *k, const char *na
 }
 
 /* Applies the parent name of the file at path (stem stem) to ctx: a file,
- * else a built-in. Returns 0, or -1 with err set. */
+ * else a built-in; only a built-in for a built-in (src NULL). Returns 0,
+ * or -1 with err set. */
 static int jsonfile_parent(const struct oc_jsonfile_kind *k, const char *path, const char *stem,
 			   const char *name, const struct jsonfile_src *src, void *ctx, char *err,
 			   size_t errlen)
@@ -192,6 +196,13 @@ static int jsonfile_parent(const struct oc_jsonfile_kind *k, const char *path, c
 				k->what, name);
 		return -1;
 	}
+	if (!src) {
+		rc = k->builtin ? k->builtin(ctx, name, err, errlen) : 1;
+		if (rc == 1)
+			oc_seterr(err, errlen, "%s: \"extends\": no built-in %s \"%s\"", path,
+					k->what, name);
+		return rc == 0 ? 0 : -1;
+	}
 	rc = jsonfile_parent_path(k, name, src, ppath, sizeof(ppath), &strict, why, sizeof(why));
 	if (rc < 0) {
 		oc_seterr(err, errlen, "%s: \"extends\": %s", path, why);
@@ -206,39 +217,21 @@ static int jsonfile_parent(const struct oc_jsonfile_kind *k, const char *path, c
 	return rc == 0 ? 0 : -1;
 }
 
-/* Loads the file at path into ctx. child is the stem of the file that
- * extends this one (NULL at the top): then this one may not extend
- * further. Returns 0, or -1 with err set. */
-static int jsonfile_load_file(const struct oc_jsonfile_kind *k, const char *path, bool strict,
-			      const struct jsonfile_src *src, const char *child, void *ctx,
-			      char *err, size_t errlen)
+/* Parses text (textlen bytes), the file at path or the built-in stem
+ * (src NULL; path then names it for messages), and applies it to ctx.
+ * child is the stem of the file that extends this one (NULL at the top):
+ * then this one may not extend further. Returns 0, or -1 with err set. */
+static int jsonfile_parse(const struct oc_jsonfile_kind *k, const char *path, const char *stem,
+			  const char *text, size_t textlen, const struct jsonfile_src *src,
+			  const char *child, void *ctx, char *err, size_t errlen)
 {
 	struct oc_jsonfile_val val[OC_JSONFILE_MAX_KEYS];
 	struct oc_jsonfile_doc doc;
-	char stem[OC_DATAFILE_NAME_MAX + 1];
-	char *text = NULL;
-	size_t textlen = 0;
 	json_error_t jerr;
 	json_t *root = NULL;
 	int xi = jsonfile_key_index(k, "extends");
 	int rc = -1;
 
-	if (!jsonfile_kind_ok(k)) {
-		oc_seterr(err, errlen, "%s: the %s loader's key list is broken", path, k->what);
-		return -1;
-	}
-	if (strlen(path) >= OC_DATAFILE_PATH_MAX) {
-		oc_seterr(err, errlen, "%.64s...: path too long", path);
-		return -1;
-	}
-	if (oc_datafile_stem(path, stem, sizeof(stem)) < 0) {
-		oc_seterr(err, errlen,
-				"%s: the file name must be NAME.json, NAME of 1 to %d of A-Z a-z 0-9 . _ -",
-				path, OC_DATAFILE_NAME_MAX);
-		return -1;
-	}
-	if (oc_datafile_read(path, strict, &text, &textlen, err, errlen) < 0)
-		return -1;
 	root = json_loadb(text, textlen, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		oc_jsonfile_syntax_err(err, errlen, path, jerr.line, jerr.column, jerr.text);
@@ -254,6 +247,7 @@ static int jsonfile_load_file(const struct oc_jsonfile_kind *k, const char *path
 	doc.path = path;
 	doc.stem = stem;
 	doc.extends = xi >= 0 && val[xi].present ? val[xi].str : "";
+	doc.builtin = !src;
 	doc.val = val;
 	if (xi >= 0 && val[xi].present) {
 		if (child) {
@@ -275,8 +269,71 @@ static int jsonfile_load_file(const struct oc_jsonfile_kind *k, const char *path
 	rc = 0;
 out:
 	json_decref(root);
+	return rc;
+}
+
+/* Loads the file at path into ctx (child as jsonfile_parse). Returns 0,
+ * or -1 with err set. */
+static int jsonfile_load_file(const struct oc_jsonfile_kind *k, const char *path, bool strict,
+			      const struct jsonfile_src *src, const char *child, void *ctx,
+			      char *err, size_t errlen)
+{
+	char stem[OC_DATAFILE_NAME_MAX + 1];
+	char *text = NULL;
+	size_t textlen = 0;
+	int rc;
+
+	if (!jsonfile_kind_ok(k)) {
+		oc_seterr(err, errlen, "%s: the %s loader's key list is broken", path, k->what);
+		return -1;
+	}
+	if (strlen(path) >= OC_DATAFILE_PATH_MAX) {
+		oc_seterr(err, errlen, "%.64s...: path too long", path);
+		return -1;
+	}
+	if (oc_datafile_stem(path, stem, sizeof(stem)) < 0) {
+		oc_seterr(err, errlen,
+				"%s: the file name must be NAME.json, NAME of 1 to %d of A-Z a-z 0-9 . _ -",
+				path, OC_DATAFILE_NAME_MAX);
+		return -1;
+	}
+	if (oc_datafile_read(path, strict, &text, &textlen, err, errlen) < 0)
+		return -1;
+	rc = jsonfile_parse(k, path, stem, text, textlen, src, child, ctx, err, errlen);
 	free(text);
 	return rc;
+}
+
+/* Returns 0 / 1 / -1 (jsonfile.h). */
+int oc_jsonfile_builtin(const struct oc_jsonfile_kind *k, const char *name, void *ctx,
+			char *err, size_t errlen)
+{
+	char where[128];
+
+	for (const struct oc_builtin_file *f = oc_builtin_files; name && f->kind; f++) {
+		if (strcmp(f->kind, k->dir) != 0 || strcmp(f->name, name) != 0)
+			continue;
+		snprintf(where, sizeof(where), "built-in %s %s", k->what, f->name);
+		if (!jsonfile_kind_ok(k)) {
+			oc_seterr(err, errlen, "%s: the %s loader's key list is broken", where,
+					k->what);
+			return -1;
+		}
+		return jsonfile_parse(k, where, f->name, f->text, f->len, NULL, NULL, ctx, err,
+				      errlen) < 0 ? -1 : 0;
+	}
+	return 1;
+}
+
+/* The built-in names (jsonfile.h). */
+const char *const *oc_jsonfile_builtin_names(const struct oc_jsonfile_kind *k)
+{
+	static const char *const none[] = {NULL};
+
+	for (const struct oc_builtin_kind *b = oc_builtin_kinds; b->kind; b++)
+		if (strcmp(b->kind, k->dir) == 0)
+			return b->names;
+	return none;
 }
 
 /* Returns 0 or -1 (jsonfile.h). */

@@ -12,7 +12,9 @@
  *     or in the search directories (find), else the kind's built-in NAME;
  *     a parent that extends again is refused ("cycle" or "only one level");
  * and hand the file's values to the kind's apply callback, after the
- * parent's.
+ * parent's. oc_jsonfile_builtin does the same with a built-in: the
+ * shipped file compiled in (builtin_data.h), so that the two cannot
+ * differ.
  *
  * One parsing unit: jansson objects never leave jsonfile.c and the three
  * loaders. jsonfile.c owns the document; an apply callback is handed the
@@ -67,6 +69,7 @@ struct oc_jsonfile_doc {
 	const char *path;
 	const char *stem;      /* NAME of NAME.json */
 	const char *extends;   /* the parent's name, "" for none */
+	bool builtin;          /* a built-in: path is "built-in WHAT NAME", no file */
 	const struct oc_jsonfile_val *val;
 };
 
@@ -104,6 +107,20 @@ int oc_jsonfile_load(const struct oc_jsonfile_kind *k, const char *path, void *c
  * Nothing to free. */
 int oc_jsonfile_find(const struct oc_jsonfile_kind *k, const char *name,
 		     const struct oc_datafile_dirs *dirs, void *ctx, char *err, size_t errlen);
+
+/* Applies the built-in name of kind k (k->dir/name.json as shipped,
+ * compiled in) to ctx the way a file is applied; its "extends" names
+ * another built-in, applied first through k->builtin. Messages say
+ * "built-in WHAT NAME: ..." where a file's say its path; a shipped file
+ * that does not load fails the unit tests (test_keymap, test_theme,
+ * test_viewcfg). Returns 0; 1 when there is no such built-in (err
+ * untouched); -1 with err set. */
+int oc_jsonfile_builtin(const struct oc_jsonfile_kind *k, const char *name, void *ctx,
+			char *err, size_t errlen);
+
+/* The names of k's built-ins (the files of k->dir in the source tree),
+ * sorted, NULL-terminated (static). */
+const char *const *oc_jsonfile_builtin_names(const struct oc_jsonfile_kind *k);
 
 /* Writes jansson's parse error as "path:line:col: text", or "path: text"
  * when it has no line (an empty file), into err when err and errlen

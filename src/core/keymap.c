@@ -1,6 +1,7 @@
-/* keymap.c: keymap files (keymaps/NAME.json) and the built-in keymaps.
- * jsonfile.c reads and checks a file; here its "bindings" are parsed (one
- * parsing unit with jsonfile.c: no jansson object leaves the two). */
+/* keymap.c: keymap files (keymaps/NAME.json) and the built-in keymaps
+ * (the shipped files compiled in, builtin_data.h). jsonfile.c reads and
+ * checks a file; here its "bindings" are parsed (one parsing unit with
+ * jsonfile.c: no jansson object leaves the two). */
 #include "core/keymap.h"
 
 #include <stdio.h>
@@ -12,86 +13,6 @@
 #include "core/keys.h"
 
 #define KEYMAP_KIND "keymaps"
-
-/* One binding of a built-in table, as a file writes it. */
-struct keymap_entry {
-	const char *key;
-	const char *action;
-};
-
-/* keymaps/default.json. j and k move as in less, k9s and htop's vi mode;
- * d, R, m, x, A, o and p are kept free for the node actions. */
-static const struct keymap_entry keymap_default[] = {
-	{"q", "quit"},
-	{"?", "help"},
-	{"F1", "help"},
-	{":", "command"},
-	{"/", "filter"},
-	{"r", "refresh"},
-	{"C-l", "redraw"},
-	{"s", "sort.next"},
-	{"S", "sort.reverse"},
-	{"H", "hidden.toggle"},
-	{"Space", "tag"},
-	{"*", "tag.all"},
-	{"u", "tag.clear"},
-	{"Enter", "open"},
-	{"Esc", "back"},
-	{"Tab", "view.next"},
-	{"S-Tab", "view.prev"},
-	{"1", "view.partitions"},
-	{"2", "view.queue"},
-	{"3", "view.nodes"},
-	{"4", "view.health"},
-	{"5", "view.quota"},
-	{"6", "view.reservations"},
-	{"7", "view.audit"},
-	{"8", "view.rehearsal"},
-	{"A", "view.audit"},
-	{"d", "node.drain"},
-	{"R", "node.resume"},
-	{"U", "node.undrain"},
-	{"m", "resv.create"},
-	{"x", "resv.delete"},
-	{"o", "team.onboard"},
-	{"p", "node.probe"},
-	{"Up", "move.up"},
-	{"Down", "move.down"},
-	{"k", "move.up"},
-	{"j", "move.down"},
-	{"PgUp", "move.pgup"},
-	{"PgDn", "move.pgdn"},
-	{"Home", "move.top"},
-	{"End", "move.bottom"},
-	{"Left", "move.left"},
-	{"Right", "move.right"},
-};
-
-/* keymaps/vim.json: extends default. */
-static const struct keymap_entry keymap_vim[] = {
-	{"h", "move.left"},
-	{"l", "move.right"},
-	{"g", "move.top"},
-	{"G", "move.bottom"},
-	{"C-f", "move.pgdn"},
-	{"C-b", "move.pgup"},
-	{"C-d", "move.pgdn"},
-	{"C-u", "move.pgup"},
-};
-
-static const struct {
-	const char *name;
-	const char *extends;
-	const struct keymap_entry *e;
-	size_t n;
-} keymap_builtins[] = {
-	{"default", "", keymap_default, sizeof(keymap_default) / sizeof(keymap_default[0])},
-	{"vim", "default", keymap_vim, sizeof(keymap_vim) / sizeof(keymap_vim[0])},
-};
-
-#define KEYMAP_NBUILTINS (sizeof(keymap_builtins) / sizeof(keymap_builtins[0]))
-
-static const char *const keymap_builtin_list[] = {"default", "vim", NULL};
 
 /* Empties km. */
 static void keymap_clear(struct oc_keymap *km)
@@ -152,42 +73,6 @@ static int keymap_action(const char *id, const char *const *ids, size_t nids)
 	return -1;
 }
 
-/* Applies one built-in table to out. Returns 0, or -1 with err set. */
-static int keymap_apply_table(const char *name, const struct keymap_entry *e, size_t n,
-			      const char *const *ids, size_t nids, struct oc_keymap *out,
-			      char *err, size_t errlen)
-{
-	for (size_t i = 0; i < n; i++) {
-		char why[160];
-		int key = oc_key_parse_err(e[i].key, why, sizeof(why));
-		int action = keymap_action(e[i].action, ids, nids);
-		if (key < 0) {
-			oc_seterr(err, errlen, "built-in keymap %s: \"%s\": %s", name, e[i].key, why);
-			return -1;
-		}
-		if (action < 0) {
-			oc_seterr(err, errlen,
-					"built-in keymap %s: action \"%s\" is not in the action registry",
-					name, e[i].action);
-			return -1;
-		}
-		if (keymap_set(out, key, action) < 0) {
-			oc_seterr(err, errlen, "built-in keymap %s: too many bindings", name);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Index of the built-in name, or -1. */
-static int keymap_builtin_index(const char *name)
-{
-	for (size_t i = 0; name && i < KEYMAP_NBUILTINS; i++)
-		if (strcmp(keymap_builtins[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* The start of oc_keymap_builtin, _load and _find: clears err and out.
  * Returns 0, or -1 when there is no out. */
 static int keymap_begin(struct oc_keymap *out, char *err, size_t errlen)
@@ -207,44 +92,6 @@ static int keymap_end(int rc, struct oc_keymap *out)
 	return rc;
 }
 
-/* Returns 0 / 1 / -1 (keymap.h). */
-int oc_keymap_builtin(const char *name, const char *const *ids, size_t nids,
-		      struct oc_keymap *out, char *err, size_t errlen)
-{
-	int bi = keymap_builtin_index(name);
-
-	if (keymap_begin(out, err, errlen) < 0)
-		return -1;
-	if (bi < 0) {
-		oc_seterr(err, errlen, "no built-in keymap \"%.80s\"", name ? name : "");
-		return 1;
-	}
-	if (keymap_builtins[bi].extends[0]) {
-		int pi = keymap_builtin_index(keymap_builtins[bi].extends);
-		if (pi < 0 || keymap_apply_table(keymap_builtins[pi].name, keymap_builtins[pi].e,
-						 keymap_builtins[pi].n, ids, nids, out, err, errlen) < 0) {
-			if (pi < 0)
-				oc_seterr(err, errlen, "built-in keymap %s: no parent", name);
-			keymap_clear(out);
-			return -1;
-		}
-	}
-	if (keymap_apply_table(name, keymap_builtins[bi].e, keymap_builtins[bi].n, ids, nids, out,
-			       err, errlen) < 0) {
-		keymap_clear(out);
-		return -1;
-	}
-	snprintf(out->name, sizeof(out->name), "%s", keymap_builtins[bi].name);
-	snprintf(out->extends, sizeof(out->extends), "%s", keymap_builtins[bi].extends);
-	return 0;
-}
-
-/* The built-in names (keymap.h). */
-const char *const *oc_keymap_builtin_names(void)
-{
-	return keymap_builtin_list;
-}
-
 /* The top-level keys of a keymap file, in keymap_keys. */
 enum { KEYMAP_KEY_NAME, KEYMAP_KEY_DESCRIPTION, KEYMAP_KEY_EXTENDS, KEYMAP_KEY_BINDINGS };
 
@@ -255,10 +102,11 @@ struct keymap_ctx {
 	struct oc_keymap *out;
 };
 
-/* Applies the "bindings" object of the file at path to out. Returns 0, or
- * -1 with err set. */
-static int keymap_apply_json(const char *path, json_t *bindings, const char *const *ids,
-			     size_t nids, struct oc_keymap *out, char *err, size_t errlen)
+/* Applies the "bindings" object of the file at path (or of the built-in
+ * path names) to out. Returns 0, or -1 with err set. */
+static int keymap_apply_json(const char *path, bool builtin, json_t *bindings,
+			     const char *const *ids, size_t nids, struct oc_keymap *out, char *err,
+			     size_t errlen)
 {
 	struct {
 		int key;
@@ -295,6 +143,12 @@ static int keymap_apply_json(const char *path, json_t *bindings, const char *con
 		nseen++;
 		if (json_is_string(v)) {
 			action = keymap_action(json_string_value(v), ids, nids);
+			if (action < 0 && builtin) {
+				/* The shipped file and the registry drifted apart. */
+				oc_seterr(err, errlen, "%s: action \"%s\" is not in the action registry",
+						path, json_string_value(v));
+				return -1;
+			}
 			if (action < 0) {
 				oc_seterr(err, errlen, "%s: bindings: \"%.40s\": unknown action \"%.60s\"",
 						path, name, json_string_value(v));
@@ -315,18 +169,18 @@ static int keymap_apply_json(const char *path, json_t *bindings, const char *con
 	return 0;
 }
 
-/* The apply callback of keymap files (jsonfile.h): the bindings on top of
- * the parent's. */
+/* The apply callback of keymap files and built-ins (jsonfile.h): the
+ * bindings on top of the parent's. */
 static int keymap_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, char *err,
 			     size_t errlen)
 {
 	struct keymap_ctx *c = vctx;
 
-	if (keymap_apply_json(doc->path, doc->val[KEYMAP_KEY_BINDINGS].json, c->ids, c->nids,
-			      c->out, err, errlen) < 0)
+	if (keymap_apply_json(doc->path, doc->builtin, doc->val[KEYMAP_KEY_BINDINGS].json, c->ids,
+			      c->nids, c->out, err, errlen) < 0)
 		return -1;
 	snprintf(c->out->name, sizeof(c->out->name), "%s", doc->stem);
-	snprintf(c->out->path, sizeof(c->out->path), "%s", doc->path);
+	snprintf(c->out->path, sizeof(c->out->path), "%s", doc->builtin ? "" : doc->path);
 	snprintf(c->out->extends, sizeof(c->out->extends), "%s", doc->extends);
 	return 0;
 }
@@ -357,6 +211,27 @@ static const struct oc_jsonfile_kind keymap_kind = {
 	.apply = keymap_apply_file,
 	.builtin = keymap_apply_builtin,
 };
+
+/* Returns 0 / 1 / -1 (keymap.h). */
+int oc_keymap_builtin(const char *name, const char *const *ids, size_t nids,
+		      struct oc_keymap *out, char *err, size_t errlen)
+{
+	struct keymap_ctx c = {ids, nids, out};
+	int rc;
+
+	if (keymap_begin(out, err, errlen) < 0)
+		return -1;
+	rc = oc_jsonfile_builtin(&keymap_kind, name, &c, err, errlen);
+	if (rc == 1)
+		oc_seterr(err, errlen, "no built-in keymap \"%.80s\"", name ? name : "");
+	return keymap_end(rc, out);
+}
+
+/* The built-in names (keymap.h). */
+const char *const *oc_keymap_builtin_names(void)
+{
+	return oc_jsonfile_builtin_names(&keymap_kind);
+}
 
 /* Returns 0 or -1 (keymap.h). */
 int oc_keymap_load(const char *path, const char *const *ids, size_t nids,

@@ -63,14 +63,15 @@ int oc_keymap_find(const char *name, const struct oc_datafile_dirs *dirs,
 		   const char *const *ids, size_t nids, struct oc_keymap *out,
 		   char *err, size_t errlen);
 
-/* The built-in keymap name ("default", "vim"), the same bindings as the
- * shipped files keymaps/NAME.json (a unit test checks it). Returns 0; 1
- * when there is no built-in of that name; -1 when one of its actions is
- * not in ids (err names it: the registry and the table drifted). */
+/* The built-in keymap name ("default", "vim"): the shipped file
+ * keymaps/NAME.json, compiled in at build time (builtin_data.h). Returns
+ * 0; 1 when there is no built-in of that name; -1 when one of its actions
+ * is not in ids (err names it: the registry and the file drifted). */
 int oc_keymap_builtin(const char *name, const char *const *ids, size_t nids,
 		      struct oc_keymap *out, char *err, size_t errlen);
 
-/* The names of the built-in keymaps, NULL-terminated (static). */
+/* The names of the built-in keymaps (the files of keymaps/), sorted,
+ * NULL-terminated (static). */
 const char *const *oc_keymap_builtin_names(void);
 
 /* The action index bound to key, or -1 when the key is not bound (or km

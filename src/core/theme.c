@@ -1,6 +1,7 @@
-/* theme.c: theme files (themes/NAME.json) and the built-in themes.
- * jsonfile.c reads and checks a file; here its "roles" are parsed (one
- * parsing unit with jsonfile.c: no jansson object leaves the two). */
+/* theme.c: theme files (themes/NAME.json) and the built-in themes (the
+ * shipped files compiled in, builtin_data.h). jsonfile.c reads and checks
+ * a file; here its "roles" are parsed (one parsing unit with jsonfile.c:
+ * no jansson object leaves the two). */
 #include "core/theme.h"
 
 #include <stdio.h>
@@ -11,21 +12,6 @@
 #include "core/jsonfile.h"
 
 #define THEME_KIND "themes"
-
-#define D OC_COLOR_DEFAULT
-#define BLK OC_COLOR_BLACK
-#define RED OC_COLOR_RED
-#define GRN OC_COLOR_GREEN
-#define YEL OC_COLOR_YELLOW
-#define BLU OC_COLOR_BLUE
-#define MAG OC_COLOR_MAGENTA
-#define CYN OC_COLOR_CYAN
-#define WHT OC_COLOR_WHITE
-#define BR(c) OC_COLOR_BRIGHT(c)
-#define BOLD OC_ATTR_BOLD
-#define UNDER OC_ATTR_UNDERLINE
-#define REV OC_ATTR_REVERSE
-#define DIM OC_ATTR_DIM
 
 static const char *const theme_colors[16] = {
 	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
@@ -41,120 +27,6 @@ static const struct {
 	{"reverse", OC_ATTR_REVERSE}, {"dim", OC_ATTR_DIM},
 	{"italic", OC_ATTR_ITALIC}, {"standout", OC_ATTR_STANDOUT},
 };
-
-/* One role of a built-in table. */
-struct theme_entry {
-	const char *role;
-	short fg, bg;
-	unsigned attrs;
-};
-
-/* themes/default.json: the colours the screen had before themes. */
-static const struct theme_entry theme_default[] = {
-	{"normal", D, D, 0},
-	{"header", BLK, CYN, 0},
-	{"tab", D, D, 0},
-	{"tab_active", BLK, YEL, BOLD},
-	{"title", CYN, D, BOLD},
-	{"selected", BLK, WHT, 0},
-	{"tagged", MAG, D, BOLD},
-	{"banner", WHT, RED, BOLD},
-	{"status", BLK, CYN, 0},
-	{"ok", GRN, D, 0},
-	{"busy", CYN, D, 0},
-	{"warn", YEL, D, BOLD},
-	{"bad", RED, D, BOLD},
-	{"dim", BLU, D, 0},
-	{"group", D, D, BOLD | UNDER},
-	{"bar_used", GRN, D, 0},
-	{"bar_free", D, D, DIM},
-	{"bar_over", RED, D, BOLD},
-};
-
-/* themes/light.json: for terminals with a light background (no yellow,
- * cyan or white text). */
-static const struct theme_entry theme_light[] = {
-	{"normal", D, D, 0},
-	{"header", WHT, BLU, BOLD},
-	{"tab", D, D, 0},
-	{"tab_active", WHT, MAG, BOLD},
-	{"title", BLU, D, BOLD},
-	{"selected", BLK, CYN, 0},
-	{"tagged", BLK, YEL, 0},
-	{"banner", WHT, RED, BOLD},
-	{"status", WHT, BLU, 0},
-	{"ok", GRN, D, 0},
-	{"busy", BLU, D, 0},
-	{"warn", MAG, D, BOLD},
-	{"bad", RED, D, BOLD},
-	{"dim", BR(BLK), D, 0},
-	{"group", BLK, D, BOLD | UNDER},
-	{"bar_used", GRN, D, 0},
-	{"bar_free", BR(BLK), D, 0},
-	{"bar_over", RED, D, BOLD},
-};
-
-/* themes/high-contrast.json: bright colours on black. */
-static const struct theme_entry theme_high_contrast[] = {
-	{"normal", BR(WHT), BLK, 0},
-	{"header", BLK, BR(CYN), BOLD},
-	{"tab", BR(WHT), BLK, 0},
-	{"tab_active", BLK, BR(YEL), BOLD},
-	{"title", BR(CYN), BLK, BOLD | UNDER},
-	{"selected", BLK, BR(WHT), BOLD},
-	{"tagged", BR(MAG), BLK, BOLD},
-	{"banner", BR(WHT), RED, BOLD},
-	{"status", BLK, BR(CYN), 0},
-	{"ok", BR(GRN), BLK, 0},
-	{"busy", BR(CYN), BLK, 0},
-	{"warn", BR(YEL), BLK, BOLD},
-	{"bad", BR(RED), BLK, BOLD},
-	{"dim", BR(BLK), BLK, 0},
-	{"group", BR(WHT), BLK, BOLD | UNDER},
-	{"bar_used", BR(GRN), BLK, 0},
-	{"bar_free", BR(BLK), BLK, 0},
-	{"bar_over", BR(RED), BLK, BOLD},
-};
-
-/* themes/mono.json: attributes only, for NO_COLOR and terminals without
- * colours (what the screen did without colours before themes). */
-static const struct theme_entry theme_mono[] = {
-	{"normal", D, D, 0},
-	{"header", D, D, REV},
-	{"tab", D, D, 0},
-	{"tab_active", D, D, REV | BOLD},
-	{"title", D, D, BOLD | UNDER},
-	{"selected", D, D, REV},
-	{"tagged", D, D, BOLD},
-	{"banner", D, D, REV | BOLD},
-	{"status", D, D, REV},
-	{"ok", D, D, 0},
-	{"busy", D, D, 0},
-	{"warn", D, D, BOLD},
-	{"bad", D, D, BOLD | UNDER},
-	{"dim", D, D, DIM},
-	{"group", D, D, BOLD | UNDER},
-	{"bar_used", D, D, REV},
-	{"bar_free", D, D, DIM},
-	{"bar_over", D, D, REV | BOLD},
-};
-
-#define THEME_TABLE(t) t, sizeof(t) / sizeof(t[0])
-
-static const struct {
-	const char *name;
-	const struct theme_entry *e;
-	size_t n;
-} theme_builtins[] = {
-	{"default", THEME_TABLE(theme_default)},
-	{"light", THEME_TABLE(theme_light)},
-	{"high-contrast", THEME_TABLE(theme_high_contrast)},
-	{"mono", THEME_TABLE(theme_mono)},
-};
-
-#define THEME_NBUILTINS (sizeof(theme_builtins) / sizeof(theme_builtins[0]))
-
-static const char *const theme_builtin_list[] = {"default", "light", "high-contrast", "mono", NULL};
 
 /* Returns -1..15 or -2 (theme.h). */
 int oc_theme_color_parse(const char *name)
@@ -244,15 +116,6 @@ static void theme_finish(struct oc_theme_spec *out, const char *const *roles, co
 	}
 }
 
-/* Index of the built-in name, or -1. */
-static int theme_builtin_index(const char *name)
-{
-	for (size_t i = 0; name && i < THEME_NBUILTINS; i++)
-		if (strcmp(theme_builtins[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* What a theme is applied to: out and which of its roles are set (set[],
  * for theme_finish). */
 struct theme_ctx {
@@ -271,54 +134,6 @@ static int theme_end(int rc, struct theme_ctx *c)
 	else if (rc == 0)
 		theme_finish(c->out, c->roles, c->set);
 	return rc;
-}
-
-/* Applies the built-in theme name to the theme_ctx vctx, unfinished (the
- * builtin callback of jsonfile.h too). Returns 0; 1 when there is no such
- * built-in; -1 with err set. */
-static int theme_apply_builtin(void *vctx, const char *name, char *err, size_t errlen)
-{
-	struct theme_ctx *c = vctx;
-	int bi = theme_builtin_index(name);
-
-	if (bi < 0)
-		return 1;
-	for (size_t i = 0; i < theme_builtins[bi].n; i++) {
-		const struct theme_entry *e = &theme_builtins[bi].e[i];
-		int r = theme_role(e->role, c->roles, c->nroles);
-		if (r < 0) {
-			oc_seterr(err, errlen, "built-in theme %s: role \"%s\" is not in the role list",
-					theme_builtins[bi].name, e->role);
-			return -1;
-		}
-		c->out->role[r].fg = e->fg;
-		c->out->role[r].bg = e->bg;
-		c->out->role[r].attrs = e->attrs;
-		c->set[r] = true;
-	}
-	snprintf(c->out->name, sizeof(c->out->name), "%s", theme_builtins[bi].name);
-	return 0;
-}
-
-/* Returns 0 / 1 / -1 (theme.h). */
-int oc_theme_builtin(const char *name, const char *const *roles, size_t nroles,
-		     struct oc_theme_spec *out, char *err, size_t errlen)
-{
-	struct theme_ctx c = {roles, nroles, out, {false}};
-	int rc;
-
-	if (theme_begin(roles, nroles, out, err, errlen) < 0)
-		return -1;
-	rc = theme_end(theme_apply_builtin(&c, name, err, errlen), &c);
-	if (rc == 1)
-		oc_seterr(err, errlen, "no built-in theme \"%.80s\"", name ? name : "");
-	return rc;
-}
-
-/* The built-in names (theme.h). */
-const char *const *oc_theme_builtin_names(void)
-{
-	return theme_builtin_list;
 }
 
 /* The top-level keys of a theme file, in theme_keys. */
@@ -393,8 +208,8 @@ static int theme_style(const char *path, const char *role, json_t *v, struct oc_
 	return 0;
 }
 
-/* The apply callback of theme files (jsonfile.h): the roles on top of
- * the parent's, unfinished. */
+/* The apply callback of theme files and built-ins (jsonfile.h): the
+ * roles on top of the parent's, unfinished. */
 static int theme_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, char *err,
 			    size_t errlen)
 {
@@ -404,6 +219,12 @@ static int theme_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, char 
 
 	json_object_foreach(doc->val[THEME_KEY_ROLES].json, key, v) {
 		int r = theme_role(key, c->roles, c->nroles);
+		if (r < 0 && doc->builtin) {
+			/* The shipped file and the UI's roles drifted apart. */
+			oc_seterr(err, errlen, "%s: role \"%s\" is not in the role list", doc->path,
+					key);
+			return -1;
+		}
 		if (r < 0) {
 			oc_seterr(err, errlen, "%s: roles: unknown role \"%.60s\"", doc->path, key);
 			return -1;
@@ -413,10 +234,12 @@ static int theme_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, char 
 		c->set[r] = true;
 	}
 	snprintf(c->out->name, sizeof(c->out->name), "%s", doc->stem);
-	snprintf(c->out->path, sizeof(c->out->path), "%s", doc->path);
+	snprintf(c->out->path, sizeof(c->out->path), "%s", doc->builtin ? "" : doc->path);
 	snprintf(c->out->extends, sizeof(c->out->extends), "%s", doc->extends);
 	return 0;
 }
+
+static int theme_apply_builtin(void *vctx, const char *name, char *err, size_t errlen);
 
 /* The top-level keys, in the order "unknown key" lists them. */
 static const struct oc_jsonfile_key theme_keys[] = {
@@ -436,6 +259,35 @@ static const struct oc_jsonfile_kind theme_kind = {
 	.apply = theme_apply_file,
 	.builtin = theme_apply_builtin,
 };
+
+/* Applies the built-in theme name to the theme_ctx vctx, unfinished (the
+ * builtin callback of jsonfile.h too). Returns 0; 1 when there is no such
+ * built-in; -1 with err set. */
+static int theme_apply_builtin(void *vctx, const char *name, char *err, size_t errlen)
+{
+	return oc_jsonfile_builtin(&theme_kind, name, vctx, err, errlen);
+}
+
+/* Returns 0 / 1 / -1 (theme.h). */
+int oc_theme_builtin(const char *name, const char *const *roles, size_t nroles,
+		     struct oc_theme_spec *out, char *err, size_t errlen)
+{
+	struct theme_ctx c = {roles, nroles, out, {false}};
+	int rc;
+
+	if (theme_begin(roles, nroles, out, err, errlen) < 0)
+		return -1;
+	rc = theme_end(theme_apply_builtin(&c, name, err, errlen), &c);
+	if (rc == 1)
+		oc_seterr(err, errlen, "no built-in theme \"%.80s\"", name ? name : "");
+	return rc;
+}
+
+/* The built-in names (theme.h). */
+const char *const *oc_theme_builtin_names(void)
+{
+	return oc_jsonfile_builtin_names(&theme_kind);
+}
 
 /* Returns 0 or -1 (theme.h). */
 int oc_theme_load(const char *path, const char *const *roles, size_t nroles,

@@ -83,14 +83,15 @@ int oc_theme_find(const char *name, const struct oc_datafile_dirs *dirs,
 		  const char *const *roles, size_t nroles, struct oc_theme_spec *out,
 		  char *err, size_t errlen);
 
-/* The built-in theme name ("default", "light", "high-contrast", "mono"),
- * the same as the shipped themes/NAME.json (a unit test checks it).
- * Returns 0; 1 when there is no built-in of that name; -1 when a role of
- * the table is not in roles (err names it). */
+/* The built-in theme name ("default", "light", "high-contrast", "mono"):
+ * the shipped themes/NAME.json, compiled in at build time
+ * (builtin_data.h). Returns 0; 1 when there is no built-in of that name;
+ * -1 when a role of the file is not in roles (err names it). */
 int oc_theme_builtin(const char *name, const char *const *roles, size_t nroles,
 		     struct oc_theme_spec *out, char *err, size_t errlen);
 
-/* The names of the built-in themes, NULL-terminated (static). */
+/* The names of the built-in themes (the files of themes/), sorted,
+ * NULL-terminated (static). */
 const char *const *oc_theme_builtin_names(void);
 
 /* The colour called name ("red", "bright-black", "default"). Returns

@@ -1,6 +1,7 @@
-/* viewcfg.c: view layout files (views/VIEW.json) and the built-in layouts.
- * jsonfile.c reads and checks a file; here its "columns" are parsed (one
- * parsing unit with jsonfile.c: no jansson object leaves the two). */
+/* viewcfg.c: view layout files (views/VIEW.json) and the built-in layouts
+ * (the shipped files compiled in, builtin_data.h). jsonfile.c reads and
+ * checks a file; here its "columns" are parsed (one parsing unit with
+ * jsonfile.c: no jansson object leaves the two). */
 #include "core/viewcfg.h"
 
 #include <stdio.h>
@@ -11,76 +12,6 @@
 #include "core/jsonfile.h"
 
 #define VIEWCFG_KIND "views"
-
-/* One column of a built-in layout, as a file writes it. */
-struct viewcfg_entry {
-	const char *id;
-	int width;
-	bool optional;
-};
-
-/* The layouts match the column definitions of src/ui/views/ (their
- * widths, optional columns, and the columns they show by default). */
-static const struct viewcfg_entry viewcfg_partitions[] = {
-	{"partition", 10, false}, {"avail", 5, false},   {"timelimit", 11, false},
-	{"nodes", 5, false},      {"alloc", 5, false},   {"mix", 4, false},
-	{"idle", 4, false},       {"drain", 4, false},   {"down", 4, false},
-	{"gpus", 9, false},       {"running", 4, false}, {"pending", 0, false},
-};
-
-static const struct viewcfg_entry viewcfg_queue[] = {
-	{"jobid", 8, false}, {"partition", 9, false}, {"name", 8, false},
-	{"user", 8, false},  {"account", 8, true},    {"state", 2, false},
-	{"time", 10, false}, {"nodes", 5, false},     {"gpus", 4, false},
-	{"reason", 0, false},
-};
-
-static const struct viewcfg_entry viewcfg_nodes[] = {
-	{"node", 15, false},       {"state", 7, false}, {"cpus", 7, false},
-	{"gpus", 5, false},        {"reservation", 10, true}, {"by", 8, false},
-	{"since", 11, true},       {"ago", 4, false},   {"reason", 0, false},
-};
-
-/* The health view shows its groups as headings, so "group" is not a
- * column by default. */
-static const struct viewcfg_entry viewcfg_health[] = {
-	{"node", 15, false}, {"state", 7, false}, {"by", 8, false},
-	{"since", 11, true}, {"ago", 4, false},   {"reason", 0, false},
-};
-
-static const struct viewcfg_entry viewcfg_quota[] = {
-	{"account", 16, false}, {"gpus", 9, false},    {"bar", 16, false},
-	{"running", 4, false},  {"pending", 8, false}, {"blocked", 0, false},
-};
-
-static const struct viewcfg_entry viewcfg_reservations[] = {
-	{"name", 18, false}, {"state", 6, false},  {"nodes", 20, false},
-	{"start", 11, false}, {"end", 11, true},   {"users", 10, true},
-	{"flags", 0, false},
-};
-
-#define VIEWCFG_TABLE(t) t, sizeof(t) / sizeof(t[0])
-
-static const struct {
-	const char *view;
-	const struct viewcfg_entry *e;
-	size_t n;
-	const char *sort;   /* a column id, or "default" */
-	bool reverse;
-} viewcfg_builtins[] = {
-	{"partitions", VIEWCFG_TABLE(viewcfg_partitions), "default", false},
-	{"queue", VIEWCFG_TABLE(viewcfg_queue), "default", false},
-	{"nodes", VIEWCFG_TABLE(viewcfg_nodes), "default", false},
-	{"health", VIEWCFG_TABLE(viewcfg_health), "default", false},
-	{"quota", VIEWCFG_TABLE(viewcfg_quota), "default", false},
-	{"reservations", VIEWCFG_TABLE(viewcfg_reservations), "start", false},
-};
-
-#define VIEWCFG_NBUILTINS (sizeof(viewcfg_builtins) / sizeof(viewcfg_builtins[0]))
-
-static const char *const viewcfg_builtin_list[] = {
-	"partitions", "queue", "nodes", "health", "quota", "reservations", NULL,
-};
 
 /* Empties out: no columns, the view's own order. */
 static void viewcfg_clear(struct oc_viewcfg *out)
@@ -170,60 +101,11 @@ static int viewcfg_sort(struct oc_viewcfg *out, const char *where, const char *s
 	return 0;
 }
 
-/* Index of the built-in view, or -1. */
-static int viewcfg_builtin_index(const char *view)
-{
-	for (size_t i = 0; view && i < VIEWCFG_NBUILTINS; i++)
-		if (strcmp(viewcfg_builtins[i].view, view) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* Returns 0 / 1 / -1 (viewcfg.h). */
-int oc_viewcfg_builtin(const char *view, const char *const *cols, size_t ncols,
-		       struct oc_viewcfg *out, char *err, size_t errlen)
-{
-	char where[96];
-	int bi = viewcfg_builtin_index(view);
-
-	if (viewcfg_begin(out, err, errlen) < 0)
-		return -1;
-	if (bi < 0) {
-		oc_seterr(err, errlen, "no built-in layout for view \"%.60s\"", view ? view : "");
-		return 1;
-	}
-	snprintf(where, sizeof(where), "built-in layout %s", viewcfg_builtins[bi].view);
-	for (size_t i = 0; i < viewcfg_builtins[bi].n; i++) {
-		const struct viewcfg_entry *e = &viewcfg_builtins[bi].e[i];
-		int c = viewcfg_col(e->id, cols, ncols);
-		if (c < 0) {
-			oc_seterr(err, errlen, "%s: column \"%s\" is not in the view's column list",
-					where, e->id);
-			goto fail;
-		}
-		if (viewcfg_add(out, where, e->id, c, e->width, e->optional, err, errlen) < 0)
-			goto fail;
-	}
-	if (viewcfg_sort(out, where, viewcfg_builtins[bi].sort, cols, ncols, err, errlen) < 0)
-		goto fail;
-	out->reverse = viewcfg_builtins[bi].reverse;
-	snprintf(out->name, sizeof(out->name), "%s", viewcfg_builtins[bi].view);
-	return 0;
-fail:
-	viewcfg_clear(out);
-	return -1;
-}
-
-/* The built-in names (viewcfg.h). */
-const char *const *oc_viewcfg_builtin_names(void)
-{
-	return viewcfg_builtin_list;
-}
-
-/* Parses one element of "columns" (index i) into out. Returns 0, or -1
- * with err set. */
-static int viewcfg_column(const char *path, size_t i, json_t *v, const char *const *cols,
-			  size_t ncols, struct oc_viewcfg *out, char *err, size_t errlen)
+/* Parses one element of "columns" (index i) of the file at path (or of
+ * the built-in path names) into out. Returns 0, or -1 with err set. */
+static int viewcfg_column(const char *path, bool builtin, size_t i, json_t *v,
+			  const char *const *cols, size_t ncols, struct oc_viewcfg *out, char *err,
+			  size_t errlen)
 {
 	const char *key, *id = NULL;
 	json_t *x;
@@ -274,6 +156,12 @@ static int viewcfg_column(const char *path, size_t i, json_t *v, const char *con
 		return -1;
 	}
 	c = viewcfg_col(id, cols, ncols);
+	if (c < 0 && builtin) {
+		/* The shipped file and the view's columns drifted apart. */
+		oc_seterr(err, errlen, "%s: column \"%s\" is not in the view's column list", path,
+				id);
+		return -1;
+	}
 	if (c < 0) {
 		oc_seterr(err, errlen, "%s: columns[%zu]: unknown column \"%.40s\"", path, i, id);
 		return -1;
@@ -292,7 +180,7 @@ struct viewcfg_ctx {
 	struct oc_viewcfg *out;
 };
 
-/* The apply callback of layout files (jsonfile.h). */
+/* The apply callback of layout files and built-ins (jsonfile.h). */
 static int viewcfg_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, char *err,
 			      size_t errlen)
 {
@@ -302,7 +190,8 @@ static int viewcfg_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, cha
 	json_t *v;
 
 	json_array_foreach(doc->val[VIEWCFG_KEY_COLUMNS].json, i, v) {
-		if (viewcfg_column(doc->path, i, v, c->cols, c->ncols, c->out, err, errlen) < 0)
+		if (viewcfg_column(doc->path, doc->builtin, i, v, c->cols, c->ncols, c->out, err,
+				   errlen) < 0)
 			return -1;
 	}
 	if (viewcfg_sort(c->out, doc->path, sort->present ? sort->str : "default", c->cols,
@@ -310,7 +199,7 @@ static int viewcfg_apply_file(void *vctx, const struct oc_jsonfile_doc *doc, cha
 		return -1;
 	c->out->reverse = doc->val[VIEWCFG_KEY_REVERSE].boolean;
 	snprintf(c->out->name, sizeof(c->out->name), "%s", doc->stem);
-	snprintf(c->out->path, sizeof(c->out->path), "%s", doc->path);
+	snprintf(c->out->path, sizeof(c->out->path), "%s", doc->builtin ? "" : doc->path);
 	return 0;
 }
 
@@ -324,7 +213,8 @@ static const struct oc_jsonfile_key viewcfg_keys[] = {
 	[VIEWCFG_KEY_REVERSE] = {"reverse", OC_JSONFILE_BOOL, OC_JSONFILE_OPTIONAL, NULL},
 };
 
-/* No "extends" and no built-in parents: a layout is whole. */
+/* No "extends" and no built-in parents: a layout is whole. The built-ins
+ * go through oc_jsonfile_builtin all the same. */
 static const struct oc_jsonfile_kind viewcfg_kind = {
 	.dir = VIEWCFG_KIND,
 	.what = "view layout",
@@ -334,6 +224,27 @@ static const struct oc_jsonfile_kind viewcfg_kind = {
 	.apply = viewcfg_apply_file,
 	.builtin = NULL,
 };
+
+/* Returns 0 / 1 / -1 (viewcfg.h). */
+int oc_viewcfg_builtin(const char *view, const char *const *cols, size_t ncols,
+		       struct oc_viewcfg *out, char *err, size_t errlen)
+{
+	struct viewcfg_ctx c = {cols, ncols, out};
+	int rc;
+
+	if (viewcfg_begin(out, err, errlen) < 0)
+		return -1;
+	rc = oc_jsonfile_builtin(&viewcfg_kind, view, &c, err, errlen);
+	if (rc == 1)
+		oc_seterr(err, errlen, "no built-in layout for view \"%.60s\"", view ? view : "");
+	return viewcfg_end(rc, out);
+}
+
+/* The built-in names (viewcfg.h). */
+const char *const *oc_viewcfg_builtin_names(void)
+{
+	return oc_jsonfile_builtin_names(&viewcfg_kind);
+}
 
 /* Returns 0 or -1 (viewcfg.h). */
 int oc_viewcfg_load(const char *path, const char *view, const char *const *cols, size_t ncols,

@@ -54,13 +54,14 @@ int oc_viewcfg_find(const char *view, const struct oc_datafile_dirs *dirs,
 		    char *err, size_t errlen);
 
 /* The built-in layout of view ("partitions", "queue", "nodes", "health",
- * "quota", "reservations"), the same as the shipped views/VIEW.json (a
- * unit test checks it). Returns 0; 1 when there is no built-in for view;
- * -1 when a column of the table is not in cols (err names it). */
+ * "quota", "reservations"): the shipped views/VIEW.json, compiled in at
+ * build time (builtin_data.h). Returns 0; 1 when there is no built-in for
+ * view; -1 when a column of the file is not in cols (err names it). */
 int oc_viewcfg_builtin(const char *view, const char *const *cols, size_t ncols,
 		       struct oc_viewcfg *out, char *err, size_t errlen);
 
-/* The names of the views with a built-in layout, NULL-terminated (static). */
+/* The names of the views with a built-in layout (the files of views/),
+ * sorted, NULL-terminated (static). */
 const char *const *oc_viewcfg_builtin_names(void);
 
 #endif
