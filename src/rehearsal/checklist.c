@@ -689,27 +689,29 @@ const struct oc_check_kind_def oc_check_kinds[OC_CHECK_KIND_COUNT] = {
 			     cl_chk_config, oc_checks_eval_config, .needs = OC_CHECK_NEEDS_CONFIG},
 	[OC_CHECK_PARTITION] = {"partition",
 				CL_KEYS("partition", "property", "equals", "contains_all", "min", "max"),
-				cl_chk_partition, oc_checks_eval_partition},
+				cl_chk_partition, oc_checks_eval_partition, .needs = 0},
 	[OC_CHECK_PARTITION_NODES] = {"partition_nodes", CL_KEYS("partitions"), cl_chk_partition_nodes,
-				      oc_checks_eval_partition_nodes},
+				      oc_checks_eval_partition_nodes, .needs = 0},
 	[OC_CHECK_ACCOUNTS_GPU] = {"accounts_gpu_limit", CL_KEYS("tres", "exclude"), cl_chk_accounts_gpu,
-				   oc_checks_eval_accounts_gpu},
+				   oc_checks_eval_accounts_gpu, .needs = 0},
 	[OC_CHECK_ASSOC] = {"assoc_limit", CL_KEYS("account", "user", "field", "tres", "equals", "min", "max"),
-			    cl_chk_assoc, oc_checks_eval_assoc},
+			    cl_chk_assoc, oc_checks_eval_assoc, .needs = 0},
 	[OC_CHECK_QOS] = {"qos_limit", CL_KEYS("qos", "field", "tres", "equals", "min", "max"), cl_chk_qos,
-			  oc_checks_eval_qos},
+			  oc_checks_eval_qos, .needs = 0},
 	[OC_CHECK_NODE] = {"node", CL_KEYS("node", "state", "drain", "responding", "reason_contains"), cl_chk_node,
-			   oc_checks_eval_node},
-	[OC_CHECK_JOB] = {"job", CL_KEYS("job", "state", "reason", "requeued"), cl_chk_job, oc_checks_eval_job},
-	[OC_CHECK_SUBMIT] = {"submit", CL_KEYS("job", "result", "contains"), cl_chk_submit, oc_checks_eval_submit},
+			   oc_checks_eval_node, .needs = 0},
+	[OC_CHECK_JOB] = {"job", CL_KEYS("job", "state", "reason", "requeued"), cl_chk_job, oc_checks_eval_job,
+			  .needs = 0},
+	[OC_CHECK_SUBMIT] = {"submit", CL_KEYS("job", "result", "contains"), cl_chk_submit, oc_checks_eval_submit,
+			     .needs = 0},
 	/* sacct over the last since_hours, asked through the writer. */
 	[OC_CHECK_SACCT] = {"sacct", CL_KEYS("users", "since_hours"), cl_chk_sacct, oc_checks_eval_sacct,
 			    .needs = OC_CHECK_NEEDS_SACCT},
-	[OC_CHECK_FILE] = {"file", CL_KEYS("path", "contains", "remove"), cl_chk_file, oc_checks_eval_file},
-	[OC_CHECK_ACCOUNTING] = {"accounting", CL_KEYS("slurmdbd"), cl_chk_accounting, oc_checks_eval_accounting},
+	[OC_CHECK_FILE] = {"file", CL_KEYS("path", "contains", "remove"), cl_chk_file, oc_checks_eval_file, .needs = 0},
+	[OC_CHECK_ACCOUNTING] = {"accounting", CL_KEYS("slurmdbd"), cl_chk_accounting, oc_checks_eval_accounting, .needs = 0},
 	[OC_CHECK_IDLE_NODES] = {"idle_nodes", CL_KEYS("partition", "min"), cl_chk_idle_nodes,
-				 oc_checks_eval_idle_nodes},
-	[OC_CHECK_ALL] = {"all", CL_KEYS("checks"), cl_chk_all, oc_checks_eval_all},
+				 oc_checks_eval_idle_nodes, .needs = 0},
+	[OC_CHECK_ALL] = {"all", CL_KEYS("checks"), cl_chk_all, oc_checks_eval_all, .needs = 0},
 };
 
 /* oc_check_kinds[i].name and oc_step_action_kinds[i].name, for cl_kind. */
@@ -962,7 +964,7 @@ const struct oc_step_action_kind_def oc_step_action_kinds[OC_SA_KIND_COUNT] = {
 			       cl_act_reservation, oc_run_reservation, .confirm = true, .writes = true},
 	/* Reads the snapshot only: runs without a writer too. */
 	[OC_SA_RECORD_JOBS] = {"record_jobs", CL_ACTION_KEYS("label", "state"), cl_act_record_jobs,
-			       oc_run_record_jobs},
+			       oc_run_record_jobs, .confirm = false, .writes = false},
 };
 
 /* Parses one action object into *a: what every action has, then its
