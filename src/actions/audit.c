@@ -698,6 +698,125 @@ static char *audit_pread_range(int fd, off_t start, off_t end, size_t *got)
 	return buf;
 }
 
+/* What one pass of oc_audit_read collects: the entries so far (newest
+ * first), the lines that did not parse, and the ids that have an outcome
+ * line, so an intent without one is reported as unknown. */
+struct audit_scan {
+	struct oc_audit_entry *ents;
+	size_t cap, count, nbad, max;
+	struct audit_ids outcomes;
+};
+
+/* Open path for oc_audit_read. Returns 1 with *fd and *size set when there
+ * is something to read, 0 when there is nothing (no file, empty, max 0),
+ * -1 with err set. */
+static int audit_open_log(const char *path, size_t max, int *fd, off_t *size, char *err, size_t errlen)
+{
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (*fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		oc_seterr(err, errlen, "audit log %s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		oc_seterr(err, errlen, "audit log %s: not a regular file", path);
+		close(*fd);
+		return -1;
+	}
+	if (max == 0 || st.st_size == 0) {
+		close(*fd);
+		return 0;
+	}
+	*size = st.st_size;
+	return 1;
+}
+
+/* Keep the line just parsed into s->ents[s->count] when it is an outcome,
+ * or an intent whose outcome was not seen (the outcome comes later in the
+ * file, so it has been read already). Returns -1 when out of memory. */
+static int audit_keep_entry(struct audit_scan *s, bool intent)
+{
+	struct oc_audit_entry *e = &s->ents[s->count];
+	if (!intent) {
+		if (e->id[0] && audit_ids_add(&s->outcomes, e->id) < 0)
+			return -1;
+		s->count++;
+	} else if (!e->id[0] || !audit_ids_has(&s->outcomes, e->id)) {
+		/* An intent whose outcome never came. */
+		e->no_outcome = true;
+		snprintf(e->result, sizeof(e->result), "unknown");
+		snprintf(e->error, sizeof(e->error),
+			 "outcome unknown: no outcome line (the console was killed or lost its "
+			 "session while applying, or it is applying now): check the cluster");
+		s->count++;
+	}
+	return 0;
+}
+
+/* Parse buf (got bytes read from file offset start) from its last line
+ * back, starting the count afresh. Returns -1 when out of memory. */
+static int audit_scan_lines(struct audit_scan *s, const char *buf, size_t got, off_t start)
+{
+	s->count = 0;
+	s->nbad = 0;
+	s->outcomes.n = 0;
+	/* Lines from the end; when start > 0 the first one may be cut. */
+	size_t end = got;
+	while (end > 0 && s->count < s->max) {
+		size_t b = end;
+		while (b > 0 && buf[b - 1] != '\n')
+			b--;
+		if (b == 0 && start > 0)
+			break;
+		size_t llen = end - b;
+		if (llen > 0) {
+			if (s->count == s->cap) {
+				size_t ncap = s->cap * 2 < s->max ? s->cap * 2 : s->max;
+				struct oc_audit_entry *n = realloc(s->ents, sizeof(*s->ents) * ncap);
+				if (!n)
+					return -1;
+				s->ents = n;
+				s->cap = ncap;
+			}
+			bool intent = false;
+			if (audit_parse_entry(buf + b, llen, &s->ents[s->count], &intent) < 0)
+				s->nbad++;
+			else if (audit_keep_entry(s, intent) < 0)
+				return -1;
+		}
+		end = b > 0 ? b - 1 : 0;
+	}
+	return 0;
+}
+
+/* Read the tail of fd, doubling it until it holds max entries or the whole
+ * file. Returns 0, or -1 with err set. */
+static int audit_scan_tail(struct audit_scan *s, int fd, off_t size, const char *path, char *err,
+			   size_t errlen)
+{
+	off_t chunk = AUDIT_READ_CHUNK;
+	for (;;) {
+		off_t start = size > chunk ? size - chunk : 0;
+		size_t got = 0;
+		char *buf = audit_pread_range(fd, start, size, &got);
+		if (!buf) {
+			oc_seterr(err, errlen, "audit log %s: %s", path, strerror(errno));
+			return -1;
+		}
+		int rc = audit_scan_lines(s, buf, got, start);
+		free(buf);
+		if (rc < 0) {
+			oc_seterr(err, errlen, "audit log: out of memory");
+			return -1;
+		}
+		if (s->count == s->max || start == 0)
+			return 0;
+		chunk *= 2;
+	}
+}
+
 long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, size_t *bad, char *err,
 		   size_t errlen)
 {
@@ -708,109 +827,38 @@ long oc_audit_read(const char *path, size_t max, struct oc_audit_entry **out, si
 		oc_seterr(err, errlen, "audit log: no path");
 		return -1;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 0;
-		oc_seterr(err, errlen, "audit log %s: %s", path, strerror(errno));
-		return -1;
-	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		oc_seterr(err, errlen, "audit log %s: not a regular file", path);
-		close(fd);
-		return -1;
-	}
-	if (max == 0 || st.st_size == 0) {
-		close(fd);
-		return 0;
-	}
-	struct oc_audit_entry *ents = malloc(sizeof(*ents) * (max < 1024 ? max : 1024));
-	size_t cap = max < 1024 ? max : 1024, count = 0, nbad = 0;
-	if (!ents) {
+	int fd = -1;
+	off_t size = 0;
+	int o = audit_open_log(path, max, &fd, &size, err, errlen);
+	if (o <= 0)
+		return o;
+	struct audit_scan s = {.cap = max < 1024 ? max : 1024, .max = max};
+	s.ents = malloc(sizeof(*s.ents) * s.cap);
+	if (!s.ents) {
 		oc_seterr(err, errlen, "audit log: out of memory");
 		close(fd);
 		return -1;
 	}
-	off_t size = st.st_size, chunk = AUDIT_READ_CHUNK;
-	struct audit_ids outcomes = {0};
-	char *buf = NULL;
-	for (;;) {
-		off_t start = size > chunk ? size - chunk : 0;
-		size_t got = 0;
-		buf = audit_pread_range(fd, start, size, &got);
-		if (!buf) {
-			oc_seterr(err, errlen, "audit log %s: %s", path, strerror(errno));
-			goto fail;
-		}
-		count = 0;
-		nbad = 0;
-		outcomes.n = 0;
-		/* Lines from the end; when start > 0 the first one may be cut. */
-		size_t end = got;
-		while (end > 0 && count < max) {
-			size_t b = end;
-			while (b > 0 && buf[b - 1] != '\n')
-				b--;
-			if (b == 0 && start > 0)
-				break;
-			size_t llen = end - b;
-			if (llen > 0) {
-				if (count == cap) {
-					size_t ncap = cap * 2 < max ? cap * 2 : max;
-					struct oc_audit_entry *n = realloc(ents, sizeof(*ents) * ncap);
-					if (!n)
-						goto oom;
-					ents = n;
-					cap = ncap;
-				}
-				bool intent = false;
-				struct oc_audit_entry *e = &ents[count];
-				if (audit_parse_entry(buf + b, llen, e, &intent) < 0) {
-					nbad++;
-				} else if (!intent) {
-					if (e->id[0] && audit_ids_add(&outcomes, e->id) < 0)
-						goto oom;
-					count++;
-				} else if (!e->id[0] || !audit_ids_has(&outcomes, e->id)) {
-					/* An intent whose outcome never came. */
-					e->no_outcome = true;
-					snprintf(e->result, sizeof(e->result), "unknown");
-					snprintf(e->error, sizeof(e->error),
-						 "outcome unknown: no outcome line (the console was killed or lost its "
-						 "session while applying, or it is applying now): check the cluster");
-					count++;
-				}
-			}
-			end = b > 0 ? b - 1 : 0;
-		}
-		free(buf);
-		if (count == max || start == 0)
-			break;
-		chunk *= 2;
-	}
+	int rc = audit_scan_tail(&s, fd, size, path, err, errlen);
 	close(fd);
-	free(outcomes.v);
+	free(s.outcomes.v);
+	if (rc < 0) {
+		free(s.ents);
+		return -1;
+	}
+	size_t count = s.count;
 	/* Collected newest first: reverse. */
 	for (size_t i = 0; i < count / 2; i++) {
-		struct oc_audit_entry tmp = ents[i];
-		ents[i] = ents[count - 1 - i];
-		ents[count - 1 - i] = tmp;
+		struct oc_audit_entry tmp = s.ents[i];
+		s.ents[i] = s.ents[count - 1 - i];
+		s.ents[count - 1 - i] = tmp;
 	}
 	if (bad)
-		*bad = nbad;
+		*bad = s.nbad;
 	if (count == 0) {
-		free(ents);
+		free(s.ents);
 		return 0;
 	}
-	*out = ents;
+	*out = s.ents;
 	return (long)count;
-oom:
-	free(buf);
-	oc_seterr(err, errlen, "audit log: out of memory");
-fail:
-	free(ents);
-	free(outcomes.v);
-	close(fd);
-	return -1;
 }

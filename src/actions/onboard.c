@@ -598,14 +598,9 @@ static int onb_os_user(const char *name, int *code)
 	return -1;
 }
 
-/* The checks of the spec on its own. Returns nothing (problems in e). */
-static void onb_check_spec(struct onb_errs *e, const struct oc_onb_spec *spec)
+/* The account, its parent and its description. Returns nothing. */
+static void onb_check_account(struct onb_errs *e, const struct oc_onb_spec *spec)
 {
-	size_t nqos = onb_n(spec->nqos, OC_ONB_MAX_QOS), nnew = onb_n(spec->nnew_qos, OC_ONB_MAX_QOS);
-	size_t nusers = onb_n(spec->nusers, OC_ONB_MAX_USERS);
-	size_t nrmu = onb_n(spec->nremove_users, OC_ONB_MAX_USERS);
-	size_t nrmq = onb_n(spec->nremove_qos, OC_ONB_MAX_QOS);
-
 	if (onb_check_name(e, "account", spec->account, false, false) && strcmp(spec->account, "root") == 0)
 		onb_problem(e, "account root: the root account holds every team; it is not onboarded");
 	if (spec->parent[0] && onb_check_name(e, "parent", spec->parent, false, false) &&
@@ -622,23 +617,12 @@ static void onb_check_spec(struct onb_errs *e, const struct oc_onb_spec *spec)
 		}
 	if (spec->description[0] == '"' || spec->description[0] == '\'')
 		onb_problem(e, "description: must not start with a quote (sacctmgr keeps only the quoted part)");
+}
 
-	onb_check_quota(e, "gpu_quota", spec->gpu_quota);
-	onb_check_quota(e, "cpu_quota", spec->cpu_quota);
-	onb_check_quota(e, "mem_quota_mb", spec->mem_quota_mb);
-	if (spec->fairshare != OC_ONB_NONE && (spec->fairshare < 1 || spec->fairshare > ONB_COUNT_MAX))
-		onb_problem(e, "fairshare: must be a positive number, not %" PRId64, spec->fairshare);
-
-	if (spec->nqos > OC_ONB_MAX_QOS || spec->nnew_qos > OC_ONB_MAX_QOS || spec->nremove_qos > OC_ONB_MAX_QOS)
-		onb_problem(e, "qos, new_qos, remove_qos: at most %d entries each", OC_ONB_MAX_QOS);
-	if (spec->nusers > OC_ONB_MAX_USERS || spec->nremove_users > OC_ONB_MAX_USERS)
-		onb_problem(e, "users, remove_users: at most %d entries each", OC_ONB_MAX_USERS);
-
-	onb_check_names(e, "qos", spec->qos, nqos, false, true);
-	if (spec->default_qos[0] && onb_check_name(e, "default_qos", spec->default_qos, false, true) &&
-	    !onb_in(spec->qos, nqos, spec->default_qos))
-		onb_problem(e, "default_qos %s is not in qos", spec->default_qos);
-
+/* The first nnew new_qos entries: names valid and not twice, limits in
+ * range. Returns nothing. */
+static void onb_check_new_qos(struct onb_errs *e, const struct oc_onb_spec *spec, size_t nnew)
+{
 	for (size_t i = 0; i < nnew; i++) {
 		const struct oc_onb_qos_spec *q = &spec->new_qos[i];
 		char f[64];
@@ -654,7 +638,12 @@ static void onb_check_spec(struct onb_errs *e, const struct oc_onb_spec *spec)
 		onb_check_qos_limit(e, i, q->name, "max_submit_jobs_per_user", q->max_submit_pu, true);
 		onb_check_qos_limit(e, i, q->name, "priority", q->priority, false);
 	}
+}
 
+/* The first nusers users: names valid, not twice, not also removed, and
+ * known to the OS unless allow_missing_os_user. Returns nothing. */
+static void onb_check_users(struct onb_errs *e, const struct oc_onb_spec *spec, size_t nusers, size_t nrmu)
+{
 	for (size_t i = 0; i < nusers; i++) {
 		const char *name = spec->users[i].name;
 		char f[64];
@@ -680,6 +669,36 @@ static void onb_check_spec(struct onb_errs *e, const struct oc_onb_spec *spec)
 		else if (rc < 0)
 			onb_problem(e, "user %s: the OS user database cannot be read: %s", name, strerror(code));
 	}
+}
+
+/* The checks of the spec on its own. Returns nothing (problems in e). */
+static void onb_check_spec(struct onb_errs *e, const struct oc_onb_spec *spec)
+{
+	size_t nqos = onb_n(spec->nqos, OC_ONB_MAX_QOS), nnew = onb_n(spec->nnew_qos, OC_ONB_MAX_QOS);
+	size_t nusers = onb_n(spec->nusers, OC_ONB_MAX_USERS);
+	size_t nrmu = onb_n(spec->nremove_users, OC_ONB_MAX_USERS);
+	size_t nrmq = onb_n(spec->nremove_qos, OC_ONB_MAX_QOS);
+
+	onb_check_account(e, spec);
+
+	onb_check_quota(e, "gpu_quota", spec->gpu_quota);
+	onb_check_quota(e, "cpu_quota", spec->cpu_quota);
+	onb_check_quota(e, "mem_quota_mb", spec->mem_quota_mb);
+	if (spec->fairshare != OC_ONB_NONE && (spec->fairshare < 1 || spec->fairshare > ONB_COUNT_MAX))
+		onb_problem(e, "fairshare: must be a positive number, not %" PRId64, spec->fairshare);
+
+	if (spec->nqos > OC_ONB_MAX_QOS || spec->nnew_qos > OC_ONB_MAX_QOS || spec->nremove_qos > OC_ONB_MAX_QOS)
+		onb_problem(e, "qos, new_qos, remove_qos: at most %d entries each", OC_ONB_MAX_QOS);
+	if (spec->nusers > OC_ONB_MAX_USERS || spec->nremove_users > OC_ONB_MAX_USERS)
+		onb_problem(e, "users, remove_users: at most %d entries each", OC_ONB_MAX_USERS);
+
+	onb_check_names(e, "qos", spec->qos, nqos, false, true);
+	if (spec->default_qos[0] && onb_check_name(e, "default_qos", spec->default_qos, false, true) &&
+	    !onb_in(spec->qos, nqos, spec->default_qos))
+		onb_problem(e, "default_qos %s is not in qos", spec->default_qos);
+
+	onb_check_new_qos(e, spec, nnew);
+	onb_check_users(e, spec, nusers, nrmu);
 	onb_check_names(e, "remove_users", spec->remove_users, nrmu, true, false);
 	onb_check_names(e, "remove_qos", spec->remove_qos, nrmq, false, true);
 	for (size_t i = 0; i < nrmq; i++)
@@ -949,17 +968,16 @@ static void onb_plan_tres(struct onb_build *b, const struct oc_onb_spec *spec, c
 	}
 }
 
-/* The account: add it or fix its description and parent, then its
- * GrpTRES, Fairshare, QoS grants and DefaultQOS. Returns nothing. */
-static void onb_plan_account(struct onb_build *b, const struct oc_onb_spec *spec, const struct oc_onb_state *st)
+/* The account row itself: add it (under parent, default root), or fix the
+ * description and parent of the one there. Returns nothing. */
+static void onb_plan_account_row(struct onb_build *b, const struct oc_onb_spec *spec,
+				 const struct oc_onb_state *st, const char *where)
 {
 	const char *acct = spec->account;
-	const bool exists = st->account_exists;
-	char where[OC_ONB_NAME_MAX + 8], arg[ONB_DESC_MAX + 32], arg2[OC_ONB_NAME_MAX + 16], what[256];
+	char arg[ONB_DESC_MAX + 32], arg2[OC_ONB_NAME_MAX + 16], what[256];
 	char shown[80];
 
-	snprintf(where, sizeof(where), "Name=%s", acct);
-	if (!exists) {
+	if (!st->account_exists) {
 		const char *desc = spec->description[0] ? spec->description : acct;
 		const char *parent = spec->parent[0] ? spec->parent : "root";
 		snprintf(arg, sizeof(arg), "Description=%s", desc);
@@ -968,47 +986,56 @@ static void onb_plan_account(struct onb_build *b, const struct oc_onb_spec *spec
 		onb_step(b, true, what, "add", "account", where, arg, arg2, (const char *)NULL);
 		onb_diff(b, OC_ONB_NEW, "account %s: new, under %s, description \"%s\"", acct, parent,
 			 onb_echo(desc, shown, sizeof(shown)));
-	} else {
-		onb_diff(b, OC_ONB_SAME, "account %s: already there", acct);
-		if (spec->description[0] && !onb_desc_same(spec->description, st->description)) {
-			char was[80];
-			snprintf(arg, sizeof(arg), "Description=%s", spec->description);
-			onb_fmt(what, sizeof(what), "set Description of %s", acct);
-			onb_step(b, false, what, "modify", "account", "where", where, "set", arg, (const char *)NULL);
-			onb_diff(b, OC_ONB_CHANGE, "description: \"%s\" -> \"%s\"",
-				 onb_echo(st->description, was, sizeof(was)),
-				 onb_echo(spec->description, shown, sizeof(shown)));
-		}
-		if (spec->parent[0] && strncmp(spec->parent, st->parent, OC_ONB_NAME_MAX) != 0) {
-			snprintf(arg2, sizeof(arg2), "Parent=%s", spec->parent);
-			onb_fmt(what, sizeof(what), "move %s under %s", acct, spec->parent);
-			onb_step(b, false, what, "modify", "account", "where", where, "set", arg2, (const char *)NULL);
-			onb_diff(b, OC_ONB_CHANGE, "parent: %s -> %s", st->parent[0] ? st->parent : "(none)",
-				 spec->parent);
-		}
+		return;
 	}
-
-	onb_plan_tres(b, spec, st, where);
-
-	if (spec->fairshare != OC_ONB_NONE) {
-		int64_t have = exists ? st->fairshare : OC_ONB_NONE;
-		if (have == spec->fairshare) {
-			onb_diff(b, OC_ONB_SAME, "Fairshare=%" PRId64 ": already there", have);
-		} else {
-			snprintf(arg, sizeof(arg), "Fairshare=%" PRId64, spec->fairshare);
-			onb_fmt(what, sizeof(what), "set Fairshare %" PRId64, spec->fairshare);
-			onb_step(b, false, what, "modify", "account", "where", where, "set", arg, (const char *)NULL);
-			if (have == OC_ONB_NONE)
-				onb_diff(b, OC_ONB_NEW, "Fairshare=%" PRId64, spec->fairshare);
-			else
-				onb_diff(b, OC_ONB_CHANGE, "Fairshare: %" PRId64 " -> %" PRId64, have, spec->fairshare);
-		}
+	onb_diff(b, OC_ONB_SAME, "account %s: already there", acct);
+	if (spec->description[0] && !onb_desc_same(spec->description, st->description)) {
+		char was[80];
+		snprintf(arg, sizeof(arg), "Description=%s", spec->description);
+		onb_fmt(what, sizeof(what), "set Description of %s", acct);
+		onb_step(b, false, what, "modify", "account", "where", where, "set", arg, (const char *)NULL);
+		onb_diff(b, OC_ONB_CHANGE, "description: \"%s\" -> \"%s\"", onb_echo(st->description, was, sizeof(was)),
+			 onb_echo(spec->description, shown, sizeof(shown)));
 	}
+	if (spec->parent[0] && strncmp(spec->parent, st->parent, OC_ONB_NAME_MAX) != 0) {
+		snprintf(arg2, sizeof(arg2), "Parent=%s", spec->parent);
+		onb_fmt(what, sizeof(what), "move %s under %s", acct, spec->parent);
+		onb_step(b, false, what, "modify", "account", "where", where, "set", arg2, (const char *)NULL);
+		onb_diff(b, OC_ONB_CHANGE, "parent: %s -> %s", st->parent[0] ? st->parent : "(none)", spec->parent);
+	}
+}
 
-	/* QoS grants: "qos+=a,b" (the account's association and, through
-	 * inheritance, its users'). */
+/* The account's Fairshare, when the spec sets one. Returns nothing. */
+static void onb_plan_fairshare(struct onb_build *b, const struct oc_onb_spec *spec, const struct oc_onb_state *st,
+			       const char *where)
+{
+	char arg[ONB_DESC_MAX + 32], what[256];
+	if (spec->fairshare == OC_ONB_NONE)
+		return;
+	int64_t have = st->account_exists ? st->fairshare : OC_ONB_NONE;
+	if (have == spec->fairshare) {
+		onb_diff(b, OC_ONB_SAME, "Fairshare=%" PRId64 ": already there", have);
+		return;
+	}
+	snprintf(arg, sizeof(arg), "Fairshare=%" PRId64, spec->fairshare);
+	onb_fmt(what, sizeof(what), "set Fairshare %" PRId64, spec->fairshare);
+	onb_step(b, false, what, "modify", "account", "where", where, "set", arg, (const char *)NULL);
+	if (have == OC_ONB_NONE)
+		onb_diff(b, OC_ONB_NEW, "Fairshare=%" PRId64, spec->fairshare);
+	else
+		onb_diff(b, OC_ONB_CHANGE, "Fairshare: %" PRId64 " -> %" PRId64, have, spec->fairshare);
+}
+
+/* QoS grants: "qos+=a,b" (the account's association and, through
+ * inheritance, its users'). Grants not in the spec are left alone.
+ * Returns nothing. */
+static void onb_plan_grants(struct onb_build *b, const struct oc_onb_spec *spec, const struct oc_onb_state *st,
+			    const char *where)
+{
+	const char *acct = spec->account;
+	char what[256];
 	size_t nqos = onb_n(spec->nqos, OC_ONB_MAX_QOS);
-	size_t nhave = exists ? onb_n(st->nqos, OC_ONB_MAX_QOS) : 0;
+	size_t nhave = st->account_exists ? onb_n(st->nqos, OC_ONB_MAX_QOS) : 0;
 	char grant[OC_ONB_MAX_QOS * OC_ONB_NAME_MAX + 16] = "qos+=";
 	size_t ngrant = 0;
 	for (size_t i = 0; i < nqos; i++) {
@@ -1028,21 +1055,40 @@ static void onb_plan_account(struct onb_build *b, const struct oc_onb_spec *spec
 		onb_fmt(what, sizeof(what), "grant qos %s to %s", grant + strlen("qos+="), acct);
 		onb_step(b, false, what, "modify", "account", "where", where, "set", grant, (const char *)NULL);
 	}
+}
 
-	if (spec->default_qos[0]) {
-		const char *have = exists ? st->default_qos : "";
-		if (strncmp(have, spec->default_qos, OC_ONB_NAME_MAX) == 0) {
-			onb_diff(b, OC_ONB_SAME, "DefaultQOS %s: already set", have);
-		} else {
-			snprintf(arg2, sizeof(arg2), "DefaultQOS=%s", spec->default_qos);
-			onb_fmt(what, sizeof(what), "set DefaultQOS %s", spec->default_qos);
-			onb_step(b, false, what, "modify", "account", "where", where, "set", arg2, (const char *)NULL);
-			if (have[0])
-				onb_diff(b, OC_ONB_CHANGE, "DefaultQOS: %s -> %s", have, spec->default_qos);
-			else
-				onb_diff(b, OC_ONB_NEW, "DefaultQOS=%s", spec->default_qos);
-		}
+/* The account's DefaultQOS, when the spec sets one. Returns nothing. */
+static void onb_plan_default_qos(struct onb_build *b, const struct oc_onb_spec *spec,
+				 const struct oc_onb_state *st, const char *where)
+{
+	char arg2[OC_ONB_NAME_MAX + 16], what[256];
+	if (!spec->default_qos[0])
+		return;
+	const char *have = st->account_exists ? st->default_qos : "";
+	if (strncmp(have, spec->default_qos, OC_ONB_NAME_MAX) == 0) {
+		onb_diff(b, OC_ONB_SAME, "DefaultQOS %s: already set", have);
+		return;
 	}
+	snprintf(arg2, sizeof(arg2), "DefaultQOS=%s", spec->default_qos);
+	onb_fmt(what, sizeof(what), "set DefaultQOS %s", spec->default_qos);
+	onb_step(b, false, what, "modify", "account", "where", where, "set", arg2, (const char *)NULL);
+	if (have[0])
+		onb_diff(b, OC_ONB_CHANGE, "DefaultQOS: %s -> %s", have, spec->default_qos);
+	else
+		onb_diff(b, OC_ONB_NEW, "DefaultQOS=%s", spec->default_qos);
+}
+
+/* The account: add it or fix its description and parent, then its
+ * GrpTRES, Fairshare, QoS grants and DefaultQOS. Returns nothing. */
+static void onb_plan_account(struct onb_build *b, const struct oc_onb_spec *spec, const struct oc_onb_state *st)
+{
+	char where[OC_ONB_NAME_MAX + 8];
+	snprintf(where, sizeof(where), "Name=%s", spec->account);
+	onb_plan_account_row(b, spec, st, where);
+	onb_plan_tres(b, spec, st, where);
+	onb_plan_fairshare(b, spec, st, where);
+	onb_plan_grants(b, spec, st, where);
+	onb_plan_default_qos(b, spec, st, where);
 }
 
 /* Users to add (one step each), then the removals: QoS taken away

@@ -18,6 +18,95 @@ static void report(oc_progress_fn progress, void *ctx, size_t done, size_t total
 	progress(ctx, &p);
 }
 
+/* Read the state (unless the caller planned against one), check the spec
+ * against it and build the plan. Returns 0 to go on, -1 when res (and
+ * error) already say why nothing was applied. */
+static int apply_prepare(const struct oc_writer *w, const struct oc_onb_spec *spec,
+			 const struct oc_onb_state *planned, struct oc_onb_state *st, struct oc_onb_plan *plan,
+			 struct oc_action_result *res, char *error, size_t errlen, char *err, size_t errsz,
+			 oc_progress_fn progress, void *progress_ctx)
+{
+	if (planned) {
+		*st = *planned;
+	} else {
+		report(progress, progress_ctx, 0, 0, "reading the accounting state");
+		if (w->ops->onb_read_state(w->ctx, spec->account, st, err, errsz) < 0) {
+			res->status = OC_ACTION_FAILED;
+			snprintf(res->summary, sizeof(res->summary), "nothing applied: %.400s", err);
+			snprintf(error, errlen, "%s", err);
+			return -1;
+		}
+	}
+	if (!planned && oc_onb_spec_check(spec, st, err, errsz) < 0) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "nothing applied: the onboarding does not fit the cluster");
+		oc_appendf(res->details, sizeof(res->details), "%s\n", err);
+		snprintf(error, errlen, "%s", err);
+		return -1;
+	}
+	if (oc_onb_plan_build(spec, st, plan) < 0) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Run the steps in order; after the first failure the rest are listed as
+ * not run, so a re-run knows what is left. Returns how many were done. */
+static size_t apply_run_steps(const struct oc_writer *w, const struct oc_onb_plan *plan,
+			      struct oc_action_result *res, char *error, size_t errlen, bool *failed,
+			      oc_progress_fn progress, void *progress_ctx)
+{
+	size_t done = 0;
+	*failed = false;
+	for (size_t i = 0; i < plan->nsteps; i++) {
+		const struct oc_onb_step *step = &plan->steps[i];
+		if (*failed) {
+			oc_appendf(res->details, sizeof(res->details), "[%zu/%zu] NOT RUN: %s\n", i + 1, plan->nsteps,
+				   step->line);
+			continue;
+		}
+		report(progress, progress_ctx, i, plan->nsteps, step->what);
+		char out[2048] = "";
+		int rc = w->ops->onb_run_step(w->ctx, step, out, sizeof(out));
+		if (rc < 0) {
+			*failed = true;
+			/* sacctmgr's own words, on one line. */
+			for (char *p = out; *p; p++)
+				if (*p == '\n')
+					*p = ' ';
+			oc_appendf(res->details, sizeof(res->details), "[%zu/%zu] FAILED: %s\n        %s\n", i + 1,
+				   plan->nsteps, step->line, out);
+			snprintf(error, errlen, "step %zu (%s): %s", i + 1, step->what, out);
+			continue;
+		}
+		done++;
+		oc_appendf(res->details, sizeof(res->details), "[%zu/%zu] %s: %s\n", i + 1, plan->nsteps,
+			   rc == 1 ? "already there" : "done", step->line);
+	}
+	return done;
+}
+
+/* Read the account back into after and list what still differs from the
+ * spec into diff. Returns how many differences (1 when the read failed). */
+static size_t apply_read_back(const struct oc_writer *w, const struct oc_onb_spec *spec,
+			      struct oc_onb_state *after, struct oc_action_result *res, char *diff, size_t diffsz,
+			      char *err, size_t errsz)
+{
+	if (w->ops->onb_read_state(w->ctx, spec->account, after, err, errsz) < 0) {
+		oc_appendf(res->details, sizeof(res->details), "read-back failed: %s\n", err);
+		return 1;
+	}
+	size_t ndiff = oc_onb_readback_diff(spec, after, diff, diffsz);
+	if (ndiff)
+		oc_appendf(res->details, sizeof(res->details), "\nStill different from what was asked:\n%s", diff);
+	else
+		oc_appendf(res->details, sizeof(res->details),
+			   "\nRead back: associations, QoS and GrpTRES are as asked.\n");
+	return ndiff;
+}
+
 void oc_onboard_apply(const struct oc_writer *w, const struct oc_onb_spec *spec,
 		      const struct oc_onb_state *planned, struct oc_action_result *res, char *error, size_t errlen,
 		      oc_progress_fn progress, void *progress_ctx)
@@ -31,77 +120,20 @@ void oc_onboard_apply(const struct oc_writer *w, const struct oc_onb_spec *spec,
 		snprintf(res->summary, sizeof(res->summary), "out of memory");
 		goto out;
 	}
-	if (planned) {
-		*st = *planned;
-	} else {
-		report(progress, progress_ctx, 0, 0, "reading the accounting state");
-		if (w->ops->onb_read_state(w->ctx, spec->account, st, err, sizeof(err)) < 0) {
-			res->status = OC_ACTION_FAILED;
-			snprintf(res->summary, sizeof(res->summary), "nothing applied: %.400s", err);
-			snprintf(error, errlen, "%s", err);
-			goto out;
-		}
-	}
-	if (!planned && oc_onb_spec_check(spec, st, err, sizeof(err)) < 0) {
-		res->status = OC_ACTION_FAILED;
-		snprintf(res->summary, sizeof(res->summary), "nothing applied: the onboarding does not fit the cluster");
-		oc_appendf(res->details, sizeof(res->details), "%s\n", err);
-		snprintf(error, errlen, "%s", err);
+	if (apply_prepare(w, spec, planned, st, &plan, res, error, errlen, err, sizeof(err), progress,
+			  progress_ctx) < 0)
 		goto out;
-	}
-	if (oc_onb_plan_build(spec, st, &plan) < 0) {
-		res->status = OC_ACTION_FAILED;
-		snprintf(res->summary, sizeof(res->summary), "out of memory");
-		goto out;
-	}
 	if (plan.nsteps == 0) {
 		res->status = OC_ACTION_OK;
 		snprintf(res->summary, sizeof(res->summary), "nothing to change: %.128s is already as asked",
 			 spec->account);
 		goto out;
 	}
-	size_t done = 0;
 	bool failed = false;
-	for (size_t i = 0; i < plan.nsteps; i++) {
-		const struct oc_onb_step *step = &plan.steps[i];
-		if (failed) {
-			oc_appendf(res->details, sizeof(res->details), "[%zu/%zu] NOT RUN: %s\n", i + 1, plan.nsteps,
-				   step->line);
-			continue;
-		}
-		report(progress, progress_ctx, i, plan.nsteps, step->what);
-		char out[2048] = "";
-		int rc = w->ops->onb_run_step(w->ctx, step, out, sizeof(out));
-		if (rc < 0) {
-			failed = true;
-			/* sacctmgr's own words, on one line. */
-			for (char *p = out; *p; p++)
-				if (*p == '\n')
-					*p = ' ';
-			oc_appendf(res->details, sizeof(res->details), "[%zu/%zu] FAILED: %s\n        %s\n", i + 1,
-				   plan.nsteps, step->line, out);
-			snprintf(error, errlen, "step %zu (%s): %s", i + 1, step->what, out);
-			continue;
-		}
-		done++;
-		oc_appendf(res->details, sizeof(res->details), "[%zu/%zu] %s: %s\n", i + 1, plan.nsteps,
-			   rc == 1 ? "already there" : "done", step->line);
-	}
+	size_t done = apply_run_steps(w, &plan, res, error, errlen, &failed, progress, progress_ctx);
 	report(progress, progress_ctx, plan.nsteps, plan.nsteps, "reading back");
 	char diff[4096] = "";
-	size_t ndiff = 0;
-	if (w->ops->onb_read_state(w->ctx, spec->account, after, err, sizeof(err)) < 0) {
-		oc_appendf(res->details, sizeof(res->details), "read-back failed: %s\n", err);
-		ndiff = 1;
-	} else {
-		ndiff = oc_onb_readback_diff(spec, after, diff, sizeof(diff));
-		if (ndiff)
-			oc_appendf(res->details, sizeof(res->details), "\nStill different from what was asked:\n%s",
-				   diff);
-		else
-			oc_appendf(res->details, sizeof(res->details),
-				   "\nRead back: associations, QoS and GrpTRES are as asked.\n");
-	}
+	size_t ndiff = apply_read_back(w, spec, after, res, diff, sizeof(diff), err, sizeof(err));
 	if (failed) {
 		res->status = done ? OC_ACTION_PARTIAL : OC_ACTION_FAILED;
 		snprintf(res->summary, sizeof(res->summary),

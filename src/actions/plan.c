@@ -314,70 +314,65 @@ static int plan_days_in_month(long y, long m)
 static const char plan_start_forms[] =
 	"start: now, now+30min, now+2h, now+1d, HH:MM or YYYY-MM-DDTHH:MM[:SS]";
 
-int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size_t errlen)
+/* "now+N unit", p just past "now". */
+static int plan_start_relative(const char *p, time_t now, time_t *t, char *err, size_t errlen)
 {
-	char buf[64];
-	if (plan_trim_lower(text, buf, sizeof(buf)) < 0 || !buf[0])
-		return plan_fail(err, errlen, plan_start_forms);
-	if (strcmp(buf, "now") == 0) {
-		*t = 0;
-		return 0;
-	}
-	const char *p = buf;
-	if (strncmp(p, "now", 3) == 0) {
-		long n, unit;
-		p += 3;
-		plan_skip_blanks(&p);
-		if (*p != '+')
-			return plan_fail(err, errlen, "start: write now+30min, now+2h or now+1d");
-		p++;
-		plan_skip_blanks(&p);
-		if (plan_uint(&p, 6, &n) < 0)
-			return plan_fail(err, errlen, "start: a number after now+, e.g. now+30min");
-		plan_skip_blanks(&p);
-		unit = plan_unit(p);
-		if (unit == 0)
-			return plan_fail(err, errlen, "start: give a unit after the number: min, h or d");
-		long long secs = (long long)n * unit * 60;
-		if (secs > PLAN_START_MAX_AHEAD)
-			return plan_fail(err, errlen, "start: at most 366 days ahead");
-		*t = now + (time_t)secs;
-		return 0;
-	}
+	long n, unit;
+	plan_skip_blanks(&p);
+	if (*p != '+')
+		return plan_fail(err, errlen, "start: write now+30min, now+2h or now+1d");
+	p++;
+	plan_skip_blanks(&p);
+	if (plan_uint(&p, 6, &n) < 0)
+		return plan_fail(err, errlen, "start: a number after now+, e.g. now+30min");
+	plan_skip_blanks(&p);
+	unit = plan_unit(p);
+	if (unit == 0)
+		return plan_fail(err, errlen, "start: give a unit after the number: min, h or d");
+	long long secs = (long long)n * unit * 60;
+	if (secs > PLAN_START_MAX_AHEAD)
+		return plan_fail(err, errlen, "start: at most 366 days ahead");
+	*t = now + (time_t)secs;
+	return 0;
+}
 
-	struct tm tm;
-	if (!localtime_r(&now, &tm))
-		return plan_fail(err, errlen, "start: cannot read the local time");
+static void plan_set_clock(struct tm *tm, long h, long mi)
+{
+	tm->tm_hour = (int)h;
+	tm->tm_min = (int)mi;
+	tm->tm_sec = 0;
+	tm->tm_isdst = -1;
+}
+
+/* "HH:MM" today, or tomorrow when that is past; h is parsed already and q
+ * is at the ':'. tm holds today's local time. */
+static int plan_start_clock(const char *q, long h, struct tm *tm, time_t now, time_t *t, char *err,
+			    size_t errlen)
+{
+	long mi;
+	q++;
+	if (plan_fixed(&q, 2, &mi) < 0 || h > 23 || mi > 59)
+		return plan_fail(err, errlen, "start: HH:MM with hours 0-23 and minutes 0-59");
+	plan_set_clock(tm, h, mi);
+	time_t when = mktime(tm);
+	if (when != (time_t)-1 && when < now) {
+		if (!localtime_r(&now, tm))
+			return plan_fail(err, errlen, "start: cannot read the local time");
+		tm->tm_mday++;
+		plan_set_clock(tm, h, mi);
+		when = mktime(tm);
+	}
+	if (when == (time_t)-1)
+		return plan_fail(err, errlen, "start: not a valid local time");
+	*t = when;
+	return 0;
+}
+
+/* "YYYY-MM-DDTHH:MM[:SS]" (or a blank for the T), in local time, in the
+ * future and at most PLAN_START_MAX_AHEAD ahead. */
+static int plan_start_date(const char *q, time_t now, time_t *t, char *err, size_t errlen)
+{
 	long y, mo, d, h, mi, s = 0;
-	const char *q = p;
-	if (plan_uint(&q, 2, &h) == 0 && q[0] == ':' && plan_digit(q[1]) && plan_digit(q[2]) &&
-	    q[3] == '\0') {
-		q++;
-		/* HH:MM today, or tomorrow when that is past. */
-		if (plan_fixed(&q, 2, &mi) < 0 || h > 23 || mi > 59)
-			return plan_fail(err, errlen, "start: HH:MM with hours 0-23 and minutes 0-59");
-		tm.tm_hour = (int)h;
-		tm.tm_min = (int)mi;
-		tm.tm_sec = 0;
-		tm.tm_isdst = -1;
-		time_t when = mktime(&tm);
-		if (when != (time_t)-1 && when < now) {
-			if (!localtime_r(&now, &tm))
-				return plan_fail(err, errlen, "start: cannot read the local time");
-			tm.tm_mday++;
-			tm.tm_hour = (int)h;
-			tm.tm_min = (int)mi;
-			tm.tm_sec = 0;
-			tm.tm_isdst = -1;
-			when = mktime(&tm);
-		}
-		if (when == (time_t)-1)
-			return plan_fail(err, errlen, "start: not a valid local time");
-		*t = when;
-		return 0;
-	}
-
-	q = p;
 	if (plan_fixed(&q, 4, &y) < 0 || *q++ != '-' || plan_fixed(&q, 2, &mo) < 0 || *q++ != '-' ||
 	    plan_fixed(&q, 2, &d) < 0 || (*q != 't' && *q != ' '))
 		return plan_fail(err, errlen, plan_start_forms);
@@ -395,6 +390,7 @@ int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size
 		return plan_fail(err, errlen, "start: no such date");
 	if (h > 23 || mi > 59 || s > 59)
 		return plan_fail(err, errlen, "start: no such time of day");
+	struct tm tm;
 	memset(&tm, 0, sizeof(tm));
 	tm.tm_year = (int)(y - 1900);
 	tm.tm_mon = (int)(mo - 1);
@@ -415,6 +411,29 @@ int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size
 		return plan_fail(err, errlen, "start: at most 366 days ahead");
 	*t = when;
 	return 0;
+}
+
+int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size_t errlen)
+{
+	char buf[64];
+	if (plan_trim_lower(text, buf, sizeof(buf)) < 0 || !buf[0])
+		return plan_fail(err, errlen, plan_start_forms);
+	if (strcmp(buf, "now") == 0) {
+		*t = 0;
+		return 0;
+	}
+	if (strncmp(buf, "now", 3) == 0)
+		return plan_start_relative(buf + 3, now, t, err, errlen);
+
+	struct tm tm;
+	if (!localtime_r(&now, &tm))
+		return plan_fail(err, errlen, "start: cannot read the local time");
+	long h;
+	const char *q = buf;
+	if (plan_uint(&q, 2, &h) == 0 && q[0] == ':' && plan_digit(q[1]) && plan_digit(q[2]) &&
+	    q[3] == '\0')
+		return plan_start_clock(q, h, &tm, now, t, err, errlen);
+	return plan_start_date(buf, now, t, err, errlen);
 }
 
 static const char plan_duration_forms[] =

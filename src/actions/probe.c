@@ -116,6 +116,78 @@ static void probe_no_answer_text(const struct oc_probe *p, char *buf, size_t len
 	snprintf(buf, len, "no answer after %d s", p->cfg.timeout_s);
 }
 
+/* Run check k on node i over conn with left seconds, then record its
+ * result or the node's end (takes and drops the lock). */
+static void probe_run_check(struct oc_probe *p, size_t i, size_t k, void *conn, struct oc_probe_output *out,
+			    const char *name, int left)
+{
+	struct probe_node *nd = &p->nodes[i];
+	const struct oc_probe_runner *rn = &p->runner;
+	const struct oc_probe_check *c = &p->cfg.checks[k];
+	char err[512] = "";
+	memset(out, 0, sizeof(*out));
+	int rc = rn->ops->run(rn->ctx, conn, name, c->command, left, out, err, sizeof(err));
+	struct oc_probe_check_result res;
+	if (rc == 0)
+		oc_probe_eval_check(c, out->out, out->errout, out->exit_status, &res);
+	pthread_mutex_lock(&p->lock);
+	if (rc < 0) {
+		char why[300];
+		snprintf(why, sizeof(why), "%.250s", err[0] ? err : "the command could not be run");
+		probe_finish_locked(p, i, OC_PROBE_NODE_UNREACHABLE, why);
+	} else if (out->exit_status == OC_PROBE_EXIT_TIMED_OUT) {
+		/* The check had the time left: the node's deadline passed. */
+		char why[64];
+		probe_no_answer_text(p, why, sizeof(why));
+		if (nd->r.state == OC_PROBE_NODE_RUNNING)
+			nd->r.checks[k] = res;
+		probe_finish_locked(p, i, OC_PROBE_NODE_NO_ANSWER, why);
+	} else if (nd->r.state == OC_PROBE_NODE_RUNNING) {
+		nd->r.checks[k] = res;
+		if (k + 1 == p->cfg.ncheck)
+			probe_finish_locked(p, i, OC_PROBE_NODE_DONE, NULL);
+		else
+			probe_wake(p);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* The checks in turn, while node i is running and the probe not
+ * cancelled. */
+static void probe_run_checks(struct oc_probe *p, size_t i, void *conn, struct oc_probe_output *out,
+			     const char *name)
+{
+	struct probe_node *nd = &p->nodes[i];
+	for (size_t k = 0; k < p->cfg.ncheck; k++) {
+		pthread_mutex_lock(&p->lock);
+		bool still = nd->r.state == OC_PROBE_NODE_RUNNING && !p->cancelled;
+		int left = probe_left(nd);
+		pthread_mutex_unlock(&p->lock);
+		if (!still)
+			break;
+		probe_run_check(p, i, k, conn, out, name, left);
+	}
+}
+
+/* Node i's thread is done with its connection: give a verdict if it has
+ * none, free its slot and drop its reference (takes the lock; p may be
+ * gone after). */
+static void probe_node_exit(struct oc_probe *p, size_t i)
+{
+	pthread_mutex_lock(&p->lock);
+	/* A cancelled or timed-out node is already final; anything else that
+	 * ended here without a verdict (cannot happen) is marked. */
+	probe_finish_locked(p, i, p->cancelled ? OC_PROBE_NODE_CANCELLED : OC_PROBE_NODE_UNREACHABLE, "stopped");
+	/* The slot is free only now, with the connection closed: `parallel`
+	 * is the number of sessions the nodes see, also when a node ran
+	 * past its deadline (its verdict is out, its command not yet). */
+	p->active--;
+	pthread_cond_signal(&p->cv);
+	probe_wake(p);
+	atomic_fetch_sub(&probe_live_threads, 1);
+	probe_unref_locked(p);
+}
+
 /* One node: connect, run the checks in turn, close. */
 static void *probe_node_thread(void *arg)
 {
@@ -147,56 +219,12 @@ static void *probe_node_thread(void *arg)
 		probe_finish_locked(p, i, OC_PROBE_NODE_UNREACHABLE, "out of memory");
 		pthread_mutex_unlock(&p->lock);
 	}
-	for (size_t k = 0; out && k < p->cfg.ncheck; k++) {
-		const struct oc_probe_check *c = &p->cfg.checks[k];
-		pthread_mutex_lock(&p->lock);
-		bool still = nd->r.state == OC_PROBE_NODE_RUNNING && !p->cancelled;
-		left = probe_left(nd);
-		pthread_mutex_unlock(&p->lock);
-		if (!still)
-			break;
-		memset(out, 0, sizeof(*out));
-		err[0] = '\0';
-		int rc = rn->ops->run(rn->ctx, conn, name, c->command, left, out, err, sizeof(err));
-		struct oc_probe_check_result res;
-		if (rc == 0)
-			oc_probe_eval_check(c, out->out, out->errout, out->exit_status, &res);
-		pthread_mutex_lock(&p->lock);
-		if (rc < 0) {
-			char why[300];
-			snprintf(why, sizeof(why), "%.250s", err[0] ? err : "the command could not be run");
-			probe_finish_locked(p, i, OC_PROBE_NODE_UNREACHABLE, why);
-		} else if (out->exit_status == OC_PROBE_EXIT_TIMED_OUT) {
-			/* The check had the time left: the node's deadline passed. */
-			char why[64];
-			probe_no_answer_text(p, why, sizeof(why));
-			if (nd->r.state == OC_PROBE_NODE_RUNNING)
-				nd->r.checks[k] = res;
-			probe_finish_locked(p, i, OC_PROBE_NODE_NO_ANSWER, why);
-		} else if (nd->r.state == OC_PROBE_NODE_RUNNING) {
-			nd->r.checks[k] = res;
-			if (k + 1 == p->cfg.ncheck)
-				probe_finish_locked(p, i, OC_PROBE_NODE_DONE, NULL);
-			else
-				probe_wake(p);
-		}
-		pthread_mutex_unlock(&p->lock);
-	}
+	if (out)
+		probe_run_checks(p, i, conn, out, name);
 	free(out);
 	if (conn)
 		rn->ops->close(rn->ctx, conn);
-	pthread_mutex_lock(&p->lock);
-	/* A cancelled or timed-out node is already final; anything else that
-	 * ended here without a verdict (cannot happen) is marked. */
-	probe_finish_locked(p, i, p->cancelled ? OC_PROBE_NODE_CANCELLED : OC_PROBE_NODE_UNREACHABLE, "stopped");
-	/* The slot is free only now, with the connection closed: `parallel`
-	 * is the number of sessions the nodes see, also when a node ran
-	 * past its deadline (its verdict is out, its command not yet). */
-	p->active--;
-	pthread_cond_signal(&p->cv);
-	probe_wake(p);
-	atomic_fetch_sub(&probe_live_threads, 1);
-	probe_unref_locked(p);
+	probe_node_exit(p, i);
 	return NULL;
 }
 

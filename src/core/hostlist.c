@@ -398,23 +398,18 @@ static void out_add(struct out *o, const char *s, size_t len)
 	o->b[o->len] = '\0';
 }
 
-char *oc_hostlist_compress(const char *const *names, size_t n)
+/* Split names[i] into v[i]: prefix, trailing number, its zero padding.
+ * Returns 0, or -1 for an empty, too long or badly formed name. */
+static int cname_parse(struct cname *v, const char *const *names, size_t n)
 {
-	struct cname *v = calloc(n ? n : 1, sizeof(*v));
-	if (!v)
-		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		const char *s = names[i];
 		size_t len = s ? strlen(s) : 0;
-		if (!len || len > NAME_MAX_LEN) {
-			free(v);
-			return NULL;
-		}
+		if (!len || len > NAME_MAX_LEN)
+			return -1;
 		for (size_t k = 0; k < len; k++)
-			if (!name_char_ok((unsigned char)s[k])) {
-				free(v);
-				return NULL;
-			}
+			if (!name_char_ok((unsigned char)s[k]))
+				return -1;
 		size_t d = len;
 		while (d > 0 && isdigit((unsigned char)s[d - 1]) && len - d < MAX_DIGITS)
 			d--;
@@ -424,6 +419,56 @@ char *oc_hostlist_compress(const char *const *names, size_t n)
 		v[i].width = (v[i].dlen > 1 && s[d] == '0') ? v[i].dlen : 0;
 		v[i].num = v[i].dlen ? strtoull(s + d, NULL, 10) : 0;
 		v[i].order = i;
+	}
+	return 0;
+}
+
+/* Group v[i, j) (sorted by number) as "prefix[lo-hi,n,...]", or the name
+ * alone when it has no number or one distinct number. */
+static void compress_group(struct out *o, const struct cname *v, size_t i, size_t j)
+{
+	/* Distinct numbers of this group. */
+	size_t distinct = 0;
+	for (size_t k = i; k < j; k++)
+		if (k == i || v[k].num != v[k - 1].num)
+			distinct++;
+	int w = 0;
+	for (size_t k = i; k < j; k++)
+		if (v[k].width > w)
+			w = v[k].width;
+	if (!v[i].dlen || distinct == 1) {
+		out_add(o, v[i].s, strlen(v[i].s));
+		return;
+	}
+	out_add(o, v[i].s, v[i].plen);
+	out_add(o, "[", 1);
+	bool first = true;
+	for (size_t k = i; k < j;) {
+		uint64_t lo = v[k].num, hi = lo;
+		size_t m = k + 1;
+		while (m < j && (v[m].num == hi || v[m].num == hi + 1)) {
+			hi = v[m].num;
+			m++;
+		}
+		char buf[64];
+		int bl = lo == hi ? snprintf(buf, sizeof(buf), "%s%0*llu", first ? "" : ",", w, (unsigned long long)lo)
+				  : snprintf(buf, sizeof(buf), "%s%0*llu-%0*llu", first ? "" : ",", w,
+					     (unsigned long long)lo, w, (unsigned long long)hi);
+		out_add(o, buf, (size_t)bl);
+		first = false;
+		k = m;
+	}
+	out_add(o, "]", 1);
+}
+
+char *oc_hostlist_compress(const char *const *names, size_t n)
+{
+	struct cname *v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	if (cname_parse(v, names, n) < 0) {
+		free(v);
+		return NULL;
 	}
 	/* Group order: the first name of each group (a hash would avoid the
 	 * quadratic case; node lists have few distinct prefixes). */
@@ -443,39 +488,7 @@ char *oc_hostlist_compress(const char *const *names, size_t n)
 			j++;
 		if (o.len)
 			out_add(&o, ",", 1);
-		/* Distinct numbers of this group. */
-		size_t distinct = 0;
-		for (size_t k = i; k < j; k++)
-			if (k == i || v[k].num != v[k - 1].num)
-				distinct++;
-		int w = 0;
-		for (size_t k = i; k < j; k++)
-			if (v[k].width > w)
-				w = v[k].width;
-		if (!v[i].dlen || distinct == 1) {
-			out_add(&o, v[i].s, strlen(v[i].s));
-		} else {
-			out_add(&o, v[i].s, v[i].plen);
-			out_add(&o, "[", 1);
-			bool first = true;
-			for (size_t k = i; k < j;) {
-				uint64_t lo = v[k].num, hi = lo;
-				size_t m = k + 1;
-				while (m < j && (v[m].num == hi || v[m].num == hi + 1)) {
-					hi = v[m].num;
-					m++;
-				}
-				char buf[64];
-				int bl = lo == hi ? snprintf(buf, sizeof(buf), "%s%0*llu", first ? "" : ",", w,
-							    (unsigned long long)lo)
-						  : snprintf(buf, sizeof(buf), "%s%0*llu-%0*llu", first ? "" : ",", w,
-							     (unsigned long long)lo, w, (unsigned long long)hi);
-				out_add(&o, buf, (size_t)bl);
-				first = false;
-				k = m;
-			}
-			out_add(&o, "]", 1);
-		}
+		compress_group(&o, v, i, j);
 		i = j;
 	}
 	free(v);
@@ -572,6 +585,92 @@ static int nodes_check_brackets(const char *expr, const char *s, const char **en
 	}
 }
 
+/* A byte of a node name outside brackets at s (not '[' or ','): 0 when it
+ * may be in a name, or -1 with a message. */
+static int nodes_check_char(const char *expr, const char *s, char *err, size_t errlen)
+{
+	unsigned char c = (unsigned char)*s;
+	if (c == ']') {
+		seterr(err, errlen, "']' without '[' at offset %zu", (size_t)(s - expr));
+		return -1;
+	}
+	if (c <= ' ' || c == 0x7f) {
+		seterr(err, errlen, "whitespace or control character at offset %zu in hostlist", (size_t)(s - expr));
+		return -1;
+	}
+	if (!oc_node_name_char(c)) {
+		if (c < 0x80)
+			seterr(err, errlen, "'%c' at offset %zu: node names are letters, digits, '-', '_' and '.'", c,
+			       (size_t)(s - expr));
+		else
+			seterr(err, errlen,
+			       "non-ASCII byte at offset %zu: node names are letters, digits, '-', '_' and '.'",
+			       (size_t)(s - expr));
+		return -1;
+	}
+	return 0;
+}
+
+static int nodes_empty_name(const char *expr, const char *s, char *err, size_t errlen)
+{
+	seterr(err, errlen, "empty node name at offset %zu (two commas, or a comma at the start or end)",
+	       (size_t)(s - expr));
+	return -1;
+}
+
+/* One name at *s: text and bracket groups up to ',' or the end. Moves *s
+ * there and sets *n to how many names it makes. Returns 0 or -1. */
+static int nodes_check_name(const char *expr, const char **sp, uint64_t *n, char *err, size_t errlen)
+{
+	const char *s = *sp, *start = s;
+	size_t len = 0;
+	bool groups = false, text_after_group = false;
+	*n = 1;
+	while (*s && *s != ',') {
+		if (*s == '[' && groups) {
+			/* libslurm and core expand several groups in other
+			 * ways (found by fuzz_hostlist): node names have one
+			 * number, so one group. */
+			seterr(err, errlen, "a second '[' at offset %zu: one \"[...]\" group per name, at its end",
+			       (size_t)(s - expr));
+			return -1;
+		}
+		if (*s == '[') {
+			const char *close;
+			uint64_t k;
+			size_t w;
+			if (nodes_check_brackets(expr, s + 1, &close, &k, &w, err, errlen) < 0)
+				return -1;
+			*n = nodes_sat_mul(*n, k);
+			len += w;
+			groups = true;
+			text_after_group = false;
+			s = close + 1;
+			continue;
+		}
+		if (nodes_check_char(expr, s, err, errlen) < 0)
+			return -1;
+		if (groups)
+			text_after_group = true;
+		len++;
+		s++;
+	}
+	if (s == start)
+		return nodes_empty_name(expr, s, err, errlen);
+	if (text_after_group) {
+		seterr(err, errlen, "text after ']' in \"%.*s\": libslurm's hostlists take no suffix",
+		       (int)(s - start), start);
+		return -1;
+	}
+	if (len > OC_NODE_NAME_MAX) {
+		seterr(err, errlen, "node names of \"%.40s...\" are longer than %d characters", start,
+		       OC_NODE_NAME_MAX);
+		return -1;
+	}
+	*sp = s;
+	return 0;
+}
+
 /* Check the syntax of a hostlist expression and count its names without
  * expanding it: comma-separated names of [A-Za-z0-9._-], each with
  * optional numeric "[1-3,7]" groups (not nested, no text after the last
@@ -587,83 +686,15 @@ int oc_hostlist_check_nodes(const char *expr, uint64_t *count, char *err, size_t
 	}
 	const char *s = expr;
 	for (;;) {
-		/* One name: text and bracket groups up to ',' or the end. */
-		const char *start = s;
-		uint64_t n = 1;
-		size_t len = 0;
-		bool groups = false, text_after_group = false;
-		while (*s && *s != ',') {
-			unsigned char c = (unsigned char)*s;
-			if (c == '[' && groups) {
-				/* libslurm and core expand several groups in other
-				 * ways (found by fuzz_hostlist): node names have one
-				 * number, so one group. */
-				seterr(err, errlen, "a second '[' at offset %zu: one \"[...]\" group per name, at its end",
-				       (size_t)(s - expr));
-				return -1;
-			}
-			if (c == '[') {
-				const char *close;
-				uint64_t k;
-				size_t w;
-				if (nodes_check_brackets(expr, s + 1, &close, &k, &w, err, errlen) < 0)
-					return -1;
-				n = nodes_sat_mul(n, k);
-				len += w;
-				groups = true;
-				text_after_group = false;
-				s = close + 1;
-				continue;
-			}
-			if (c == ']') {
-				seterr(err, errlen, "']' without '[' at offset %zu", (size_t)(s - expr));
-				return -1;
-			}
-			if (c <= ' ' || c == 0x7f) {
-				seterr(err, errlen, "whitespace or control character at offset %zu in hostlist",
-				       (size_t)(s - expr));
-				return -1;
-			}
-			if (!oc_node_name_char(c)) {
-				if (c < 0x80)
-					seterr(err, errlen,
-					       "'%c' at offset %zu: node names are letters, digits, '-', '_' and '.'",
-					       c, (size_t)(s - expr));
-				else
-					seterr(err, errlen,
-					       "non-ASCII byte at offset %zu: node names are letters, digits, '-', '_' and '.'",
-					       (size_t)(s - expr));
-				return -1;
-			}
-			if (groups)
-				text_after_group = true;
-			len++;
-			s++;
-		}
-		if (s == start) {
-			seterr(err, errlen, "empty node name at offset %zu (two commas, or a comma at the start or end)",
-			       (size_t)(s - expr));
+		uint64_t n;
+		if (nodes_check_name(expr, &s, &n, err, errlen) < 0)
 			return -1;
-		}
-		if (text_after_group) {
-			seterr(err, errlen, "text after ']' in \"%.*s\": libslurm's hostlists take no suffix",
-			       (int)(s - start), start);
-			return -1;
-		}
-		if (len > OC_NODE_NAME_MAX) {
-			seterr(err, errlen, "node names of \"%.40s...\" are longer than %d characters", start,
-			       OC_NODE_NAME_MAX);
-			return -1;
-		}
 		*count = nodes_sat_add(*count, n);
 		if (!*s)
 			return 0;
 		s++; /* ',' */
-		if (!*s) {
-			seterr(err, errlen, "empty node name at offset %zu (two commas, or a comma at the start or end)",
-			       (size_t)(s - expr));
-			return -1;
-		}
+		if (!*s)
+			return nodes_empty_name(expr, s, err, errlen);
 	}
 }
 

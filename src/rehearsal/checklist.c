@@ -1118,6 +1118,83 @@ static uint64_t cl_fnv1a(const char *s, size_t n)
 	return h;
 }
 
+/* The file's "vars" (an object of strings) and the caller's variables
+ * (each with a name and a value). Returns 0, or -1 with the error set. */
+static int cl_load_vars(struct cl_load *l, json_t *root)
+{
+	json_t *fv = json_object_get(root, "vars");
+	if (fv) {
+		if (!json_is_object(fv)) {
+			cl_fail(l, NULL, "\"vars\" must be an object of strings");
+			return -1;
+		}
+		const char *k;
+		json_t *v;
+		json_object_foreach(fv, k, v) {
+			if (!json_is_string(v)) {
+				cl_fail(l, "vars", "\"%s\" must be a string", k);
+				return -1;
+			}
+		}
+		l->file_vars = fv;
+	}
+	for (size_t i = 0; i < l->nvars; i++)
+		if (!l->vars[i].name || !l->vars[i].value || !*l->vars[i].name) {
+			cl_fail(l, NULL, "a variable without a name or value");
+			return -1;
+		}
+	return 0;
+}
+
+/* "version", "checklist", "title" (the name when absent) and
+ * "description". Returns 0, or -1 with the error set. */
+static int cl_load_header(struct cl_load *l, json_t *root)
+{
+	struct oc_checklist *cl = l->cl;
+	json_t *ver = json_object_get(root, "version");
+	if (!ver) {
+		cl_fail(l, NULL, "no \"version\" (this console reads version %d)", OC_CHECKLIST_VERSION);
+		return -1;
+	}
+	if (!json_is_integer(ver) || json_integer_value(ver) != OC_CHECKLIST_VERSION) {
+		cl_fail(l, NULL, "\"version\" must be %d", OC_CHECKLIST_VERSION);
+		return -1;
+	}
+	if (cl_str_ne(l, NULL, root, "checklist", true, &cl->name) < 0 ||
+	    cl_str_ne(l, NULL, root, "title", false, &cl->title) < 0 ||
+	    cl_str_ne(l, NULL, root, "description", false, &cl->description) < 0)
+		return -1;
+	if (!cl->title)
+		cl->title = cl->name;
+	return 0;
+}
+
+/* "steps": 1 to CL_MAX_STEPS of them, each checked by cl_step. Returns 0,
+ * or -1 with the error set. */
+static int cl_load_steps(struct cl_load *l, json_t *root)
+{
+	struct oc_checklist *cl = l->cl;
+	json_t *steps = json_object_get(root, "steps");
+	if (!json_is_array(steps) || json_array_size(steps) == 0) {
+		cl_fail(l, NULL, steps ? "\"steps\" must be a non-empty list" : "no \"steps\"");
+		return -1;
+	}
+	if (json_array_size(steps) > CL_MAX_STEPS) {
+		cl_fail(l, NULL, "more than %d steps", CL_MAX_STEPS);
+		return -1;
+	}
+	cl->nsteps = json_array_size(steps);
+	cl->steps = oc_arena_alloc(&cl->arena, cl->nsteps * sizeof(*cl->steps));
+	if (!cl->steps) {
+		cl_fail(l, NULL, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < cl->nsteps; i++)
+		if (cl_step(l, i, json_array_get(steps, i), &cl->steps[i]) < 0)
+			return -1;
+	return 0;
+}
+
 struct oc_checklist *oc_checklist_load(const char *path, const struct oc_checklist_var *vars,
 				       size_t nvars, char *err, size_t errlen)
 {
@@ -1150,62 +1227,9 @@ struct oc_checklist *oc_checklist_load(const char *path, const struct oc_checkli
 		cl_fail(&l, NULL, "a checklist must be a JSON object ({ \"checklist\": ..., \"steps\": [...] })");
 		goto fail;
 	}
-	if (cl_keys(&l, NULL, root, false, top_keys) < 0)
+	if (cl_keys(&l, NULL, root, false, top_keys) < 0 || cl_load_vars(&l, root) < 0 ||
+	    cl_load_header(&l, root) < 0 || cl_load_steps(&l, root) < 0)
 		goto fail;
-	json_t *fv = json_object_get(root, "vars");
-	if (fv) {
-		if (!json_is_object(fv)) {
-			cl_fail(&l, NULL, "\"vars\" must be an object of strings");
-			goto fail;
-		}
-		const char *k;
-		json_t *v;
-		json_object_foreach(fv, k, v) {
-			if (!json_is_string(v)) {
-				cl_fail(&l, "vars", "\"%s\" must be a string", k);
-				goto fail;
-			}
-		}
-		l.file_vars = fv;
-	}
-	for (size_t i = 0; i < nvars; i++)
-		if (!vars[i].name || !vars[i].value || !*vars[i].name) {
-			cl_fail(&l, NULL, "a variable without a name or value");
-			goto fail;
-		}
-	json_t *ver = json_object_get(root, "version");
-	if (!ver) {
-		cl_fail(&l, NULL, "no \"version\" (this console reads version %d)", OC_CHECKLIST_VERSION);
-		goto fail;
-	}
-	if (!json_is_integer(ver) || json_integer_value(ver) != OC_CHECKLIST_VERSION) {
-		cl_fail(&l, NULL, "\"version\" must be %d", OC_CHECKLIST_VERSION);
-		goto fail;
-	}
-	if (cl_str_ne(&l, NULL, root, "checklist", true, &cl->name) < 0 ||
-	    cl_str_ne(&l, NULL, root, "title", false, &cl->title) < 0 ||
-	    cl_str_ne(&l, NULL, root, "description", false, &cl->description) < 0)
-		goto fail;
-	if (!cl->title)
-		cl->title = cl->name;
-	json_t *steps = json_object_get(root, "steps");
-	if (!json_is_array(steps) || json_array_size(steps) == 0) {
-		cl_fail(&l, NULL, steps ? "\"steps\" must be a non-empty list" : "no \"steps\"");
-		goto fail;
-	}
-	if (json_array_size(steps) > CL_MAX_STEPS) {
-		cl_fail(&l, NULL, "more than %d steps", CL_MAX_STEPS);
-		goto fail;
-	}
-	cl->nsteps = json_array_size(steps);
-	cl->steps = oc_arena_alloc(&cl->arena, cl->nsteps * sizeof(*cl->steps));
-	if (!cl->steps) {
-		cl_fail(&l, NULL, "out of memory");
-		goto fail;
-	}
-	for (size_t i = 0; i < cl->nsteps; i++)
-		if (cl_step(&l, i, json_array_get(steps, i), &cl->steps[i]) < 0)
-			goto fail;
 	json_decref(root);
 	free(text);
 	return cl;

@@ -114,92 +114,113 @@ static void session_span(const struct oc_session *s, double *first, double *last
 	}
 }
 
-char *oc_report_markdown(const struct oc_session *s, const struct oc_checklist *cl, time_t now)
+/* The title and the table of what was rehearsed, when, by whom and with
+ * what result. */
+static void md_header(struct rbuf *b, const struct oc_session *s, const struct oc_checklist *cl, time_t now)
 {
-	struct rbuf b = {0};
-	char t1[40], t2[40], t3[40], dur[32];
+	char t1[40], t2[40], t3[40];
 	double first, last;
 	session_span(s, &first, &last);
-	rb_add(&b, "# Failure rehearsal: %s\n\n", s->cluster);
-	rb_add(&b, "| | |\n|---|---|\n");
-	rb_add(&b, "| Cluster | %s |\n", s->cluster);
-	rb_add(&b, "| Checklist | ");
+	rb_add(b, "# Failure rehearsal: %s\n\n", s->cluster);
+	rb_add(b, "| | |\n|---|---|\n");
+	rb_add(b, "| Cluster | %s |\n", s->cluster);
+	rb_add(b, "| Checklist | ");
 	if (cl && cl->title && strncmp(cl->title, s->checklist_name, strlen(s->checklist_name)) == 0)
-		rb_cell(&b, cl->title, 200);
+		rb_cell(b, cl->title, 200);
 	else if (cl && cl->title && strcmp(cl->title, s->checklist_name) != 0)
-		rb_add(&b, "%s: ", s->checklist_name), rb_cell(&b, cl->title, 200);
+		rb_add(b, "%s: ", s->checklist_name), rb_cell(b, cl->title, 200);
 	else
-		rb_add(&b, "%s", s->checklist_name);
-	rb_add(&b, " (`");
-	rb_cell(&b, s->checklist_path, 400);
-	rb_add(&b, "`) |\n");
+		rb_add(b, "%s", s->checklist_name);
+	rb_add(b, " (`");
+	rb_cell(b, s->checklist_path, 400);
+	rb_add(b, "`) |\n");
 	if (cl && cl->notice) {
-		rb_add(&b, "| Note | ");
-		rb_cell(&b, cl->notice, 600);
-		rb_add(&b, " |\n");
+		rb_add(b, "| Note | ");
+		rb_cell(b, cl->notice, 600);
+		rb_add(b, " |\n");
 	}
-	rb_add(&b, "| Date | %s |\n", oc_report_time((double)now, t1, sizeof(t1)));
-	rb_add(&b, "| Started | %s |\n| Last step ended | %s |\n", oc_report_time(first ? first : s->created, t2, sizeof(t2)),
+	rb_add(b, "| Date | %s |\n", oc_report_time((double)now, t1, sizeof(t1)));
+	rb_add(b, "| Started | %s |\n| Last step ended | %s |\n", oc_report_time(first ? first : s->created, t2, sizeof(t2)),
 	       last ? oc_report_time(last, t3, sizeof(t3)) : "-");
-	rb_add(&b, "| Operator | %s%s%s%s |\n", s->operator_user, s->sudo_user[0] ? " (sudo from " : "", s->sudo_user,
+	rb_add(b, "| Operator | %s%s%s%s |\n", s->operator_user, s->sudo_user[0] ? " (sudo from " : "", s->sudo_user,
 	       s->sudo_user[0] ? ")" : "");
-	rb_add(&b, "| Result | %zu passed, %zu failed, %zu skipped, %zu not run (of %zu) |\n\n",
+	rb_add(b, "| Result | %zu passed, %zu failed, %zu skipped, %zu not run (of %zu) |\n\n",
 	       oc_session_count(s, OC_STEP_PASSED), oc_session_count(s, OC_STEP_FAILED),
 	       oc_session_count(s, OC_STEP_SKIPPED),
 	       oc_session_count(s, OC_STEP_NOT_RUN) + oc_session_count(s, OC_STEP_RUNNING), s->nsteps);
+}
 
-	rb_add(&b, "## Summary\n\n| # | Step | Result | Time | Evidence |\n|---|---|---|---|---|\n");
+/* One row per step: result, time and evidence, cut to fit a table. */
+static void md_summary(struct rbuf *b, const struct oc_session *s, const struct oc_checklist *cl)
+{
+	char dur[32];
+	rb_add(b, "## Summary\n\n| # | Step | Result | Time | Evidence |\n|---|---|---|---|---|\n");
 	for (size_t i = 0; i < s->nsteps; i++) {
 		const struct oc_step_rec *r = &s->steps[i];
 		const struct oc_step *st = cl && i < cl->nsteps ? &cl->steps[i] : NULL;
-		rb_add(&b, "| %zu | `%s` ", i + 1, r->id);
-		rb_cell(&b, st ? st->title : "", 120);
-		rb_add(&b, " | %s | %s | ", result_word(r->state),
+		rb_add(b, "| %zu | `%s` ", i + 1, r->id);
+		rb_cell(b, st ? st->title : "", 120);
+		rb_add(b, " | %s | %s | ", result_word(r->state),
 		       r->started > 0 && r->ended > 0 ? fmt_duration(rec_duration(r), dur, sizeof(dur)) : "-");
-		rb_cell(&b, r->evidence, 160);
-		rb_add(&b, " |\n");
+		rb_cell(b, r->evidence, 160);
+		rb_add(b, " |\n");
 	}
+}
+
+/* Step i in full (st is its checklist entry, NULL when the checklist is
+ * not at hand): what it is, when it ran, its jobs, evidence and notes. */
+static void md_step(struct rbuf *b, size_t i, const struct oc_step_rec *r, const struct oc_step *st)
+{
+	char t1[40], dur[32];
+	rb_add(b, "\n#### %zu. `%s`: %s: %s\n\n", i + 1, r->id, st ? st->title : "", result_word(r->state));
+	if (st) {
+		rb_add(b, "- Kind: %s\n", st->automatic ? "automatic" : "manual (operator)");
+		rb_add(b, "- Why: %s\n", st->why);
+		if (st->todo[0])
+			rb_add(b, "- Do: %s\n", st->todo);
+		rb_add(b, "- Observe: %s\n", st->observe);
+	}
+	if (r->started > 0)
+		rb_add(b, "- Started: %s\n", oc_report_time(r->started, t1, sizeof(t1)));
+	if (r->ended > 0)
+		rb_add(b, "- Ended: %s (%s)%s%s\n", oc_report_time(r->ended, t1, sizeof(t1)),
+		       fmt_duration(rec_duration(r), dur, sizeof(dur)), r->by[0] ? ", verdict by " : "", r->by);
+	if (r->njobs) {
+		rb_add(b, "- Jobs:");
+		for (size_t k = 0; k < r->njobs; k++)
+			rb_add(b, "%s %u (%s%s)", k ? "," : "", r->jobs[k].id, r->jobs[k].label,
+			       r->jobs[k].recorded ? ", recorded" : r->jobs[k].cancelled ? ", cancelled" : "");
+		rb_add(b, "\n");
+	}
+	if (r->evidence) {
+		rb_add(b, "- Evidence:\n\n```\n%s\n```\n", r->evidence);
+	}
+	if (r->notes) {
+		rb_add(b, "- Notes:\n");
+		for (const char *p = r->notes; *p;) {
+			const char *e = strchr(p, '\n');
+			size_t n = e ? (size_t)(e - p) : strlen(p);
+			rb_add(b, "  - %.*s\n", (int)n, p);
+			p = e ? e + 1 : p + n;
+		}
+	}
+}
+
+char *oc_report_markdown(const struct oc_session *s, const struct oc_checklist *cl, time_t now)
+{
+	struct rbuf b = {0};
+	md_header(&b, s, cl, now);
+	md_summary(&b, s, cl);
 	rb_add(&b, "\n## Steps\n");
 	const char *section = NULL;
 	for (size_t i = 0; i < s->nsteps; i++) {
-		const struct oc_step_rec *r = &s->steps[i];
 		const struct oc_step *st = cl && i < cl->nsteps ? &cl->steps[i] : NULL;
+		/* A section heading where the section changes. */
 		if (st && st->section && (!section || strcmp(section, st->section) != 0)) {
 			section = st->section;
 			rb_add(&b, "\n### %s\n", section);
 		}
-		rb_add(&b, "\n#### %zu. `%s`: %s: %s\n\n", i + 1, r->id, st ? st->title : "", result_word(r->state));
-		if (st) {
-			rb_add(&b, "- Kind: %s\n", st->automatic ? "automatic" : "manual (operator)");
-			rb_add(&b, "- Why: %s\n", st->why);
-			if (st->todo[0])
-				rb_add(&b, "- Do: %s\n", st->todo);
-			rb_add(&b, "- Observe: %s\n", st->observe);
-		}
-		if (r->started > 0)
-			rb_add(&b, "- Started: %s\n", oc_report_time(r->started, t1, sizeof(t1)));
-		if (r->ended > 0)
-			rb_add(&b, "- Ended: %s (%s)%s%s\n", oc_report_time(r->ended, t1, sizeof(t1)),
-			       fmt_duration(rec_duration(r), dur, sizeof(dur)), r->by[0] ? ", verdict by " : "", r->by);
-		if (r->njobs) {
-			rb_add(&b, "- Jobs:");
-			for (size_t k = 0; k < r->njobs; k++)
-				rb_add(&b, "%s %u (%s%s)", k ? "," : "", r->jobs[k].id, r->jobs[k].label,
-				       r->jobs[k].recorded ? ", recorded" : r->jobs[k].cancelled ? ", cancelled" : "");
-			rb_add(&b, "\n");
-		}
-		if (r->evidence) {
-			rb_add(&b, "- Evidence:\n\n```\n%s\n```\n", r->evidence);
-		}
-		if (r->notes) {
-			rb_add(&b, "- Notes:\n");
-			for (const char *p = r->notes; *p;) {
-				const char *e = strchr(p, '\n');
-				size_t n = e ? (size_t)(e - p) : strlen(p);
-				rb_add(&b, "  - %.*s\n", (int)n, p);
-				p = e ? e + 1 : p + n;
-			}
-		}
+		md_step(&b, i, &s->steps[i], st);
 	}
 	if (b.oom) {
 		free(b.s);

@@ -181,21 +181,19 @@ static int cancel_one(const struct oc_runner_cfg *cfg, struct oc_step_job *j, ch
 	return 0;
 }
 
-/* Undo what a step left: its own jobs, reservations, drains to undo, and
- * files its checks asked to remove. Appends to msg. Returns the number
- * undone, -1 when something failed. */
-static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, const struct oc_runner_cfg *cfg,
-		       char *msg, size_t len)
+/* The step's jobs not yet recorded or cancelled: cancel them. Returns how
+ * many were; *failed is set when one could not be. Appends to msg. */
+static int cleanup_jobs(struct oc_step_rec *rec, const struct oc_runner_cfg *cfg, char *msg, size_t len,
+			bool *failed)
 {
 	int n = 0;
-	bool failed = false;
 	char err[600];
 	for (size_t i = 0; i < rec->njobs; i++) {
 		struct oc_step_job *j = &rec->jobs[i];
 		if (j->recorded || j->cancelled)
 			continue;
 		if (cancel_one(cfg, j, err, sizeof(err)) < 0) {
-			failed = true;
+			*failed = true;
 			if (msg)
 				oc_appendf(msg, len, "cleanup: %s\n", err);
 		} else {
@@ -204,6 +202,16 @@ static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, cons
 				oc_appendf(msg, len, "cleanup: cancelled job %u (%s)\n", j->id, j->label);
 		}
 	}
+	return n;
+}
+
+/* Delete the step's reservations (one already gone counts as deleted);
+ * those left stay in rec for a later try. Returns how many were deleted;
+ * *failed is set when one was not. Appends to msg. */
+static int cleanup_resvs(struct oc_step_rec *rec, const struct oc_runner_cfg *cfg, char *msg, size_t len,
+			 bool *failed)
+{
+	int n = 0;
 	for (size_t i = 0; i < rec->nresv; i++) {
 		char e[512] = "", cmd[256], rid[OC_AUDIT_ID_LEN];
 		oc_plan_resv_delete(rec->resv[i], cmd, sizeof(cmd));
@@ -215,7 +223,7 @@ static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, cons
 		if (logged)
 			run_audit(cfg, rid, "resv.delete", rec->resv[i], cmd, rc == 0 ? "ok" : "failed", e);
 		if (rc < 0 && (!logged || (!strcasestr(e, "not found") && !strcasestr(e, "Invalid")))) {
-			failed = true;
+			*failed = true;
 			if (msg)
 				oc_appendf(msg, len, "cleanup: reservation %s not deleted: %s\n", rec->resv[i], e);
 			continue;
@@ -231,7 +239,16 @@ static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, cons
 		if (rec->resv[i])
 			rec->resv[keep++] = rec->resv[i];
 	rec->nresv = keep;
-	keep = 0;
+	return n;
+}
+
+/* Resume the nodes the step drained; those left stay in rec. Returns how
+ * many were undone; *failed is set when one was not. Appends to msg. */
+static int cleanup_undrains(struct oc_step_rec *rec, const struct oc_runner_cfg *cfg, char *msg, size_t len,
+			    bool *failed)
+{
+	int n = 0;
+	size_t keep = 0;
 	for (size_t i = 0; i < rec->nundrain; i++) {
 		char e[512] = "", cmd[4400], rid[OC_AUDIT_ID_LEN];
 		oc_plan_node_update(rec->undrain[i], OC_NODE_OP_RESUME, NULL, cmd, sizeof(cmd));
@@ -245,7 +262,7 @@ static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, cons
 			run_audit(cfg, rid, "node.resume", rec->undrain[i], cmd, rc == 0 ? "ok" : "failed", e);
 		/* A node that is no longer drained refuses RESUME: nothing to undo. */
 		if (rc < 0 && (!logged || !strcasestr(e, "Invalid node state"))) {
-			failed = true;
+			*failed = true;
 			if (msg)
 				oc_appendf(msg, len, "cleanup: %s not resumed: %s\n", rec->undrain[i], e);
 			rec->undrain[keep++] = rec->undrain[i];
@@ -258,7 +275,14 @@ static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, cons
 		free(rec->undrain[i]);
 	}
 	rec->nundrain = keep;
-	/* Marker files the step's checks asked to remove. */
+	return n;
+}
+
+/* Marker files the step's checks asked to remove. They do not count as
+ * undone and a failure is only reported. Appends to msg. */
+static void cleanup_files(struct oc_step_rec *rec, const struct oc_step *step, const struct oc_runner_cfg *cfg,
+			  char *msg, size_t len)
+{
 	const struct oc_check *c = step ? step->check : NULL;
 	const struct oc_check *list = c && c->kind == OC_CHECK_ALL ? c->sub : c;
 	size_t nl = !c ? 0 : c->kind == OC_CHECK_ALL ? c->nsub : 1;
@@ -277,6 +301,19 @@ static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, cons
 		else if (msg && e[0])
 			oc_appendf(msg, len, "cleanup: %s\n", e);
 	}
+}
+
+/* Undo what a step left: its own jobs, reservations, drains to undo, and
+ * files its checks asked to remove. Appends to msg. Returns the number
+ * undone, -1 when something failed. */
+static int cleanup_rec(struct oc_step_rec *rec, const struct oc_step *step, const struct oc_runner_cfg *cfg,
+		       char *msg, size_t len)
+{
+	bool failed = false;
+	int n = cleanup_jobs(rec, cfg, msg, len, &failed);
+	n += cleanup_resvs(rec, cfg, msg, len, &failed);
+	n += cleanup_undrains(rec, cfg, msg, len, &failed);
+	cleanup_files(rec, step, cfg, msg, len);
 	return failed ? -1 : n;
 }
 

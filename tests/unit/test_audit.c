@@ -793,6 +793,43 @@ static void test_read_tail(void **state)
 	assert_int_equal(e[1].time, T0);
 	assert_string_equal(e[1].user, "");
 	free(e);
+
+}
+
+/* What oc_audit_read refuses, and a log of nothing but bad lines. */
+static void test_read_refusals(void **state)
+{
+	(void)state;
+	clear_env();
+	char path[PATH_MAX], err[256];
+	struct oc_audit_entry *e = (struct oc_audit_entry *)1;
+	size_t bad = 99;
+
+	path_in_tmp(path, sizeof(path), "plain.log");
+	write_raw(path, "\n");
+	/* no path; a path that cannot be opened; a directory */
+	assert_int_equal(oc_audit_read(NULL, 3, &e, &bad, err, sizeof(err)), -1);
+	assert_string_equal(err, "audit log: no path");
+	assert_int_equal(oc_audit_read("", 3, &e, &bad, err, sizeof(err)), -1);
+	assert_string_equal(err, "audit log: no path");
+	char below[PATH_MAX + 8];
+	snprintf(below, sizeof(below), "%s/x", path);
+	assert_int_equal(oc_audit_read(below, 3, &e, &bad, err, sizeof(err)), -1);
+	char want[PATH_MAX + 64];
+	snprintf(want, sizeof(want), "audit log %s: Not a directory", below);
+	assert_string_equal(err, want);
+	assert_int_equal(oc_audit_read(tmpdir, 3, &e, &bad, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "audit log %s: not a regular file", tmpdir);
+	assert_string_equal(err, want);
+	assert_null(e);
+
+	/* only lines that do not parse: none read, all counted */
+	path_in_tmp(path, sizeof(path), "bad.log");
+	write_raw(path, "garbage\n[1]\n\n{\"schema\":1}\n");
+	bad = 99;
+	assert_int_equal(oc_audit_read(path, 5, &e, &bad, err, sizeof(err)), 0);
+	assert_null(e);
+	assert_int_equal(bad, 3);
 }
 
 static void test_read_big_and_long(void **state)
@@ -876,6 +913,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_read_intent_outcome),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_read_tail),
+		cmocka_unit_test(test_read_refusals),
 		cmocka_unit_test(test_read_big_and_long),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

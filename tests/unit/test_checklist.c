@@ -362,6 +362,51 @@ static void test_semantics(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* The top level around the steps: "vars", the caller's variables, the
+ * number of steps, the path. */
+static void test_load_top(void **state)
+{
+	struct test_util_dir *f = *state;
+	expect_error(f, "vars1.json",
+		     "{\"checklist\": \"t\", \"version\": 1, \"vars\": [\"a\"], \"steps\": []}",
+		     "\"vars\" must be an object of strings", NULL);
+	expect_error(f, "vars2.json",
+		     "{\"checklist\": \"t\", \"version\": 1, \"vars\": {\"a\": \"x\", \"b\": 2}, \"steps\": []}",
+		     "vars", "\"b\" must be a string", NULL);
+	expect_error(f, "nover.json", "{\"checklist\": \"t\", \"steps\": []}", "no \"version\"", NULL);
+
+	/* 501 steps: one too many */
+	size_t cap = 600 * 100, len = 0;
+	char *big = malloc(cap);
+	assert_non_null(big);
+	len += (size_t)snprintf(big + len, cap - len, "{\"checklist\": \"t\", \"version\": 1, \"steps\": [");
+	for (int i = 0; i < 501; i++)
+		len += (size_t)snprintf(big + len, cap - len,
+					"%s{\"id\": \"s%d\", \"title\": \"T\", \"why\": \"w\", \"do\": \"\", \"observe\": \"o\"}",
+					i ? "," : "", i);
+	snprintf(big + len, cap - len, "]}");
+	expect_error(f, "many.json", big, "more than 500 steps", NULL);
+	free(big);
+
+	char path[4096], err[512];
+	test_util_write_file(f, "one.json", ONE_STEP(""), path);
+	const struct oc_checklist_var nameless[] = {{"drill", "x"}, {"", "y"}};
+	assert_null(oc_checklist_load(path, nameless, 2, err, sizeof(err)));
+	assert_non_null(strstr(err, "a variable without a name or value"));
+	const struct oc_checklist_var valueless[] = {{"drill", NULL}};
+	assert_null(oc_checklist_load(path, valueless, 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "a variable without a name or value"));
+	struct oc_checklist *cl = oc_checklist_load(path, nameless, 1, err, sizeof(err));
+	assert_non_null(cl);
+	assert_string_equal(cl->title, "t");
+	oc_checklist_free(&cl);
+
+	assert_null(oc_checklist_load(NULL, NULL, 0, err, sizeof(err)));
+	assert_string_equal(err, "no checklist path");
+	assert_null(oc_checklist_load("", NULL, 0, err, sizeof(err)));
+	assert_string_equal(err, "no checklist path");
+}
+
 /* Every parse path of every check kind and action kind, with the whole
  * message: the keys each kind accepts, the values it refuses, the labels it
  * needs. A step body (after "observe") and what the loader says after
@@ -624,6 +669,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_keys, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_types, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_semantics, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_load_top, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_kind_errors, test_util_setup, test_util_teardown),
 		cmocka_unit_test(test_kind_tables),
 	};

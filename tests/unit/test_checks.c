@@ -768,10 +768,11 @@ static void test_session(void **state)
 
 /* ---- reports ------------------------------------------------------------- */
 
-static void test_report(void **state)
+/* The three steps run: a failed with a note, b passed with a cancelled
+ * job, c skipped; sudo from kim. */
+static struct oc_session *report_session(struct test_util_dir *f, struct oc_checklist **clp)
 {
-	struct test_util_dir *f = *state;
-	struct oc_checklist *cl = load_text(f, "three.json", three_steps);
+	struct oc_checklist *cl = *clp = load_text(f, "three.json", three_steps);
 	struct oc_session *s = oc_session_new(cl, "llm-poc", NULL);
 	snprintf(s->sudo_user, sizeof(s->sudo_user), "kim");
 	char err[512];
@@ -786,6 +787,15 @@ static void test_report(void **state)
 	s->steps[1].ended = 2061;
 	oc_step_rec_set_evidence(&s->steps[2], "skipped: needs an operator");
 	oc_session_mark(s, 2, OC_STEP_SKIPPED, NULL, "auto", err, sizeof(err));
+	return s;
+}
+
+static void test_report(void **state)
+{
+	struct test_util_dir *f = *state;
+	struct oc_checklist *cl;
+	struct oc_session *s = report_session(f, &cl);
+	char err[512];
 
 	char *md = oc_report_markdown(s, cl, 5000);
 	assert_non_null(md);
@@ -799,6 +809,8 @@ static void test_report(void **state)
 	test_util_assert_contains(md, "- Jobs: 55 (p, cancelled)");
 	test_util_assert_contains(md, "  - gpu | visible");
 	test_util_assert_contains(md, "- Do: stop slurmdbd");
+	assert_null(strstr(md, "| Note |"));
+	assert_null(strstr(md, "\n### "));
 	free(md);
 
 	char *js = oc_report_json(s, cl, 5000);
@@ -832,6 +844,42 @@ static void test_report(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* The header's checklist line and notice, section headings, and a
+ * report without the checklist. */
+static void test_report_sections(void **state)
+{
+	struct test_util_dir *f = *state;
+	struct oc_checklist *cl;
+	struct oc_session *s = report_session(f, &cl);
+	char *md;
+
+	/* a title other than the name, a notice, sections (a heading where
+	 * the section changes) */
+	cl->title = "Drills";
+	oc_checklist_set_notice(cl, "the default checklist");
+	cl->steps[0].section = "Config";
+	cl->steps[1].section = "Config";
+	cl->steps[2].section = "Jobs";
+	md = oc_report_markdown(s, cl, 5000);
+	assert_non_null(md);
+	test_util_assert_contains(md, "| Checklist | three: Drills (`");
+	test_util_assert_contains(md, "| Note | the default checklist |\n");
+	test_util_assert_contains(md, "\n## Steps\n\n### Config\n\n#### 1. `a`: A: FAIL\n");
+	test_util_assert_contains(md, "\n#### 2. `b`: B: PASS\n");
+	test_util_assert_contains(md, "\n### Jobs\n\n#### 3. `c`: C: SKIP\n");
+	assert_null(strstr(strstr(md, "### Config") + 1, "### Config"));
+	free(md);
+	/* no checklist at hand: the name alone, steps without titles */
+	md = oc_report_markdown(s, NULL, 5000);
+	assert_non_null(md);
+	test_util_assert_contains(md, "| Checklist | three (`");
+	test_util_assert_contains(md, "\n#### 1. `a`: : FAIL\n");
+	assert_null(strstr(md, "- Why:"));
+	free(md);
+	oc_session_free(&s);
+	oc_checklist_free(&cl);
+}
+
 /* ---- the runner, with a fake writer -------------------------------------- */
 
 struct fake {
@@ -847,6 +895,7 @@ struct fake {
 	char resv_created[128], resv_deleted[128];
 	long resv_minutes;
 	int config_reads;
+	char fail_text[64];     /* when set: reservation deletes and resumes fail with it */
 };
 
 static int fk_submit(void *ctx, const struct oc_job_spec *spec, uint32_t *job_id, char *err, size_t errlen)
@@ -881,6 +930,10 @@ static int fk_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 		snprintf(fk->drained, sizeof(fk->drained), "%s", expr);
 	} else {
 		snprintf(fk->resumed, sizeof(fk->resumed), "%s", expr);
+		if (fk->fail_text[0]) {
+			snprintf(err, errlen, "%s", fk->fail_text);
+			return -1;
+		}
 		if (fk->resume_ok)
 			return 0;
 		snprintf(err, errlen, "Invalid node state specified");
@@ -906,6 +959,10 @@ static int fk_resv_delete(void *ctx, const char *name, char *err, size_t errlen)
 	(void)err;
 	(void)errlen;
 	struct fake *fk = ctx;
+	if (fk->fail_text[0]) {
+		snprintf(err, errlen, "%s", fk->fail_text);
+		return -1;
+	}
 	snprintf(fk->resv_deleted, sizeof(fk->resv_deleted), "%s", name);
 	return 0;
 }
@@ -928,6 +985,7 @@ static int fk_read_config(void *ctx, struct oc_config **out, char *err, size_t e
 
 /* The head node's files, as a remote writer sees them: one marker. */
 static char fk_removed[256];
+static char fk_remove_err[64];   /* when set: removing a file fails with it */
 static long fk_read_file(void *ctx, const char *path, char *buf, size_t len, bool *missing, char *err, size_t errlen)
 {
 	(void)ctx;
@@ -943,8 +1001,10 @@ static long fk_read_file(void *ctx, const char *path, char *buf, size_t len, boo
 static int fk_remove_file(void *ctx, const char *path, char *err, size_t errlen)
 {
 	(void)ctx;
-	(void)err;
-	(void)errlen;
+	if (fk_remove_err[0]) {
+		snprintf(err, errlen, "%s", fk_remove_err);
+		return -1;
+	}
 	snprintf(fk_removed, sizeof(fk_removed), "%s", path);
 	return 0;
 }
@@ -1166,6 +1226,17 @@ static void test_runner(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* Polls r with snap until the run is done (at most 10 polls). */
+static void poll_until_done(struct oc_run *r, struct oc_snapshot *snap)
+{
+	enum oc_run_status rs;
+	int polls = 0;
+	while ((rs = oc_runner_poll(r, snap)) == OC_RUN_BUSY && polls++ < 10)
+		;
+	if (rs != OC_RUN_DONE)
+		fail_msg("still %d: %s", rs, oc_runner_status_text(r));
+}
+
 /* A file check reads the head node's file through the writer (a remote
  * head node), not the console's machine, and removes it there. */
 static void test_runner_remote_file(void **state)
@@ -1188,12 +1259,7 @@ static void test_runner_remote_file(void **state)
 	/* the start removed a stale marker; now the job writes one */
 	assert_string_equal(fk_removed, "/remote/only/marker");
 	fk_removed[0] = '\0';
-	enum oc_run_status rs;
-	int polls = 0;
-	while ((rs = oc_runner_poll(r, snap)) == OC_RUN_BUSY && polls++ < 10)
-		;
-	if (rs != OC_RUN_DONE)
-		fail_msg("still %d: %s", rs, oc_runner_status_text(r));
+	poll_until_done(r, snap);
 	test_util_assert_contains(s->steps[0].evidence, "/remote/only/marker: there (5 bytes");
 	assert_int_equal(s->steps[0].state, OC_STEP_PASSED);
 	assert_string_equal(fk_removed, "/remote/only/marker");
@@ -1326,6 +1392,55 @@ static void test_runner_actions(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* A cleanup that cannot undo: the reservation and the drain stay on the
+ * record for a later oc_runner_cleanup_all, a file left is reported. */
+static void test_runner_cleanup_fails(void **state)
+{
+	struct test_util_dir *f = *state;
+	struct oc_checklist *cl = load_text(f, "cf.json",
+		"{\"checklist\": \"c\", \"version\": 1, \"steps\": ["
+		"{\"id\": \"cf\", \"title\": \"C\", \"why\": \"w\", \"do\": \"\", \"observe\": \"o\", "
+		"\"auto\": true, \"timeout\": 5, \"actions\": ["
+		"{\"kind\": \"drain\", \"nodes\": \"n3\", \"undo\": true, \"confirm\": false},"
+		"{\"kind\": \"reservation\", \"nodes\": \"n2\", \"name\": \"maint\", \"duration\": 30, "
+		"\"confirm\": false}],"
+		"\"check\": {\"kind\": \"file\", \"path\": \"/remote/only/marker\", \"contains\": \"USR1\", "
+		"\"remove\": true}}]}");
+	struct oc_session *s = oc_session_new(cl, "llm-poc", NULL);
+	struct fake fk = {.next_id = 1, .fail_text = "Access/permission denied"};
+	struct oc_writer w = {.ops = &fake_ops, .ctx = &fk};
+	char audit[4096], err[256];
+	test_util_at(f, "audit-cf.log", audit);
+	struct oc_runner_cfg cfg = {.writer = &w, .cluster = "llm-poc", .audit_log = audit};
+	struct oc_snapshot *snap = oc_snapshot_new();
+	fk_removed[0] = '\0';
+	snprintf(fk_remove_err, sizeof(fk_remove_err), "rm: Read-only file system");
+	struct oc_run *r = oc_runner_start(s, cl, 0, &cfg, false, err, sizeof(err));
+	assert_non_null(r);
+	poll_until_done(r, snap);
+	const struct oc_step_rec *rec = &s->steps[0];
+	test_util_assert_contains(rec->evidence, "cleanup: reservation maint not deleted: Access/permission denied\n"
+						 "cleanup: n3 not resumed: Access/permission denied\n"
+						 "cleanup: rm: Read-only file system");
+	assert_int_equal(rec->nresv, 1);
+	assert_int_equal(rec->nundrain, 1);
+	oc_runner_free(&r);
+
+	/* later, when the cluster lets it: both undone, the record emptied */
+	fk.fail_text[0] = '\0';
+	fk.resume_ok = true;
+	char msg[1024];
+	assert_int_equal(oc_runner_cleanup_all(s, &cfg, msg, sizeof(msg)), 2);
+	assert_string_equal(msg, "cleanup: deleted reservation maint\ncleanup: resumed n3\n");
+	assert_int_equal(rec->nresv, 0);
+	assert_int_equal(rec->nundrain, 0);
+	fk_remove_err[0] = '\0';
+	fk_removed[0] = '\0';
+	oc_snapshot_unref(&snap);
+	oc_session_free(&s);
+	oc_checklist_free(&cl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1342,10 +1457,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_check_sacct_file_accounting, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_session, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_report, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_report_sections, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_remote_file, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_config, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_actions, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_runner_cleanup_fails, test_util_setup, test_util_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,7 +41,9 @@ static void sleep_ms(int ms)
 
 /* Nodes: "down" refuses connections; "hang" never answers its commands
  * (sleeping 2.5 s whatever timeout it gets); "seven" has 7 GPUs; "broken"
- * fails its command; every other node answers 8 after 100 ms. */
+ * fails its command; "lost" and "mute" cannot run a command (with and
+ * without a message); "late" says its command timed out; every other node
+ * answers 8 after 100 ms. */
 static void *stub_open(void *ctx, const char *name, const char *addr, int timeout_s, char *err, size_t errlen)
 {
 	(void)ctx;
@@ -70,6 +72,16 @@ static int stub_run(void *ctx, void *conn, const char *name, const char *command
 		atomic_fetch_add(&stub_bad, 1);
 	if (strcmp(name, "hang") == 0) {
 		sleep_ms(2500); /* ignores timeout_s: the engine must not wait */
+		out->exit_status = OC_PROBE_EXIT_TIMED_OUT;
+		return 0;
+	}
+	if (strcmp(name, "lost") == 0 || strcmp(name, "mute") == 0) {
+		if (strcmp(name, "lost") == 0)
+			snprintf(err, errlen, "ssh: the session was lost");
+		return -1;
+	}
+	if (strcmp(name, "late") == 0) {
+		snprintf(out->out, sizeof(out->out), "8\n");
 		out->exit_status = OC_PROBE_EXIT_TIMED_OUT;
 		return 0;
 	}
@@ -242,6 +254,38 @@ static void test_cancel(void **state)
 		sleep_ms(50);
 }
 
+/* A command that cannot be run makes the node unreachable; one the
+ * runner timed out is "no answer", its check result kept. */
+static void test_run_errors(void **state)
+{
+	(void)state;
+	struct oc_probe_target t[4] = {
+		{"lost", "127.0.0.1"}, {"mute", "127.0.0.1"}, {"late", "127.0.0.1"}, {"a", "127.0.0.1"}};
+	struct oc_probe_config pc = config(10, 4);
+	char err[256] = "";
+	struct oc_probe *p = oc_probe_start(&pc, &stub_runner, t, 4, err, sizeof(err));
+	assert_non_null(p);
+	wait_all(p, 5);
+	struct oc_probe_node_result r;
+	get(p, 0, &r);
+	assert_int_equal(r.state, OC_PROBE_NODE_UNREACHABLE);
+	assert_string_equal(r.error, "ssh: the session was lost");
+	assert_int_equal(r.checks[0].verdict, OC_PROBE_PENDING);
+	get(p, 1, &r);
+	assert_int_equal(r.state, OC_PROBE_NODE_UNREACHABLE);
+	assert_string_equal(r.error, "the command could not be run");
+	get(p, 2, &r);
+	assert_int_equal(r.state, OC_PROBE_NODE_NO_ANSWER);
+	assert_string_equal(r.error, "no answer after 10 s");
+	assert_true(r.checks[0].verdict != OC_PROBE_PENDING);
+	assert_int_equal(r.checks[1].verdict, OC_PROBE_PENDING);
+	get(p, 3, &r);
+	assert_int_equal(r.state, OC_PROBE_NODE_DONE);
+	oc_probe_free(&p);
+	while (atomic_load(&stub_busy) > 0)
+		sleep_ms(50);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -265,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_parallel_results),
 		cmocka_unit_test(test_no_answer),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_run_errors),
 		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "actions/onboard.h"
+#include "actions/worker.h"
 #include "test_util.h"
 
 /* Users the OS user database has everywhere, and one it surely lacks. */
@@ -586,6 +587,15 @@ static void test_check_limits(void **state)
 	memset(s->description, 'x', sizeof(s->description));   /* not terminated */
 	check_refuses(s, NULL, "description: longer than 255 bytes", NULL);
 	free(s);
+
+	/* counts past the arrays (a spec not from the loader): only the
+	 * entries that fit are checked */
+	s = team_c();
+	s->nqos = OC_ONB_MAX_QOS + 1;
+	s->nusers = OC_ONB_MAX_USERS + 1;
+	check_refuses(s, NULL, "qos, new_qos, remove_qos: at most 32 entries each",
+		     "users, remove_users: at most 256 entries each", NULL);
+	free(s);
 }
 
 static void test_check_qos(void **state)
@@ -1109,6 +1119,191 @@ static void test_readback(void **state)
 	free(s);
 }
 
+/* ---- oc_onboard_apply with a fake writer ----------------------------------- */
+
+struct fake_onb {
+	const struct oc_onb_state *state; /* what the first read finds */
+	const struct oc_onb_state *after; /* what the read-back finds; NULL: it fails */
+	bool read_fails;                  /* the first read fails */
+	int fail_at, exists_at;           /* the step that fails, that is already there (-1: none) */
+	int reads, runs, progress;
+	char last_what[256];
+};
+
+static int fake_onb_read(void *ctx, const char *account, struct oc_onb_state *st, char *err, size_t errlen)
+{
+	struct fake_onb *f = ctx;
+	assert_string_equal(account, "team-c");
+	const struct oc_onb_state *src = f->reads++ == 0 ? f->state : f->after;
+	if ((f->reads == 1 && f->read_fails) || !src) {
+		snprintf(err, errlen, "slurmdbd does not answer: read %d", f->reads);
+		return -1;
+	}
+	*st = *src;
+	return 0;
+}
+
+static int fake_onb_run(void *ctx, const struct oc_onb_step *step, char *out, size_t outlen)
+{
+	struct fake_onb *f = ctx;
+	int i = f->runs++;
+	(void)step;
+	if (i == f->fail_at) {
+		snprintf(out, outlen, "sacctmgr: error: refused\nsecond line");
+		return -1;
+	}
+	return i == f->exists_at ? 1 : 0;
+}
+
+static void fake_onb_progress(void *ctx, const struct oc_progress *p)
+{
+	struct fake_onb *f = ctx;
+	f->progress++;
+	snprintf(f->last_what, sizeof(f->last_what), "%s", p->what);
+}
+
+/* Runs oc_onboard_apply of spec s against f (planned: the preview's
+ * state, or NULL to read it); res and error are cleared first. */
+static void fake_apply(struct fake_onb *f, const struct oc_onb_spec *s, const struct oc_onb_state *planned,
+		       struct oc_action_result *res, char *error, size_t errlen)
+{
+	static const struct oc_writer_ops ops = {.onb_read_state = fake_onb_read, .onb_run_step = fake_onb_run};
+	const struct oc_writer w = {.ops = &ops, .ctx = f};
+	memset(res, 0, sizeof(*res));
+	error[0] = '\0';
+	oc_onboard_apply(&w, s, planned, res, error, errlen, fake_onb_progress, f);
+}
+
+/* The team, the cluster before and after, and a result (8 KB: not on
+ * the stack) of the oc_onboard_apply tests. */
+struct apply_fix {
+	struct oc_onb_spec *spec;
+	struct oc_onb_state *before, *done;
+	struct oc_action_result *res;
+};
+
+static int apply_setup(void **state)
+{
+	struct apply_fix *x = calloc(1, sizeof(*x));
+	assert_non_null(x);
+	x->spec = team_c();
+	x->before = cluster();
+	x->done = team_c_applied();
+	x->res = malloc(sizeof(*x->res));
+	assert_non_null(x->res);
+	*state = x;
+	return 0;
+}
+
+static int apply_teardown(void **state)
+{
+	struct apply_fix *x = *state;
+	free(x->spec);
+	free(x->before);
+	free(x->done);
+	free(x->res);
+	free(x);
+	return 0;
+}
+
+/* Nothing applied: the state cannot be read, the spec does not fit, or
+ * nothing is to change. */
+static void test_apply_refused(void **state)
+{
+	struct apply_fix *x = *state;
+	struct oc_onb_spec *s = x->spec;
+	struct oc_onb_state *before = x->before, *done = x->done;
+	struct oc_action_result *res = x->res;
+	char error[1024];
+
+	/* the state cannot be read: nothing applied */
+	struct fake_onb f = {.state = before, .after = done, .read_fails = true, .fail_at = -1, .exists_at = -1};
+	fake_apply(&f, s, NULL, res, error, sizeof(error));
+	assert_int_equal(res->status, OC_ACTION_FAILED);
+	assert_string_equal(res->summary, "nothing applied: slurmdbd does not answer: read 1");
+	assert_string_equal(error, "slurmdbd does not answer: read 1");
+	assert_int_equal(f.runs, 0);
+	assert_string_equal(f.last_what, "reading the accounting state");
+
+	/* the spec does not fit the cluster (a user the OS lacks) */
+	struct oc_onb_spec *bad = team_c();
+	add_user(bad, NO_USER, false);
+	f = (struct fake_onb){.state = before, .after = done, .fail_at = -1, .exists_at = -1};
+	fake_apply(&f, bad, NULL, res, error, sizeof(error));
+	assert_int_equal(res->status, OC_ACTION_FAILED);
+	assert_string_equal(res->summary, "nothing applied: the onboarding does not fit the cluster");
+	assert_non_null(strstr(res->details, "user " NO_USER " does not exist in the OS user database"));
+	assert_non_null(strstr(error, "user " NO_USER " does not exist"));
+	assert_int_equal(f.runs, 0);
+	free(bad);
+
+	/* already as asked: nothing run, no read-back */
+	f = (struct fake_onb){.state = done, .after = done, .fail_at = -1, .exists_at = -1};
+	fake_apply(&f, s, NULL, res, error, sizeof(error));
+	assert_int_equal(res->status, OC_ACTION_OK);
+	assert_string_equal(res->summary, "nothing to change: team-c is already as asked");
+	assert_int_equal(f.reads, 1);
+	assert_int_equal(f.runs, 0);
+}
+
+/* The steps: stop at the first failure, then the read-back. */
+static void test_apply_steps(void **state)
+{
+	struct apply_fix *x = *state;
+	struct oc_onb_spec *s = x->spec;
+	struct oc_onb_state *before = x->before, *done = x->done;
+	struct oc_action_result *res = x->res;
+	char error[1024];
+	struct fake_onb f;
+
+	/* planned: no read, no check; step 1 already there, step 2 fails,
+	 * the rest not run; the read-back fails */
+	f = (struct fake_onb){.state = NULL, .after = NULL, .fail_at = 1, .exists_at = 0};
+	fake_apply(&f, s, before, res, error, sizeof(error));
+	assert_int_equal(res->status, OC_ACTION_PARTIAL);
+	assert_string_equal(res->summary,
+			    "partial: 1 of 6 steps applied, stopped at the first failure; run it again to complete");
+	assert_string_equal(error, "step 2 (set GrpTRES gres/gpu=32): sacctmgr: error: refused second line");
+	assert_int_equal(f.runs, 2);
+	assert_int_equal(f.reads, 1);
+	assert_string_equal(f.last_what, "reading back");
+	assert_non_null(strstr(res->details, "[1/6] already there: sacctmgr -i add account Name=team-c "
+					     "Description='Team C' Parent=root\n"
+					     "[2/6] FAILED: sacctmgr -i modify account where Name=team-c set "
+					     "GrpTRES=gres/gpu=32\n        sacctmgr: error: refused second line\n"
+					     "[3/6] NOT RUN: "));
+	assert_non_null(strstr(res->details, "[6/6] NOT RUN: "));
+	assert_non_null(strstr(res->details, "\nread-back failed: slurmdbd does not answer: read 1\n"));
+
+	/* the first step fails */
+	f = (struct fake_onb){.state = before, .after = before, .fail_at = 0, .exists_at = -1};
+	fake_apply(&f, s, NULL, res, error, sizeof(error));
+	assert_int_equal(res->status, OC_ACTION_FAILED);
+	assert_string_equal(res->summary,
+			    "failed: 0 of 6 steps applied, stopped at the first failure; run it again to complete");
+	assert_string_equal(error, "step 1 (add account team-c): sacctmgr: error: refused second line");
+	assert_non_null(strstr(res->details, "\nStill different from what was asked:\naccount team-c: "));
+
+	/* every step done, but the read-back differs */
+	f = (struct fake_onb){.state = before, .after = before, .fail_at = -1, .exists_at = -1};
+	fake_apply(&f, s, NULL, res, error, sizeof(error));
+	assert_int_equal(res->status, OC_ACTION_PARTIAL);
+	assert_string_equal(res->summary, "applied 6 steps, but the read-back differs");
+	assert_non_null(strstr(error, "read-back differs: "));
+	assert_non_null(strstr(res->details, "[6/6] done: "));
+
+	/* every step done and read back as asked */
+	f = (struct fake_onb){.state = before, .after = done, .fail_at = -1, .exists_at = -1};
+	fake_apply(&f, s, NULL, res, error, sizeof(error));
+	assert_int_equal(res->status, OC_ACTION_OK);
+	assert_string_equal(res->summary, "onboarded team-c: 6 steps applied");
+	assert_string_equal(error, "");
+	assert_non_null(strstr(res->details, "[1/6] done: sacctmgr -i add account"));
+	assert_non_null(strstr(res->details, "\nRead back: associations, QoS and GrpTRES are as asked.\n"));
+	assert_int_equal(f.reads, 2);
+	assert_int_equal(f.progress, 8); /* reading, 6 steps, reading back */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1132,6 +1327,8 @@ int main(void)
 		cmocka_unit_test(test_plan_new_qos),
 		cmocka_unit_test(test_plan_quoting),
 		cmocka_unit_test(test_readback),
+		cmocka_unit_test_setup_teardown(test_apply_refused, apply_setup, apply_teardown),
+		cmocka_unit_test_setup_teardown(test_apply_steps, apply_setup, apply_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -458,6 +458,8 @@ static void test_parse_start(void **state)
 	start_bad("now+400d", now);
 	start_bad("nowish", now);
 	start_bad("25:00", now);
+	start_bad("2026-12-01T08:00:3x", now);
+	start_bad("2026-12-01T08:00:30z", now);
 	start_bad("12:60", now);
 	start_bad("12:5", now);
 	start_bad("123:00", now);
