@@ -290,61 +290,39 @@ static bool made_from(const struct oc_listview *lv, const struct oc_snapshot *s)
 	       strcmp(lv->made_arg, lv->arg) == 0;
 }
 
-void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
+/* Collect the items from new tables, and remember what they came from. */
+static void collect_all(struct oc_listview *lv, const struct oc_snapshot *s)
 {
-	if (!s)
-		return;
-	bool same_data = made_from(lv, s);
-	if (same_data && strcmp(lv->made_filter, lv->filter) == 0 && lv->made_sort == lv->sort &&
-	    lv->made_reverse == lv->reverse) {
-		lv->snap = s; /* same tables: the items, order and cursor hold */
-		return;
-	}
-	uint32_t before = oc_listview_selected(lv);
-	/* Keep the cursor on the same node or job (item indexes change from
-	 * one snapshot to the next): remember its key. */
-	char key[128] = "";
-	if (before != UINT32_MAX && lv->def->tag_key && lv->snap &&
-	    !(lv->def->is_group && lv->def->is_group(lv, before))) {
-		char kb[128];
-		const char *k = lv->def->tag_key(lv, before, kb, sizeof(kb));
-		snprintf(key, sizeof(key), "%s", k ? k : "");
-	}
-	lv->snap = s;
-	if (!same_data) {
-		text_drop(lv);
-		size_t n = lv->def->collect(lv, s);
-		if (n > lv->allcap) {
-			uint32_t *a = realloc(lv->all, n * sizeof(*a));
-			if (!a)
-				n = 0;
-			else {
-				lv->all = a;
-				lv->allcap = n;
-			}
+	text_drop(lv);
+	size_t n = lv->def->collect(lv, s);
+	if (n > lv->allcap) {
+		uint32_t *a = realloc(lv->all, n * sizeof(*a));
+		if (!a)
+			n = 0;
+		else {
+			lv->all = a;
+			lv->allcap = n;
 		}
-		if (n)
-			memcpy(lv->all, lv->items, n * sizeof(*lv->all));
-		lv->nall = n;
-		lv->made_tables[0] = s->nodes;
-		lv->made_tables[1] = s->partitions;
-		lv->made_tables[2] = s->jobs;
-		lv->made_tables[3] = s->reservations;
-		lv->made_hidden = lv->app->show_hidden;
-		lv->made_at = lv->app->now;
-		snprintf(lv->made_arg, sizeof(lv->made_arg), "%s", lv->arg);
-		lv->made = true;
 	}
-	size_t n = apply_filter(lv);
-	/* Views with group rows keep collect()'s order (groups in place). */
-	if (lv->sort >= 0 && n > 1 && !lv->def->is_group)
-		sort_items(lv, n);
-	lv->nitems = n;
-	snprintf(lv->made_filter, sizeof(lv->made_filter), "%s", lv->filter);
-	lv->made_sort = lv->sort;
-	lv->made_reverse = lv->reverse;
-	/* Keep the cursor on the same item when it is still listed: where it
-	 * was first (the common case), else by key. */
+	if (n)
+		memcpy(lv->all, lv->items, n * sizeof(*lv->all));
+	lv->nall = n;
+	lv->made_tables[0] = s->nodes;
+	lv->made_tables[1] = s->partitions;
+	lv->made_tables[2] = s->jobs;
+	lv->made_tables[3] = s->reservations;
+	lv->made_hidden = lv->app->show_hidden;
+	lv->made_at = lv->app->now;
+	snprintf(lv->made_arg, sizeof(lv->made_arg), "%s", lv->arg);
+	lv->made = true;
+}
+
+/* Put the cursor back on the item it was on (before; key: its tag key
+ * when the tables are new, "" when it has none): where it was first (the
+ * common case), else by key or item. */
+static void cursor_keep(struct oc_listview *lv, bool same_data, uint32_t before, const char *key)
+{
+	size_t n = lv->nitems;
 	bool found = false;
 	if (same_data && before != UINT32_MAX && lv->sel < n && lv->items[lv->sel] == before)
 		found = true;
@@ -376,6 +354,40 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 	}
 	if (lv->sel >= n)
 		lv->sel = n ? n - 1 : 0;
+}
+
+void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	if (!s)
+		return;
+	bool same_data = made_from(lv, s);
+	if (same_data && strcmp(lv->made_filter, lv->filter) == 0 && lv->made_sort == lv->sort &&
+	    lv->made_reverse == lv->reverse) {
+		lv->snap = s; /* same tables: the items, order and cursor hold */
+		return;
+	}
+	uint32_t before = oc_listview_selected(lv);
+	/* Keep the cursor on the same node or job (item indexes change from
+	 * one snapshot to the next): remember its key. */
+	char key[128] = "";
+	if (before != UINT32_MAX && lv->def->tag_key && lv->snap &&
+	    !(lv->def->is_group && lv->def->is_group(lv, before))) {
+		char kb[128];
+		const char *k = lv->def->tag_key(lv, before, kb, sizeof(kb));
+		snprintf(key, sizeof(key), "%s", k ? k : "");
+	}
+	lv->snap = s;
+	if (!same_data)
+		collect_all(lv, s);
+	size_t n = apply_filter(lv);
+	/* Views with group rows keep collect()'s order (groups in place). */
+	if (lv->sort >= 0 && n > 1 && !lv->def->is_group)
+		sort_items(lv, n);
+	lv->nitems = n;
+	snprintf(lv->made_filter, sizeof(lv->made_filter), "%s", lv->filter);
+	lv->made_sort = lv->sort;
+	lv->made_reverse = lv->reverse;
+	cursor_keep(lv, same_data, before, key);
 }
 
 void oc_listview_set_filter(struct oc_listview *lv, const char *filter)
@@ -468,22 +480,9 @@ static void listview_layout(const struct oc_listview *lv, int width, int *w)
 	}
 }
 
-void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
+/* The title line at y, with the sort column marked. */
+static void draw_titles(struct oc_listview *lv, WINDOW *w, int y, int width, const int *cw)
 {
-	if (h <= 0 || width <= 0)
-		return;
-	lv->snap = lv->app->snap;
-	if (lv->def->draw_top) {
-		int used = lv->def->draw_top(lv, w, y, h, width);
-		y += used;
-		h -= used;
-		if (h <= 0)
-			return;
-	}
-	int cw[32];
-	listview_layout(lv, width, cw);
-
-	/* Title line, with the sort column marked. */
 	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 	wmove(w, y, 0);
 	int used = 0;
@@ -505,7 +504,87 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 	}
 	for (; used < width; used++)
 		waddch(w, ' ');
+}
 
+/* The cells of item at the cursor, in attribute base unless a column
+ * has a role of its own (not on a selected, tagged or group row). */
+static void draw_cells(struct oc_listview *lv, WINDOW *w, int width, const int *cw, uint32_t item, attr_t base,
+		       bool plain, bool tagged)
+{
+	int used = 0;
+	for (int c = 0; c < lv->ncols && used < width; c++) {
+		if (cw[c] == 0)
+			continue;
+		int cwid = cw[c] < width - used ? cw[c] : width - used;
+		const struct oc_col_def *cd = &lv->def->cols[lv->cols[c].def];
+		char buf[512];
+		buf[0] = '\0';
+		cd->cell(lv, item, buf, sizeof(buf));
+		attr_t a = plain && cd->role ? oc_theme_attr(cd->role(lv, item)) : base;
+		/* Tagged rows carry a mark in the first column, so the tag
+		 * shows in mono themes too. */
+		if (c == 0 && tagged && cwid > 1) {
+			wattrset(w, a);
+			waddch(w, '+');
+			used++;
+			cwid--;
+		}
+		wattrset(w, a);
+		used += oc_put_text(w, buf, cwid, true, cd->right);
+		if (used < width) {
+			wattrset(w, base);
+			waddch(w, ' ');
+			used++;
+		}
+	}
+	wattrset(w, base);
+	for (; used < width; used++)
+		waddch(w, ' ');
+}
+
+/* Row number row of the list (past the end: blank) at the cursor. */
+static void draw_row(struct oc_listview *lv, WINDOW *w, int width, const int *cw, size_t row)
+{
+	if (row >= lv->nitems) {
+		wattrset(w, A_NORMAL);
+		for (int i = 0; i < width; i++)
+			waddch(w, ' ');
+		return;
+	}
+	uint32_t item = lv->items[row];
+	bool selected = row == lv->sel;
+	bool tagged = item_tagged(lv, item);
+	bool group = lv->def->is_group && lv->def->is_group(lv, item);
+	attr_t base = selected ? oc_theme_attr(OC_ROLE_SELECTED)
+		      : tagged ? oc_theme_attr(OC_ROLE_TAGGED)
+		      : group  ? oc_theme_attr(OC_ROLE_GROUP)
+			       : A_NORMAL;
+	if (group && lv->def->group_text) {
+		char text[512];
+		text[0] = '\0';
+		lv->def->group_text(lv, item, text, sizeof(text));
+		wattrset(w, base);
+		oc_put_text(w, text, width, true, false);
+		return;
+	}
+	draw_cells(lv, w, width, cw, item, base, !selected && !tagged && !group, tagged);
+}
+
+void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
+{
+	if (h <= 0 || width <= 0)
+		return;
+	lv->snap = lv->app->snap;
+	if (lv->def->draw_top) {
+		int used = lv->def->draw_top(lv, w, y, h, width);
+		y += used;
+		h -= used;
+		if (h <= 0)
+			return;
+	}
+	int cw[32];
+	listview_layout(lv, width, cw);
+	draw_titles(lv, w, y, width, cw);
 	int rows = h - 1;
 	lv->page = rows > 0 ? rows : 1;
 	if (lv->sel >= lv->nitems)
@@ -515,61 +594,8 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 	if (lv->sel >= lv->top + (size_t)lv->page)
 		lv->top = lv->sel - (size_t)lv->page + 1;
 	for (int r = 0; r < rows; r++) {
-		size_t row = lv->top + (size_t)r;
 		wmove(w, y + 1 + r, 0);
-		if (row >= lv->nitems) {
-			wattrset(w, A_NORMAL);
-			for (int i = 0; i < width; i++)
-				waddch(w, ' ');
-			continue;
-		}
-		uint32_t item = lv->items[row];
-		bool selected = row == lv->sel;
-		bool tagged = item_tagged(lv, item);
-		bool group = lv->def->is_group && lv->def->is_group(lv, item);
-		attr_t base = selected ? oc_theme_attr(OC_ROLE_SELECTED)
-			      : tagged ? oc_theme_attr(OC_ROLE_TAGGED)
-			      : group  ? oc_theme_attr(OC_ROLE_GROUP)
-				       : A_NORMAL;
-		if (group && lv->def->group_text) {
-			char text[512];
-			text[0] = '\0';
-			lv->def->group_text(lv, item, text, sizeof(text));
-			wattrset(w, base);
-			oc_put_text(w, text, width, true, false);
-			continue;
-		}
-		used = 0;
-		for (int c = 0; c < lv->ncols && used < width; c++) {
-			if (cw[c] == 0)
-				continue;
-			int cwid = cw[c] < width - used ? cw[c] : width - used;
-			const struct oc_col_def *cd = &lv->def->cols[lv->cols[c].def];
-			char buf[512];
-			buf[0] = '\0';
-			cd->cell(lv, item, buf, sizeof(buf));
-			attr_t a = base;
-			if (!selected && !tagged && !group && cd->role)
-				a = oc_theme_attr(cd->role(lv, item));
-			/* Tagged rows carry a mark in the first column, so the tag
-			 * shows in mono themes too. */
-			if (c == 0 && tagged && cwid > 1) {
-				wattrset(w, a);
-				waddch(w, '+');
-				used++;
-				cwid--;
-			}
-			wattrset(w, a);
-			used += oc_put_text(w, buf, cwid, true, cd->right);
-			if (used < width) {
-				wattrset(w, base);
-				waddch(w, ' ');
-				used++;
-			}
-		}
-		wattrset(w, base);
-		for (; used < width; used++)
-			waddch(w, ' ');
+		draw_row(lv, w, width, cw, lv->top + (size_t)r);
 	}
 	wattrset(w, A_NORMAL);
 	if (lv->nitems == 0 && rows > 0) {

@@ -165,13 +165,9 @@ static char grid_glyph(const struct oc_node *n)
 	}
 }
 
-static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
+/* The counts per health group on line y. */
+static void draw_counts(const struct hpriv *hp, WINDOW *w, int y, int width)
 {
-	struct hpriv *hp = lv->priv;
-	const struct oc_nodes *nodes = lv->snap->nodes;
-	size_t nn = nodes ? nodes->n : 0;
-	int used = 0;
-	/* Counts per health group. */
 	wmove(w, y, 0);
 	int x = 0;
 	for (int g = 0; g < OC_HEALTH_COUNT && x < width; g++) {
@@ -184,14 +180,54 @@ static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 	wattrset(w, A_NORMAL);
 	for (; x < width; x++)
 		waddch(w, ' ');
-	used++;
-	/* The grid: two columns a node when it fits in a third of the height,
-	 * else one. */
-	int max_rows = h / 3 > 2 ? h / 3 : 2;
+}
+
+/* A node's cell of the grid: its state's role, the selection, the tag. */
+static attr_t grid_attr(struct oc_listview *lv, const struct oc_node *n, bool selected)
+{
+	if (selected)
+		return oc_theme_attr(OC_ROLE_SELECTED);
+	if (oc_tagset_has(&lv->app->node_tags, n->name))
+		return oc_theme_attr(OC_ROLE_TAGGED);
+	if (oc_node_health(n) == OC_HEALTH_OK && n->base != OC_NODE_IDLE)
+		return oc_theme_attr(OC_ROLE_BUSY);
+	return oc_theme_attr(health_role(oc_node_health(n)));
+}
+
+/* Grid row r of per_row nodes (cell columns each) at the cursor. */
+static void draw_grid_row(struct oc_listview *lv, WINDOW *w, int width, const uint32_t *order, size_t k, int r,
+			  int per_row, int cell, uint32_t sel_node)
+{
+	const struct oc_nodes *nodes = lv->snap->nodes;
+	int cx = 0;
+	for (int c = 0; c < per_row; c++) {
+		size_t i = (size_t)r * (size_t)per_row + (size_t)c;
+		if (i >= k)
+			break;
+		const struct oc_node *n = &nodes->v[order[i]];
+		wattrset(w, grid_attr(lv, n, order[i] == sel_node));
+		waddch(w, (chtype)(unsigned char)grid_glyph(n));
+		if (cell == 2) {
+			wattrset(w, A_NORMAL);
+			waddch(w, ' ');
+		}
+		cx += cell;
+	}
+	wattrset(w, A_NORMAL);
+	for (; cx < width; cx++)
+		waddch(w, ' ');
+}
+
+/* The grid from line y, at most h lines: two columns a node when it fits
+ * in a third of the view's height, else one. Returns the lines used. */
+static int draw_grid(struct oc_listview *lv, WINDOW *w, int y, int h, int max_rows, int width)
+{
+	const struct oc_nodes *nodes = lv->snap->nodes;
+	size_t nn = nodes ? nodes->n : 0;
 	int cell = 2;
 	int per_row = width / cell;
 	if (per_row < 1)
-		return used;
+		return 0;
 	if ((int)((nn + (size_t)per_row - 1) / (size_t)per_row) > max_rows) {
 		cell = 1;
 		per_row = width;
@@ -206,37 +242,25 @@ static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 	/* Natural name order for the grid. */
 	uint32_t *order = malloc((nn ? nn : 1) * sizeof(*order));
 	if (!order)
-		return used;
+		return -1;
 	size_t k = oc_node_rows(nodes, NULL, OC_NODE_SORT_NAME, false, order);
-	for (int r = 0; r < grid_rows && used < h; r++) {
+	int used = 0;
+	for (int r = 0; r < grid_rows && used < h; r++, used++) {
 		wmove(w, y + used, 0);
-		int cx = 0;
-		for (int c = 0; c < per_row; c++) {
-			size_t i = (size_t)r * (size_t)per_row + (size_t)c;
-			if (i >= k)
-				break;
-			const struct oc_node *n = &nodes->v[order[i]];
-			attr_t a = oc_theme_attr(health_role(oc_node_health(n)));
-			if (oc_node_health(n) == OC_HEALTH_OK && n->base != OC_NODE_IDLE)
-				a = oc_theme_attr(OC_ROLE_BUSY);
-			if (order[i] == sel_node)
-				a = oc_theme_attr(OC_ROLE_SELECTED);
-			else if (oc_tagset_has(&lv->app->node_tags, n->name))
-				a = oc_theme_attr(OC_ROLE_TAGGED);
-			wattrset(w, a);
-			waddch(w, (chtype)(unsigned char)grid_glyph(n));
-			if (cell == 2) {
-				wattrset(w, A_NORMAL);
-				waddch(w, ' ');
-			}
-			cx += cell;
-		}
-		wattrset(w, A_NORMAL);
-		for (; cx < width; cx++)
-			waddch(w, ' ');
-		used++;
+		draw_grid_row(lv, w, width, order, k, r, per_row, cell, sel_node);
 	}
 	free(order);
+	return used;
+}
+
+static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
+{
+	draw_counts(lv->priv, w, y, width);
+	int used = 1;
+	int grid = draw_grid(lv, w, y + used, h - used, h / 3 > 2 ? h / 3 : 2, width);
+	if (grid < 0 || width < 2)
+		return used; /* no grid (no memory, no room): no legend */
+	used += grid;
 	if (used < h) {
 		wmove(w, y + used, 0);
 		wattrset(w, oc_theme_attr(OC_ROLE_DIM));
