@@ -216,7 +216,9 @@ static void test_onboard(void **state)
 	/* A new team: the worker previews first (no confirmation text yet). */
 	char *st = calloc(1, 4096); /* the kind's state: nothing was there */
 	assert_non_null(st);
-	const char *ok[] = {"team-x", "Team X", "root", "64", "normal,debug", "normal", "", "alice,bob"};
+	/* Users every system has (the unit tests run before the test
+	 * cluster makes its users, and in the chroots). */
+	const char *ok[] = {"team-x", "Team X", "root", "64", "normal,debug", "normal", "", "root,daemon"};
 	assert_int_equal(plan(f, &oc_form_onboard, st, ok), 0);
 	assert_int_equal(f->req.kind, OC_ACTION_ONBOARD_PREVIEW);
 	assert_string_equal(f->req.onb.account, "team-x");
@@ -224,7 +226,7 @@ static void test_onboard(void **state)
 	assert_int_equal(f->req.onb.nqos, 2);
 	assert_string_equal(f->req.onb.qos[1], "debug");
 	assert_int_equal(f->req.onb.nusers, 2);
-	assert_string_equal(f->req.onb.users[1].name, "bob");
+	assert_string_equal(f->req.onb.users[1].name, "daemon");
 	assert_string_equal(f->text, "");
 
 	const char *bad_gpu[] = {"team-x", "", "root", "lots", "", "", "", ""};
@@ -236,6 +238,10 @@ static void test_onboard(void **state)
 	const char *bad_share[] = {"team-x", "", "root", "", "", "", "0", ""};
 	assert_int_equal(plan(f, &oc_form_onboard, st, bad_share), -1);
 	test_util_assert_contains(f->err, "Fairshare: ");
+	/* A user the OS does not know is refused before anything is sent. */
+	const char *no_user[] = {"team-x", "", "root", "", "", "", "", "oc-no-such-user-x"};
+	assert_int_equal(plan(f, &oc_form_onboard, st, no_user), -1);
+	test_util_assert_contains(f->err, "oc-no-such-user-x");
 	free(st);
 }
 
