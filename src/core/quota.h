@@ -56,6 +56,17 @@ struct oc_quota_row {
 	size_t nqos;
 };
 
+/* One line of the quota view (core/columns.h): an account row, or one of
+ * its users or QoS under it when it is expanded. */
+enum oc_quota_item_kind { OC_QI_ACCOUNT = 0, OC_QI_USER, OC_QI_QOS };
+struct oc_quota_item {
+	enum oc_quota_item_kind kind;
+	uint32_t row;     /* the account: index in the quota rows */
+	uint32_t child;   /* the user or QoS: index in the row's users or qos */
+	char mark;        /* account rows: '+' collapsed, '-' expanded, ' '
+	                     nothing to expand; 0: no mark (script mode) */
+};
+
 /* The quota rows of a snapshot, sorted by account name: every account
  * association (a user association's account counts too) and every account
  * with running or pending jobs. The root account is left out unless it

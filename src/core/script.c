@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/cells.h"
+#include "core/columns.h"
 #include "core/health.h"
 #include "core/quota.h"
 #include "core/state.h"
@@ -129,19 +130,39 @@ const char *oc_script_warning(const struct oc_snapshot *s, const struct oc_scrip
 
 /* ---- the table ------------------------------------------------------- */
 
+/* A column of a table: a column of the view's catalogue (core/columns.h),
+ * its cells cut to max bytes (0 = any). */
 struct script_col {
-	const char *title;
-	bool right;     /* numbers: right aligned */
-	unsigned max;   /* longest cell kept (longer ones are cut), 0 = any */
+	const char *id;
+	unsigned max;
 };
 
 struct script_table {
+	const struct oc_catalogue *cat;
 	const struct script_col *cols;
 	size_t ncols;
+	int def[32];    /* catalogue index of each column */
+	struct oc_cell_src src;  /* what the cells read */
 	char **cells;   /* row after row, ncols each, malloc'd ASCII */
 	size_t n, cap;  /* cells used / allocated */
-	bool failed;    /* ENOMEM */
+	bool failed;    /* ENOMEM, or a column the catalogue does not have */
 };
+
+/* A table of cat's columns cols[0..ncols-1], its cells read from s at the
+ * time the snapshot was taken. */
+static struct script_table script_table_init(const struct oc_catalogue *cat, const struct script_col *cols,
+					     size_t ncols, const struct oc_snapshot *s)
+{
+	struct script_table t = {cat, cols, ncols, {0}, {s, s->taken, NULL, NULL}, NULL, 0, 0, false};
+	for (size_t i = 0; i < ncols; i++) {
+		t.def[i] = i < 32 ? oc_catalogue_col(cat, cols[i].id) : -1;
+		if (t.def[i] < 0)
+			t.failed = true;
+	}
+	return t;
+}
+
+#define SCRIPT_TABLE(cat, cols, s) script_table_init(&(cat), cols, sizeof(cols) / sizeof(cols[0]), s)
 
 /* A copy of text with every byte that is not printable ASCII as '?',
  * cut to max bytes (0 = no cut). NULL on ENOMEM. */
@@ -161,8 +182,8 @@ static char *script_ascii(const char *text, unsigned max)
 	return c;
 }
 
-/* Add one row: ncols texts (NULL prints as ""). Sets t->failed on ENOMEM. */
-static void script_row(struct script_table *t, const char *const *texts)
+/* Add the row of the catalogue's rows. Sets t->failed on ENOMEM. */
+static void script_row(struct script_table *t, uint32_t row)
 {
 	if (t->failed)
 		return;
@@ -177,7 +198,10 @@ static void script_row(struct script_table *t, const char *const *texts)
 		t->cap = cap;
 	}
 	for (size_t i = 0; i < t->ncols; i++) {
-		char *c = script_ascii(texts[i] ? texts[i] : "", t->cols[i].max);
+		char text[4096];
+		text[0] = '\0';
+		t->cat->cols[t->def[i]].cell(&t->src, row, text, sizeof(text));
+		char *c = script_ascii(text, t->cols[i].max);
 		if (!c) {
 			t->failed = true;
 			for (size_t k = 0; k < i; k++)
@@ -199,7 +223,7 @@ static void script_line(FILE *f, const struct script_table *t, const size_t *w, 
 		int pad = (int)w[i];
 		if (i)
 			oc_appendf(line, sizeof(line), " ");
-		if (t->cols[i].right)
+		if (t->cat->cols[t->def[i]].right)
 			oc_appendf(line, sizeof(line), "%*s", pad, c);
 		else if (i + 1 < t->ncols)
 			oc_appendf(line, sizeof(line), "%-*s", pad, c);
@@ -233,7 +257,7 @@ static int script_table_print(FILE *f, struct script_table *t)
 	size_t w[32] = {0};
 	const char *titles[32];
 	for (size_t i = 0; i < t->ncols && i < 32; i++) {
-		titles[i] = t->cols[i].title;
+		titles[i] = t->cat->cols[t->def[i]].title;
 		w[i] = strlen(titles[i]);
 	}
 	for (size_t r = 0; r < t->n; r += t->ncols)
@@ -316,9 +340,8 @@ static json_t *script_jlist(const char *list)
 /* ---- partitions ------------------------------------------------------ */
 
 static const struct script_col part_cols[] = {
-	{"PARTITION", false, 0}, {"AVAIL", false, 0}, {"TIMELIMIT", true, 0}, {"NODES", true, 0},
-	{"ALLOC", true, 0},	 {"MIX", true, 0},    {"IDLE", true, 0},	  {"DRN", true, 0},
-	{"DOWN", true, 0},	 {"GPUS A/T", true, 0}, {"RUN", true, 0},	  {"PEND", true, 0},
+	{"partition", 0}, {"avail", 0}, {"timelimit", 0}, {"nodes", 0}, {"alloc", 0},   {"mix", 0},
+	{"idle", 0},      {"drain", 0}, {"down", 0},      {"gpus", 0},  {"running", 0}, {"pending", 0},
 };
 
 static int script_partitions_out(const struct oc_snapshot *s, const struct oc_script_opts *o, FILE *f,
@@ -328,7 +351,8 @@ static int script_partitions_out(const struct oc_snapshot *s, const struct oc_sc
 	long n = oc_part_rows(s, o->show_hidden, &pr);
 	if (n < 0)
 		return -1;
-	struct script_table t = {part_cols, sizeof(part_cols) / sizeof(part_cols[0]), NULL, 0, 0, false};
+	struct script_table t = SCRIPT_TABLE(oc_cat_partitions, part_cols, s);
+	t.src.rows = pr;
 	for (long i = 0; i < n; i++) {
 		const struct oc_part_row *r = &pr[i];
 		const struct oc_partition *p = &s->partitions->v[r->part];
@@ -348,15 +372,7 @@ static int script_partitions_out(const struct oc_snapshot *s, const struct oc_sc
 					  "jobs_pending", (int)r->jobs_pending));
 			continue;
 		}
-		char name[80], tl[32], c[8][16], gpus[32];
-		snprintf(name, sizeof(name), "%s%s", p->name, (p->flags & OC_PF_DEFAULT) ? "*" : "");
-		uint32_t v[8] = {r->nodes, r->alloc, r->mix, r->idle, r->drain, r->down, r->jobs_running, r->jobs_pending};
-		for (int k = 0; k < 8; k++)
-			snprintf(c[k], sizeof(c[k]), "%u", v[k]);
-		snprintf(gpus, sizeof(gpus), "%u/%u", r->gpus_alloc, r->gpus_total);
-		const char *cells[] = {name, oc_cells_part_avail(p->flags), oc_format_minutes(p->max_time_min, tl, sizeof(tl)),
-				       c[0], c[1], c[2], c[3], c[4], c[5], gpus, c[6], c[7]};
-		script_row(&t, cells);
+		script_row(&t, (uint32_t)i);
 	}
 	free(pr);
 	return rows ? 0 : script_table_print(f, &t);
@@ -367,10 +383,42 @@ static int script_partitions_out(const struct oc_snapshot *s, const struct oc_sc
 /* ---- queue ----------------------------------------------------------- */
 
 static const struct script_col queue_cols[] = {
-	{"JOBID", true, 0},    {"PARTITION", false, 10}, {"NAME", false, 16}, {"USER", false, 10},
-	{"ACCOUNT", false, 10}, {"ST", false, 0},	  {"TIME", true, 0},   {"NODES", true, 0},
-	{"GPUS", true, 0},     {"NODELIST(REASON)", false, 0},
+	{"jobid", 0},	   {"partition", 10}, {"name", 16}, {"user", 10},  {"account", 10},
+	{"state", 0},	   {"time", 0},	      {"nodes", 0}, {"gpus", 0},   {"reason", 0},
 };
+
+/* A job as a JSON row. */
+static json_t *script_jjob(const struct oc_job *j, time_t now)
+{
+	char id[32];
+	oc_cells_job_id(j, id, sizeof(id));
+	long long run = oc_cells_job_run_seconds(j, now);
+	json_t *r = json_object();
+	SET(r, "id", json_string(id));
+	SET(r, "job_id", json_integer(j->job_id));
+	SET(r, "array_job_id", j->array_task_id != OC_NONE ? json_integer(j->array_job_id) : json_null());
+	SET(r, "array_task_id", script_ju32(j->array_task_id));
+	SET(r, "name", script_jstr(j->name));
+	SET(r, "user", script_jstr(j->user));
+	SET(r, "account", script_jstr(j->account));
+	SET(r, "partition", script_jstr(j->partition));
+	SET(r, "qos", script_jstr(j->qos));
+	SET(r, "state", json_string(oc_job_state_name(j->state)));
+	SET(r, "state_compact", json_string(oc_job_state_compact(j)));
+	SET(r, "reason", script_jstr(j->reason));
+	SET(r, "nodes", script_jstr(j->nodes));
+	SET(r, "num_nodes", json_integer(j->num_nodes));
+	SET(r, "num_cpus", json_integer(j->num_cpus));
+	SET(r, "gpus", json_integer(j->gpus));
+	SET(r, "priority", json_integer(j->priority));
+	SET(r, "submit_time", script_jtime(j->submit_time));
+	SET(r, "start_time", j->state == OC_JOB_PENDING ? json_null() : script_jtime(j->start_time));
+	SET(r, "run_seconds", json_integer(run));
+	SET(r, "time_limit_min", script_ju32(j->time_limit_min));
+	SET(r, "limited", json_boolean(j->flags & OC_JF_LIMITED));
+	SET(r, "held", json_boolean(j->flags & OC_JF_HELD));
+	return r;
+}
 
 static int script_queue_out(const struct oc_snapshot *s, const struct oc_script_opts *o, FILE *f, json_t *rows)
 {
@@ -379,53 +427,12 @@ static int script_queue_out(const struct oc_snapshot *s, const struct oc_script_
 	if (!idx)
 		return -1;
 	size_t n = oc_job_rows(s, o->partition, NULL, OC_JOB_SORT_DEFAULT, false, o->show_hidden, idx, s->taken);
-	struct script_table t = {queue_cols, sizeof(queue_cols) / sizeof(queue_cols[0]), NULL, 0, 0, false};
+	struct script_table t = SCRIPT_TABLE(oc_cat_queue, queue_cols, s);
 	for (size_t i = 0; i < n; i++) {
-		const struct oc_job *j = &s->jobs->v[idx[i]];
-		char id[32], where[1024], tm[32], nodes[16], gpus[16];
-		oc_cells_job_id(j, id, sizeof(id));
-		long long run = oc_cells_job_run_seconds(j, s->taken);
-		if (rows) {
-			json_t *r = json_object();
-			SET(r, "id", json_string(id));
-			SET(r, "job_id", json_integer(j->job_id));
-			SET(r, "array_job_id", j->array_task_id != OC_NONE ? json_integer(j->array_job_id) : json_null());
-			SET(r, "array_task_id", script_ju32(j->array_task_id));
-			SET(r, "name", script_jstr(j->name));
-			SET(r, "user", script_jstr(j->user));
-			SET(r, "account", script_jstr(j->account));
-			SET(r, "partition", script_jstr(j->partition));
-			SET(r, "qos", script_jstr(j->qos));
-			SET(r, "state", json_string(oc_job_state_name(j->state)));
-			SET(r, "state_compact", json_string(oc_job_state_compact(j)));
-			SET(r, "reason", script_jstr(j->reason));
-			SET(r, "nodes", script_jstr(j->nodes));
-			SET(r, "num_nodes", json_integer(j->num_nodes));
-			SET(r, "num_cpus", json_integer(j->num_cpus));
-			SET(r, "gpus", json_integer(j->gpus));
-			SET(r, "priority", json_integer(j->priority));
-			SET(r, "submit_time", script_jtime(j->submit_time));
-			SET(r, "start_time", j->state == OC_JOB_PENDING ? json_null() : script_jtime(j->start_time));
-			SET(r, "run_seconds", json_integer(run));
-			SET(r, "time_limit_min", script_ju32(j->time_limit_min));
-			SET(r, "limited", json_boolean(j->flags & OC_JF_LIMITED));
-			SET(r, "held", json_boolean(j->flags & OC_JF_HELD));
-			json_array_append_new(rows, r);
-			continue;
-		}
-		snprintf(nodes, sizeof(nodes), "%u", j->num_nodes);
-		snprintf(gpus, sizeof(gpus), "%u", j->gpus);
-		const char *cells[] = {id,
-				       j->partition,
-				       j->name,
-				       j->user,
-				       j->account,
-				       oc_job_state_compact(j),
-				       oc_format_duration(run, tm, sizeof(tm)),
-				       nodes,
-				       gpus,
-				       oc_cells_job_where(j, where, sizeof(where))};
-		script_row(&t, cells);
+		if (rows)
+			json_array_append_new(rows, script_jjob(&s->jobs->v[idx[i]], s->taken));
+		else
+			script_row(&t, idx[i]);
 	}
 	free(idx);
 	return rows ? 0 : script_table_print(f, &t);
@@ -434,8 +441,8 @@ static int script_queue_out(const struct oc_snapshot *s, const struct oc_script_
 /* ---- nodes ----------------------------------------------------------- */
 
 static const struct script_col node_cols[] = {
-	{"NODE", false, 0}, {"STATE", false, 0}, {"CPUS", true, 0},	{"GPUS", true, 0}, {"RESV", false, 12},
-	{"BY", false, 10},  {"SINCE", false, 0}, {"AGO", true, 0}, {"REASON", false, 0},
+	{"node", 0}, {"state", 0}, {"cpus", 0}, {"gpus", 0},   {"reservation", 12},
+	{"by", 10},  {"since", 0}, {"ago", 0},  {"reason", 0},
 };
 
 /* A node's fields that the nodes and health views share in JSON. */
@@ -467,7 +474,8 @@ static int script_nodes_out(const struct oc_snapshot *s, const struct oc_script_
 		return -1;
 	}
 	size_t n = oc_node_rows(s->nodes, NULL, OC_NODE_SORT_NAME, false, idx);
-	struct script_table t = {node_cols, sizeof(node_cols) / sizeof(node_cols[0]), NULL, 0, 0, false};
+	struct script_table t = SCRIPT_TABLE(oc_cat_nodes, node_cols, s);
+	t.src.extra = &places;
 	for (size_t i = 0; i < n; i++) {
 		const struct oc_node *nd = &s->nodes->v[idx[i]];
 		const char *resv = idx[i] < places.n ? places.resv[idx[i]] : NULL;
@@ -484,19 +492,7 @@ static int script_nodes_out(const struct oc_snapshot *s, const struct oc_script_
 			json_array_append_new(rows, r);
 			continue;
 		}
-		char st[32], cpus[32], gpus[32], since[32], ago[16];
-		snprintf(cpus, sizeof(cpus), "%u/%u", nd->alloc_cpus, nd->cpus);
-		snprintf(gpus, sizeof(gpus), "%u/%u", nd->alloc_gpus, nd->gpus);
-		const char *cells[] = {nd->name,
-				       oc_node_state_compact(nd, st, sizeof(st)),
-				       cpus,
-				       gpus,
-				       resv,
-				       nd->reason ? (nd->reason_user ? nd->reason_user : "?") : "",
-				       oc_cells_reason_since(nd, since, sizeof(since)),
-				       oc_cells_reason_ago(nd, s->taken, ago, sizeof(ago)),
-				       nd->reason};
-		script_row(&t, cells);
+		script_row(&t, idx[i]);
 	}
 	free(idx);
 	oc_node_places_free(&places);
@@ -506,8 +502,7 @@ static int script_nodes_out(const struct oc_snapshot *s, const struct oc_script_
 /* ---- health ---------------------------------------------------------- */
 
 static const struct script_col health_cols[] = {
-	{"SOURCE", false, 0}, {"NODE", false, 0}, {"STATE", false, 0}, {"BY", false, 10},
-	{"SINCE", false, 0},  {"AGO", true, 0},   {"REASON", false, 0},
+	{"group", 0}, {"node", 0}, {"state", 0}, {"by", 10}, {"since", 0}, {"ago", 0}, {"reason", 0},
 };
 
 /* JSON keys of the health groups ("not_responding"), in enum order. */
@@ -537,7 +532,8 @@ static int script_health_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 			oc_appendf(line, sizeof(line), "%s%s %u", g ? "  " : "", oc_health_name((enum oc_health)g), by[g]);
 		fprintf(f, "%s\n", line);
 	}
-	struct script_table t = {health_cols, sizeof(health_cols) / sizeof(health_cols[0]), NULL, 0, 0, false};
+	struct script_table t = SCRIPT_TABLE(oc_cat_health, health_cols, s);
+	t.src.rows = hr;
 	for (long i = 0; i < n; i++) {
 		if (hr[i].group)
 			continue;
@@ -548,15 +544,7 @@ static int script_health_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 			json_array_append_new(rows, r);
 			continue;
 		}
-		char st[32], since[32], ago[16];
-		const char *cells[] = {oc_health_source_name(hr[i].source),
-				       nd->name,
-				       oc_node_state_compact(nd, st, sizeof(st)),
-				       nd->reason ? nd->reason_user : "",
-				       oc_cells_reason_since(nd, since, sizeof(since)),
-				       oc_cells_reason_ago(nd, s->taken, ago, sizeof(ago)),
-				       oc_health_reason_text(nd)};
-		script_row(&t, cells);
+		script_row(&t, (uint32_t)i);
 	}
 	free(hr);
 	if (doc)
@@ -572,8 +560,7 @@ static int script_health_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 /* ---- quota ----------------------------------------------------------- */
 
 static const struct script_col quota_cols[] = {
-	{"ACCOUNT", false, 0}, {"GPUS", true, 0},	{"USE OF GrpTRES", false, 0},
-	{"RUN", true, 0},      {"PEND G/J", true, 0}, {"BLOCKED", false, 0},
+	{"account", 0}, {"gpus", 0}, {"bar", 0}, {"running", 0}, {"pending", 0}, {"blocked", 0},
 };
 
 /* The findings of a quota row, as JSON names. */
@@ -656,7 +643,15 @@ static int script_quota_out(const struct oc_snapshot *s, FILE *f, json_t *doc, l
 		SET(doc, "accounting",
 		    json_pack("{s:b,s:o}", "enabled", s->accounting && s->accounting->enabled, "dbd_error",
 			      script_jstr(warning[0] ? s->accounting->dbd_error : NULL)));
-	struct script_table t = {quota_cols, sizeof(quota_cols) / sizeof(quota_cols[0]), NULL, 0, 0, false};
+	/* One account item per row, no expand mark. */
+	struct oc_quota_item *items = calloc(n ? (size_t)n : 1, sizeof(*items));
+	if (!items) {
+		oc_quota_rows_free(&qr, n);
+		return -1;
+	}
+	struct script_table t = SCRIPT_TABLE(oc_cat_quota, quota_cols, s);
+	t.src.rows = items;
+	t.src.extra = qr;
 	*findings = 0;
 	for (long i = 0; i < n; i++) {
 		const struct oc_quota_row *r = &qr[i];
@@ -668,31 +663,25 @@ static int script_quota_out(const struct oc_snapshot *s, FILE *f, json_t *doc, l
 			json_array_append_new(rows, script_jquota(r, fnd, nf));
 			continue;
 		}
-		char gpus[48], bar[32] = "", run[16], pend[32], blocked[160];
-		snprintf(run, sizeof(run), "%u", r->run_jobs);
-		snprintf(pend, sizeof(pend), "%u/%u", r->pend_gpus, r->pend_jobs);
-		const char *cells[] = {r->account,
-				       oc_cells_quota_gpus(r, gpus, sizeof(gpus)),
-				       oc_cells_quota_bar(r, r->gpu.used, true, bar, sizeof(bar)),
-				       run,
-				       pend,
-				       oc_cells_quota_blocked(r->limited_jobs, r, blocked, sizeof(blocked))};
-		script_row(&t, cells);
+		items[i] = (struct oc_quota_item){OC_QI_ACCOUNT, (uint32_t)i, 0, 0};
+		script_row(&t, (uint32_t)i);
 	}
+	int rc = rows ? 0 : script_table_print(f, &t);
+	script_table_free(&t);
+	free(items);
 	oc_quota_rows_free(&qr, n);
-	return rows ? 0 : script_table_print(f, &t);
+	return rc;
 }
 
 /* ---- reservations ---------------------------------------------------- */
 
 static const struct script_col resv_cols[] = {
-	{"NAME", false, 20}, {"STATE", false, 0}, {"NODES", false, 24}, {"START", false, 0},
-	{"END", false, 0},   {"USERS", false, 12}, {"FLAGS", false, 0},
+	{"name", 20}, {"state", 0}, {"nodes", 24}, {"start", 0}, {"end", 0}, {"users", 12}, {"flags", 0},
 };
 
 static int script_resv_out(const struct oc_snapshot *s, FILE *f, json_t *rows)
 {
-	struct script_table t = {resv_cols, sizeof(resv_cols) / sizeof(resv_cols[0]), NULL, 0, 0, false};
+	struct script_table t = SCRIPT_TABLE(oc_cat_reservations, resv_cols, s);
 	size_t n = s->reservations ? s->reservations->n : 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct oc_reservation *r = &s->reservations->v[i];
@@ -713,15 +702,7 @@ static int script_resv_out(const struct oc_snapshot *s, FILE *f, json_t *rows)
 			json_array_append_new(rows, o);
 			continue;
 		}
-		char start[32], end[32];
-		const char *cells[] = {r->name,
-				       oc_cells_resv_state(r, s->taken),
-				       r->nodes,
-				       oc_cells_resv_time(r->start_time, start, sizeof(start)),
-				       oc_cells_resv_end(r, end, sizeof(end)),
-				       r->users,
-				       r->flags};
-		script_row(&t, cells);
+		script_row(&t, (uint32_t)i);
 	}
 	return rows ? 0 : script_table_print(f, &t);
 }

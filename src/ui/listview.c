@@ -29,58 +29,47 @@ int oc_listview_reserve(struct oc_listview *lv, size_t n)
 	return 0;
 }
 
-void oc_cell_str(char *buf, size_t len, const char *s)
-{
-	if (!len)
-		return;
-	size_t n = 0;
-	if (s)
-		while (s[n] && n + 1 < len)
-			n++;
-	memcpy(buf, s ? s : "", n);
-	buf[n] = '\0';
-}
-
-void oc_cell_u32(char *buf, size_t len, uint32_t v)
-{
-	char tmp[12];
-	size_t i = sizeof(tmp);
-	tmp[--i] = '\0';
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	oc_cell_str(buf, len, tmp + i);
-}
-
 uint32_t oc_listview_selected(const struct oc_listview *lv)
 {
 	return lv->sel < lv->nitems ? lv->items[lv->sel] : UINT32_MAX;
 }
 
-static int col_index_of(const struct oc_listview_def *def, const char *id)
+/* The column def of the view's catalogue. */
+static const struct oc_column *col_of(const struct oc_listview *lv, int def)
 {
-	for (int i = 0; id && i < def->ncols; i++)
-		if (strcmp(def->cols[i].id, id) == 0)
-			return i;
-	return -1;
+	return &lv->def->cat->cols[def];
+}
+
+/* The snapshot the items come from, and what the cells read. */
+static void listview_set_snap(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	lv->snap = s;
+	lv->src.s = s;
+	lv->src.now = lv->app->now;
+}
+
+/* Write the cell of column def (catalogue index) of item into buf. */
+static void cell_of(struct oc_listview *lv, int def, uint32_t item, char *buf, size_t len)
+{
+	col_of(lv, def)->cell(&lv->src, item, buf, len);
 }
 
 /* The built-in layout: every column as defined, the default sort. */
 static void listview_default_layout(struct oc_listview *lv)
 {
 	const struct oc_listview_def *def = lv->def;
+	const struct oc_catalogue *cat = def->cat;
 	lv->ncols = 0;
-	for (int i = 0; i < def->ncols && lv->ncols < (int)(sizeof(lv->cols) / sizeof(lv->cols[0])); i++) {
-		if (def->cols[i].hidden)
+	for (int i = 0; i < cat->n && lv->ncols < (int)(sizeof(lv->cols) / sizeof(lv->cols[0])); i++) {
+		if (cat->cols[i].hidden)
 			continue;
 		lv->cols[lv->ncols].def = i;
-		lv->cols[lv->ncols].width = def->cols[i].width;
-		lv->cols[lv->ncols].optional = def->cols[i].optional;
+		lv->cols[lv->ncols].width = cat->cols[i].width;
+		lv->cols[lv->ncols].optional = cat->cols[i].optional;
 		lv->ncols++;
 	}
 	lv->sort = -1;
-	int d = col_index_of(def, def->default_sort);
+	int d = oc_catalogue_col(cat, def->default_sort);
 	for (int c = 0; d >= 0 && c < lv->ncols; c++)
 		if (lv->cols[c].def == d)
 			lv->sort = c;
@@ -100,6 +89,11 @@ struct oc_listview *oc_listview_new(struct oc_app *app, const struct oc_listview
 			free(lv);
 			return NULL;
 		}
+	}
+	for (int i = 0; i < def->nui; i++) {
+		int c = oc_catalogue_col(def->cat, def->ui[i].id);
+		if (c >= 0 && c < (int)(sizeof(lv->colui) / sizeof(lv->colui[0])))
+			lv->colui[c] = &def->ui[i];
 	}
 	listview_default_layout(lv);
 	return lv;
@@ -156,7 +150,7 @@ static int text_build(struct oc_listview *lv)
 		off[k] = len;
 		for (int c = 0; c < lv->ncols; c++) {
 			buf[0] = '\0';
-			lv->def->cols[lv->cols[c].def].cell(lv, lv->all[k], buf, sizeof(buf));
+			cell_of(lv, lv->cols[c].def, lv->all[k], buf, sizeof(buf));
 			size_t bl = strlen(buf);
 			if (len + bl + 2 > cap) {
 				while (len + bl + 2 > cap)
@@ -217,7 +211,8 @@ static size_t apply_filter(struct oc_listview *lv)
 
 struct sort_ctx {
 	struct oc_listview *lv;
-	const struct oc_col_def *cd;
+	int def;                    /* the sort column, catalogue index */
+	const struct oc_col_ui *ui; /* its comparator, or NULL */
 };
 
 /* An item with its sort column's text, for columns without a comparator:
@@ -231,7 +226,7 @@ static int listview_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct sort_ctx *c = arg;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	int r = c->cd->cmp(c->lv, a, b);
+	int r = c->ui->cmp(c->lv, a, b);
 	if (!r)
 		r = a < b ? -1 : a > b;
 	return c->lv->reverse ? -r : r;
@@ -249,8 +244,9 @@ static int cell_cmp(const void *pa, const void *pb, void *arg)
 
 static void sort_items(struct oc_listview *lv, size_t n)
 {
-	struct sort_ctx c = {lv, &lv->def->cols[lv->cols[lv->sort].def]};
-	if (c.cd->cmp) {
+	int def = lv->cols[lv->sort].def;
+	struct sort_ctx c = {lv, def, lv->colui[def]};
+	if (c.ui && c.ui->cmp) {
 		qsort_r(lv->items, n, sizeof(*lv->items), listview_cmp, &c);
 		return;
 	}
@@ -264,7 +260,7 @@ static void sort_items(struct oc_listview *lv, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char *t = texts + i * 64;
 		t[0] = '\0';
-		c.cd->cell(lv, lv->items[i], t, 64);
+		cell_of(lv, def, lv->items[i], t, 64);
 		v[i].item = lv->items[i];
 		v[i].text = t;
 	}
@@ -363,7 +359,7 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 	bool same_data = made_from(lv, s);
 	if (same_data && strcmp(lv->made_filter, lv->filter) == 0 && lv->made_sort == lv->sort &&
 	    lv->made_reverse == lv->reverse) {
-		lv->snap = s; /* same tables: the items, order and cursor hold */
+		listview_set_snap(lv, s); /* same tables: the items, order and cursor hold */
 		return;
 	}
 	uint32_t before = oc_listview_selected(lv);
@@ -376,7 +372,7 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 		const char *k = lv->def->tag_key(lv, before, kb, sizeof(kb));
 		snprintf(key, sizeof(key), "%s", k ? k : "");
 	}
-	lv->snap = s;
+	listview_set_snap(lv, s);
 	if (!same_data)
 		collect_all(lv, s);
 	size_t n = apply_filter(lv);
@@ -464,7 +460,7 @@ static void listview_layout(const struct oc_listview *lv, int width, int *w)
 		if (flex >= 0)
 			w[flex] = rest > 4 ? rest : 4;
 		/* A numeric flexible column only needs its title's width. */
-		const struct oc_col_def *fd = flex >= 0 ? &lv->def->cols[lv->cols[flex].def] : NULL;
+		const struct oc_column *fd = flex >= 0 ? col_of(lv, lv->cols[flex].def) : NULL;
 		int min = fd && fd->right ? (int)strlen(fd->title) : OC_FLEX_MIN;
 		if (flex < 0 || rest >= min)
 			return;
@@ -491,12 +487,12 @@ static void draw_titles(struct oc_listview *lv, WINDOW *w, int y, int width, con
 			continue;
 		int cwid = cw[c] < width - used ? cw[c] : width - used;
 		char title[64];
-		const char *t = lv->def->cols[lv->cols[c].def].title;
+		const char *t = col_of(lv, lv->cols[c].def)->title;
 		if (c == lv->sort)
 			snprintf(title, sizeof(title), "%s%s", t, lv->reverse ? "v" : "^");
 		else
 			snprintf(title, sizeof(title), "%s", t);
-		used += oc_put_text(w, title, cwid, true, lv->def->cols[lv->cols[c].def].right);
+		used += oc_put_text(w, title, cwid, true, col_of(lv, lv->cols[c].def)->right);
 		if (used < width) {
 			waddch(w, ' ');
 			used++;
@@ -516,11 +512,12 @@ static void draw_cells(struct oc_listview *lv, WINDOW *w, int width, const int *
 		if (cw[c] == 0)
 			continue;
 		int cwid = cw[c] < width - used ? cw[c] : width - used;
-		const struct oc_col_def *cd = &lv->def->cols[lv->cols[c].def];
+		int def = lv->cols[c].def;
+		const struct oc_col_ui *ui = lv->colui[def];
 		char buf[512];
 		buf[0] = '\0';
-		cd->cell(lv, item, buf, sizeof(buf));
-		attr_t a = plain && cd->role ? oc_theme_attr(cd->role(lv, item)) : base;
+		cell_of(lv, def, item, buf, sizeof(buf));
+		attr_t a = plain && ui && ui->role ? oc_theme_attr(ui->role(lv, item)) : base;
 		/* Tagged rows carry a mark in the first column, so the tag
 		 * shows in mono themes too. */
 		if (c == 0 && tagged && cwid > 1) {
@@ -530,7 +527,7 @@ static void draw_cells(struct oc_listview *lv, WINDOW *w, int width, const int *
 			cwid--;
 		}
 		wattrset(w, a);
-		used += oc_put_text(w, buf, cwid, true, cd->right);
+		used += oc_put_text(w, buf, cwid, true, col_of(lv, def)->right);
 		if (used < width) {
 			wattrset(w, base);
 			waddch(w, ' ');
@@ -574,7 +571,7 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 {
 	if (h <= 0 || width <= 0)
 		return;
-	lv->snap = lv->app->snap;
+	listview_set_snap(lv, lv->app->snap);
 	if (lv->def->draw_top) {
 		int used = lv->def->draw_top(lv, w, y, h, width);
 		y += used;
@@ -652,7 +649,7 @@ bool oc_listview_action(struct oc_listview *lv, enum oc_act act)
 		}
 		oc_listview_update(lv, lv->snap);
 		oc_app_message(lv->app, false, " sorted by %s%s",
-			       lv->def->cols[lv->cols[lv->sort].def].title, lv->reverse ? " (reversed)" : "");
+			       col_of(lv, lv->cols[lv->sort].def)->title, lv->reverse ? " (reversed)" : "");
 		return true;
 	case OC_ACT_TAG:
 		if (!listview_tags(lv)) {
@@ -706,9 +703,7 @@ void oc_listview_configure(struct oc_listview *lv, const char *datadir, char *er
 {
 	const struct oc_listview_def *def = lv->def;
 	const char *ids[64];
-	size_t nids = 0;
-	for (int i = 0; i < def->ncols && nids < 64; i++)
-		ids[nids++] = def->cols[i].id;
+	size_t nids = oc_catalogue_ids(def->cat, ids, 64);
 	struct oc_datafile_dirs dirs;
 	oc_datafile_dirs(&dirs, datadir);
 	struct oc_viewcfg *vc = calloc(1, sizeof(*vc));

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "core/columns.h"
 #include "core/model.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -17,16 +18,10 @@
 struct oc_app;
 struct oc_listview;
 
-/* One column a view offers; views/NAME.json pick and order them by id. */
-struct oc_col_def {
-	const char *id;     /* "jobid" */
-	const char *title;  /* "JOBID" */
-	int width;          /* 0: takes the rest of the line */
-	bool right;         /* right-aligned (numbers) */
-	bool optional;      /* dropped first on narrow terminals */
-	bool hidden;        /* offered to views/NAME.json, not in the built-in layout */
-	/* Text of the cell of item. */
-	void (*cell)(struct oc_listview *lv, uint32_t item, char *buf, size_t len);
+/* What the screen adds to a column of the view's catalogue
+ * (core/columns.h): how it sorts and how its cells are coloured. */
+struct oc_col_ui {
+	const char *id;     /* a column id of the catalogue */
 	/* Order of two items by this column; NULL: by the cells' text. */
 	int (*cmp)(struct oc_listview *lv, uint32_t a, uint32_t b);
 	/* Role of the cell; NULL: normal. */
@@ -35,7 +30,7 @@ struct oc_col_def {
 
 /* A column on screen: a definition with the width the view file gave. */
 struct oc_col {
-	int def;            /* index in the view's oc_col_def table */
+	int def;            /* index in the view's catalogue */
 	int width;
 	bool optional;
 };
@@ -45,8 +40,11 @@ struct oc_listview_def {
 	const char *name;             /* "queue": also its :command and views/queue.json */
 	const char *title;            /* tab label */
 	unsigned focus;               /* OC_MASK() of the parts it shows */
-	const struct oc_col_def *cols;
-	int ncols;
+	/* The view's columns (core/columns.h) and what the screen adds to
+	 * some of them (by id). */
+	const struct oc_catalogue *cat;
+	const struct oc_col_ui *ui;
+	int nui;
 	const char *default_sort;     /* column id, or NULL for collect()'s order */
 	bool default_reverse;
 	/* Collect the items to list (before filter and sort) into lv->items
@@ -96,6 +94,10 @@ struct oc_listview {
 	struct oc_app *app;
 	const struct oc_snapshot *snap;  /* the app's snapshot, borrowed */
 	void *priv;
+	/* What the catalogue's cells read: the snapshot and the time are set
+	 * by the list, rows and extra by the view's collect(). */
+	struct oc_cell_src src;
+	const struct oc_col_ui *colui[32];  /* by catalogue index, NULL: none */
 	uint32_t *items;                 /* collected, then filtered and sorted */
 	size_t nitems, cap;
 	struct oc_col cols[32];          /* columns on screen */
@@ -127,10 +129,6 @@ struct oc_listview {
 
 /* Make room for n items. Returns 0, -1 on ENOMEM. */
 int oc_listview_reserve(struct oc_listview *lv, size_t n);
-/* Cell text helpers, cheaper than snprintf for the thousands of cells a
- * filter or a sort formats: s (NULL = "") or v in decimal into buf. */
-void oc_cell_str(char *buf, size_t len, const char *s);
-void oc_cell_u32(char *buf, size_t len, uint32_t v);
 /* The item under the cursor, or UINT32_MAX when the list is empty. */
 uint32_t oc_listview_selected(const struct oc_listview *lv);
 

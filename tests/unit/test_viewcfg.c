@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/columns.h"
 #include "core/datafiles.h"
 #include "core/viewcfg.h"
 #include "test_util.h"
@@ -21,7 +22,9 @@
 #error "OC_SOURCE_DIR must be defined (tests/unit/CMakeLists.txt)"
 #endif
 
-/* The column ids each view can draw, as of this writing. */
+/* The column ids each view can draw, as of this writing: users' views/
+ * files name them, so the catalogues (core/columns.c) must keep them
+ * (test_catalogue_ids). */
 static const char *const partitions_cols[] = {
 	"partition", "avail", "timelimit", "nodes", "alloc", "mix", "idle", "drain", "down",
 	"gpus", "running", "pending",
@@ -96,6 +99,59 @@ static void assert_same(const struct oc_viewcfg *a, const struct oc_viewcfg *b)
 	}
 	assert_int_equal(a->sort, b->sort);
 	assert_int_equal(a->reverse, b->reverse);
+}
+
+/* ---- the column catalogues (core/columns.h) ------------------------------- */
+
+/* Each view's catalogue has exactly the ids above (the built-in layouts
+ * and users' files name them), and every column is
+ * complete: a title, a cell, a width in range, one flexible column at
+ * most, no id twice. */
+static void test_catalogue_ids(void **state)
+{
+	(void)state;
+	for (size_t v = 0; v < NVIEWS; v++) {
+		const struct oc_catalogue *cat = oc_catalogue_find(views[v].view);
+		assert_non_null(cat);
+		assert_string_equal(cat->view, views[v].view);
+		assert_int_equal(cat->n, (int)views[v].ncols);
+		const char *ids[64];
+		assert_int_equal(oc_catalogue_ids(cat, ids, 64), views[v].ncols);
+		int flexible = 0;
+		for (int i = 0; i < cat->n; i++) {
+			const struct oc_column *c = &cat->cols[i];
+			assert_true(oc_catalogue_col(cat, views[v].cols[i]) >= 0);
+			assert_string_equal(ids[i], c->id);
+			assert_int_equal(oc_catalogue_col(cat, c->id), i);
+			assert_true(c->title && c->title[0]);
+			assert_non_null(c->cell);
+			assert_true(c->width >= 0 && c->width <= OC_VIEWCFG_MAX_WIDTH);
+			flexible += c->width == 0;
+		}
+		assert_true(flexible <= 1);
+	}
+	assert_null(oc_catalogue_find("audit")); /* screen-only views keep theirs */
+	assert_null(oc_catalogue_find(NULL));
+	assert_int_equal(oc_catalogue_col(&oc_cat_queue, "nosuch"), -1);
+	assert_int_equal(oc_catalogue_col(&oc_cat_queue, NULL), -1);
+}
+
+/* The cell helpers: NULL is "", numbers in decimal, cut to the buffer. */
+static void test_cell_helpers(void **state)
+{
+	(void)state;
+	char buf[8];
+	oc_cell_str(buf, sizeof(buf), NULL);
+	assert_string_equal(buf, "");
+	oc_cell_str(buf, sizeof(buf), "gpu-st-b300-125");
+	assert_string_equal(buf, "gpu-st-");
+	oc_cell_u32(buf, sizeof(buf), 0);
+	assert_string_equal(buf, "0");
+	oc_cell_u32(buf, sizeof(buf), 4294967295u);
+	assert_string_equal(buf, "4294967");
+	char big[16];
+	oc_cell_u32(big, sizeof(big), 4294967295u);
+	assert_string_equal(big, "4294967295");
 }
 
 /* ---- shipped files -------------------------------------------------------- */
@@ -286,6 +342,8 @@ static void test_find_and_permissions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_catalogue_ids),
+		cmocka_unit_test(test_cell_helpers),
 		cmocka_unit_test(test_shipped_equal_builtin),
 		cmocka_unit_test(test_builtin),
 		cmocka_unit_test_setup_teardown(test_load, test_util_setup, test_util_teardown),

@@ -36,10 +36,17 @@ static const struct oc_audit_entry *entry(struct oc_listview *lv, uint32_t item)
 	return &((struct apriv *)lv->priv)->e[item];
 }
 
-static void c_time(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+/* The columns: this view's own catalogue (its rows are the audit log's,
+ * not a snapshot's; src->rows = struct oc_audit_entry[]). */
+static const struct oc_audit_entry *aentry(const struct oc_cell_src *src, uint32_t row)
+{
+	return &((const struct oc_audit_entry *)src->rows)[row];
+}
+
+static void c_time(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
 {
 	struct tm tm;
-	time_t t = entry(lv, item)->time;
+	time_t t = aentry(src, row)->time;
 	localtime_r(&t, &tm);
 	strftime(buf, len, "%m-%d %H:%M:%S", &tm);
 }
@@ -50,23 +57,18 @@ static int c_time_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 	return x < y ? -1 : x > y;
 }
 
-#define STR_CELL(fname, field)                                                      \
-	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
-	{                                                                           \
-		snprintf(buf, len, "%s", entry(lv, item)->field);                   \
-	}
-STR_CELL(c_user, user)
-STR_CELL(c_action, action)
-STR_CELL(c_targets, targets)
-STR_CELL(c_result, result)
+OC_CELL_FIELD(c_user, aentry, user, oc_cell_str)
+OC_CELL_FIELD(c_action, aentry, action, oc_cell_str)
+OC_CELL_FIELD(c_targets, aentry, targets, oc_cell_str)
+OC_CELL_FIELD(c_result, aentry, result, oc_cell_str)
+OC_CELL_FIELD(c_error, aentry, error, oc_cell_str)
 
 /* An intent with no outcome line says so where it is seen at 80 columns. */
-static void c_command(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+static void c_command(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
 {
-	const struct oc_audit_entry *e = entry(lv, item);
+	const struct oc_audit_entry *e = aentry(src, row);
 	snprintf(buf, len, "%s%s", e->no_outcome ? "outcome unknown (no outcome line): " : "", e->command);
 }
-STR_CELL(c_error, error)
 
 static enum oc_role r_result(struct oc_listview *lv, uint32_t item)
 {
@@ -74,14 +76,20 @@ static enum oc_role r_result(struct oc_listview *lv, uint32_t item)
 	return strcmp(r, "ok") == 0 ? OC_ROLE_OK : strcmp(r, "partial") == 0 ? OC_ROLE_WARN : OC_ROLE_BAD;
 }
 
-static const struct oc_col_def cols[] = {
-	{"time", "TIME", 14, false, false, false, c_time, c_time_cmp, NULL},
-	{"user", "USER", 8, false, false, false, c_user, NULL, NULL},
-	{"action", "ACTION", 12, false, false, false, c_action, NULL, NULL},
-	{"targets", "TARGETS", 20, false, true, false, c_targets, NULL, NULL},
-	{"result", "RESULT", 7, false, false, false, c_result, NULL, r_result},
-	{"command", "COMMAND", 0, false, false, false, c_command, NULL, NULL},
-	{"error", "ERROR", 30, false, true, true, c_error, NULL, NULL},
+static const struct oc_column cat_cols[] = {
+	{"time", "TIME", 14, false, false, false, c_time},
+	{"user", "USER", 8, false, false, false, c_user},
+	{"action", "ACTION", 12, false, false, false, c_action},
+	{"targets", "TARGETS", 20, false, true, false, c_targets},
+	{"result", "RESULT", 7, false, false, false, c_result},
+	{"command", "COMMAND", 0, false, false, false, c_command},
+	{"error", "ERROR", 30, false, true, true, c_error},
+};
+static const struct oc_catalogue catalogue = {"audit", cat_cols, (int)(sizeof(cat_cols) / sizeof(cat_cols[0]))};
+
+static const struct oc_col_ui cols[] = {
+	{"time", c_time_cmp, NULL},
+	{"result", NULL, r_result},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
@@ -96,6 +104,7 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	free(ap->e);
 	ap->e = NULL;
 	ap->n = 0;
+	lv->src.rows = NULL;
 	snprintf(ap->error, sizeof(ap->error), "%s", err);
 	ap->bad = bad;
 	if (n <= 0 || oc_listview_reserve(lv, (size_t)n) < 0) {
@@ -104,6 +113,7 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	}
 	ap->e = e;
 	ap->n = n;
+	lv->src.rows = e;
 	/* Newest first. */
 	for (long i = 0; i < n; i++)
 		lv->items[i] = (uint32_t)(n - 1 - i);
@@ -124,8 +134,9 @@ const struct oc_listview_def oc_lv_audit = {
 	.name = "audit",
 	.title = "Audit",
 	.focus = 0,
-	.cols = cols,
-	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.cat = &catalogue,
+	.ui = cols,
+	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
 	.collect = collect,
 	.context = context,
 	.priv_new = priv_new,

@@ -45,37 +45,6 @@ static const struct oc_node *node(struct oc_listview *lv, uint32_t item)
 	return &lv->snap->nodes->v[hrow(lv, item)->node];
 }
 
-static void c_node(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", node(lv, item)->name);
-}
-
-static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_node_state_compact(node(lv, item), buf, len);
-}
-
-static void c_by(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const struct oc_node *n = node(lv, item);
-	snprintf(buf, len, "%s", n->reason && n->reason_user ? n->reason_user : "");
-}
-
-static void c_since(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cells_reason_since(node(lv, item), buf, len);
-}
-
-static void c_ago(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cells_reason_ago(node(lv, item), lv->app->now, buf, len);
-}
-
-static void c_reason(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", oc_health_reason_text(node(lv, item)));
-}
-
 static enum oc_role health_role(enum oc_health h)
 {
 	switch (h) {
@@ -91,19 +60,9 @@ static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
 	return health_role(oc_node_health(node(lv, item)));
 }
 
-static void c_group(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", oc_health_source_name(hrow(lv, item)->source));
-}
-
-static const struct oc_col_def cols[] = {
-	{"group", "SOURCE", 12, false, true, true, c_group, NULL, NULL},
-	{"node", "NODE", 15, false, false, false, c_node, NULL, NULL},
-	{"state", "STATE", 7, false, false, false, c_state, NULL, r_state},
-	{"by", "BY", 8, false, false, false, c_by, NULL, NULL},
-	{"since", "SINCE", 11, false, true, false, c_since, NULL, NULL},
-	{"ago", "AGO", 4, true, false, false, c_ago, NULL, NULL},
-	{"reason", "REASON", 0, false, false, false, c_reason, NULL, NULL},
+/* The columns are core/columns.c's oc_cat_health. */
+static const struct oc_col_ui cols[] = {
+	{"state", NULL, r_state},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
@@ -114,6 +73,7 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	hp->n = 0;
 	size_t findings;
 	long n = oc_health_rows(s, &hp->rows, hp->by_health, &findings);
+	lv->src.rows = hp->rows;
 	if (n < 0 || oc_listview_reserve(lv, (size_t)n) < 0)
 		return 0;
 	hp->n = (size_t)n;
@@ -286,8 +246,9 @@ const struct oc_listview_def oc_lv_health = {
 	.name = "health",
 	.title = "Health",
 	.focus = OC_FOCUS_NODES,
-	.cols = cols,
-	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.cat = &oc_cat_health,
+	.ui = cols,
+	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
 	.collect = collect,
 	.pure_collect = true,
 	.tags = OC_TAG_NODES,

@@ -38,19 +38,9 @@ static int cmp_u64(uint64_t x, uint64_t y)
 	return x < y ? -1 : x > y;
 }
 
-static void c_name(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", node(lv, item)->name);
-}
-
 static int c_name_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
 	return oc_natcmp(node(lv, a)->name, node(lv, b)->name);
-}
-
-static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_node_state_compact(node(lv, item), buf, len);
 }
 
 static int c_state_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
@@ -63,19 +53,9 @@ static int c_state_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 		      oc_node_state_compact(node(lv, b), y, sizeof(y)));
 }
 
-static void c_cpus(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%u/%u", node(lv, item)->alloc_cpus, node(lv, item)->cpus);
-}
-
 static int c_cpus_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
 	return cmp_u64(node(lv, a)->alloc_cpus, node(lv, b)->alloc_cpus);
-}
-
-static void c_gpus(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%u/%u", node(lv, item)->alloc_gpus, node(lv, item)->gpus);
 }
 
 static int c_gpus_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
@@ -83,56 +63,15 @@ static int c_gpus_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 	return cmp_u64(node(lv, a)->alloc_gpus, node(lv, b)->alloc_gpus);
 }
 
-static void c_mem(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%lluG/%lluG", (unsigned long long)(node(lv, item)->alloc_mem_mb / 1024),
-		 (unsigned long long)(node(lv, item)->mem_mb / 1024));
-}
-
 static int c_mem_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
 	return cmp_u64(node(lv, a)->alloc_mem_mb, node(lv, b)->alloc_mem_mb);
-}
-
-static void c_parts(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	struct oc_node_places *np = lv->priv;
-	snprintf(buf, len, "%s", item < np->n ? np->parts[item] : "");
-}
-
-static void c_resv(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	struct oc_node_places *np = lv->priv;
-	const char *r = item < np->n ? np->resv[item] : NULL;
-	snprintf(buf, len, "%s", r ? r : "");
-}
-
-static void c_by(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const struct oc_node *n = node(lv, item);
-	snprintf(buf, len, "%s", n->reason ? (n->reason_user ? n->reason_user : "?") : "");
-}
-
-static void c_since(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cells_reason_since(node(lv, item), buf, len);
 }
 
 static int c_since_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
 	const struct oc_node *x = node(lv, a), *y = node(lv, b);
 	return cmp_u64((uint64_t)(x->reason ? x->reason_time : 0), (uint64_t)(y->reason ? y->reason_time : 0));
-}
-
-static void c_ago(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cells_reason_ago(node(lv, item), lv->app->now, buf, len);
-}
-
-static void c_reason(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const char *r = node(lv, item)->reason;
-	snprintf(buf, len, "%s", r ? r : "");
 }
 
 static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
@@ -162,18 +101,11 @@ static enum oc_role r_reason(struct oc_listview *lv, uint32_t item)
 	return (r == OC_ROLE_OK || r == OC_ROLE_BUSY) ? OC_ROLE_NORMAL : r;
 }
 
-static const struct oc_col_def cols[] = {
-	{"node", "NODE", 15, false, false, false, c_name, c_name_cmp, r_name},
-	{"state", "STATE", 7, false, false, false, c_state, c_state_cmp, r_state},
-	{"cpus", "CPUS", 7, true, false, false, c_cpus, c_cpus_cmp, NULL},
-	{"gpus", "GPUS", 5, true, false, false, c_gpus, c_gpus_cmp, NULL},
-	{"mem", "MEM", 11, true, true, true, c_mem, c_mem_cmp, NULL},
-	{"partitions", "PARTITIONS", 16, false, true, true, c_parts, NULL, NULL},
-	{"reservation", "RESV", 10, false, true, false, c_resv, NULL, NULL},
-	{"by", "BY", 8, false, false, false, c_by, NULL, NULL},
-	{"since", "SINCE", 11, false, true, false, c_since, c_since_cmp, NULL},
-	{"ago", "AGO", 4, true, false, false, c_ago, c_since_cmp, NULL},
-	{"reason", "REASON", 0, false, false, false, c_reason, NULL, r_reason},
+/* The columns are core/columns.c's oc_cat_nodes. */
+static const struct oc_col_ui cols[] = {
+	{"node", c_name_cmp, r_name},	  {"state", c_state_cmp, r_state}, {"cpus", c_cpus_cmp, NULL},
+	{"gpus", c_gpus_cmp, NULL},	  {"mem", c_mem_cmp, NULL},	   {"since", c_since_cmp, NULL},
+	{"ago", c_since_cmp, NULL},	  {"reason", NULL, r_reason},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
@@ -182,6 +114,7 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	if (oc_listview_reserve(lv, n) < 0)
 		return 0;
 	oc_node_places_fill(lv->priv, s, lv->app->show_hidden, lv->app->now);
+	lv->src.extra = lv->priv;
 	return oc_node_rows(s->nodes, NULL, OC_NODE_SORT_NAME, false, lv->items);
 }
 
@@ -214,8 +147,9 @@ const struct oc_listview_def oc_lv_nodes = {
 	.name = "nodes",
 	.title = "Nodes",
 	.focus = OC_FOCUS_NODES,
-	.cols = cols,
-	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.cat = &oc_cat_nodes,
+	.ui = cols,
+	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
 	.default_sort = NULL,
 	.collect = collect,
 	.pure_collect = true,

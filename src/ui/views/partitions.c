@@ -41,56 +41,26 @@ static const struct oc_partition *part(struct oc_listview *lv, uint32_t item)
 	return &lv->snap->partitions->v[row(lv, item)->part];
 }
 
-#define U32_CELL(fname, field)                                                      \
-	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
-	{                                                                           \
-		snprintf(buf, len, "%u", row(lv, item)->field);                     \
-	}                                                                           \
-	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
-	{                                                                           \
-		uint32_t x = row(lv, a)->field, y = row(lv, b)->field;              \
-		return x < y ? -1 : x > y;                                          \
+#define U32_CMP(fname, field)                                                  \
+	static int fname(struct oc_listview *lv, uint32_t a, uint32_t b)       \
+	{                                                                      \
+		uint32_t x = row(lv, a)->field, y = row(lv, b)->field;         \
+		return x < y ? -1 : x > y;                                     \
 	}
 
-U32_CELL(c_nodes, nodes)
-U32_CELL(c_alloc, alloc)
-U32_CELL(c_mix, mix)
-U32_CELL(c_idle, idle)
-U32_CELL(c_drain, drain)
-U32_CELL(c_down, down)
-U32_CELL(c_run, jobs_running)
-U32_CELL(c_pend, jobs_pending)
-
-static void c_name(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const struct oc_partition *p = part(lv, item);
-	snprintf(buf, len, "%s%s", p->name, (p->flags & OC_PF_DEFAULT) ? "*" : "");
-}
-
-static void c_avail(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", oc_cells_part_avail(part(lv, item)->flags));
-}
-
-static void c_time(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_format_minutes(part(lv, item)->max_time_min, buf, len);
-}
+U32_CMP(c_nodes_cmp, nodes)
+U32_CMP(c_alloc_cmp, alloc)
+U32_CMP(c_mix_cmp, mix)
+U32_CMP(c_idle_cmp, idle)
+U32_CMP(c_drain_cmp, drain)
+U32_CMP(c_down_cmp, down)
+U32_CMP(c_run_cmp, jobs_running)
+U32_CMP(c_pend_cmp, jobs_pending)
+U32_CMP(c_gpus_cmp, gpus_alloc)
 
 static int c_time_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
 	uint32_t x = part(lv, a)->max_time_min, y = part(lv, b)->max_time_min;
-	return x < y ? -1 : x > y;
-}
-
-static void c_gpus(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%u/%u", row(lv, item)->gpus_alloc, row(lv, item)->gpus_total);
-}
-
-static int c_gpus_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
-{
-	uint32_t x = row(lv, a)->gpus_alloc, y = row(lv, b)->gpus_alloc;
 	return x < y ? -1 : x > y;
 }
 
@@ -119,19 +89,12 @@ static enum oc_role r_idle(struct oc_listview *lv, uint32_t item)
 	return row(lv, item)->idle ? OC_ROLE_OK : OC_ROLE_NORMAL;
 }
 
-static const struct oc_col_def cols[] = {
-	{"partition", "PARTITION", 10, false, false, false, c_name, NULL, r_name},
-	{"avail", "AVAIL", 5, false, false, false, c_avail, NULL, r_avail},
-	{"timelimit", "TIMELIMIT", 11, true, false, false, c_time, c_time_cmp, NULL},
-	{"nodes", "NODES", 5, true, false, false, c_nodes, c_nodes_cmp, NULL},
-	{"alloc", "ALLOC", 5, true, false, false, c_alloc, c_alloc_cmp, NULL},
-	{"mix", "MIX", 4, true, false, false, c_mix, c_mix_cmp, NULL},
-	{"idle", "IDLE", 4, true, false, false, c_idle, c_idle_cmp, r_idle},
-	{"drain", "DRN", 4, true, false, false, c_drain, c_drain_cmp, r_drain},
-	{"down", "DOWN", 4, true, false, false, c_down, c_down_cmp, r_down},
-	{"gpus", "GPUS A/T", 9, true, false, false, c_gpus, c_gpus_cmp, NULL},
-	{"running", "RUN", 4, true, false, false, c_run, c_run_cmp, NULL},
-	{"pending", "PEND", 0, true, false, false, c_pend, c_pend_cmp, NULL},
+/* The columns are core/columns.c's oc_cat_partitions. */
+static const struct oc_col_ui cols[] = {
+	{"partition", NULL, r_name},	   {"avail", NULL, r_avail},	    {"timelimit", c_time_cmp, NULL},
+	{"nodes", c_nodes_cmp, NULL},	   {"alloc", c_alloc_cmp, NULL},    {"mix", c_mix_cmp, NULL},
+	{"idle", c_idle_cmp, r_idle},	   {"drain", c_drain_cmp, r_drain}, {"down", c_down_cmp, r_down},
+	{"gpus", c_gpus_cmp, NULL},	   {"running", c_run_cmp, NULL},    {"pending", c_pend_cmp, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
@@ -146,6 +109,7 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	free(pp->rows);
 	pp->rows = rows;
 	pp->n = n;
+	lv->src.rows = rows;
 	for (long i = 0; i < n; i++)
 		lv->items[i] = (uint32_t)i;
 	return (size_t)n;
@@ -165,8 +129,9 @@ const struct oc_listview_def oc_lv_partitions = {
 	.name = "partitions",
 	.title = "Partitions",
 	.focus = OC_FOCUS_PARTITIONS,
-	.cols = cols,
-	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.cat = &oc_cat_partitions,
+	.ui = cols,
+	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
 	.default_sort = NULL,
 	.collect = collect,
 	.pure_collect = true,

@@ -29,80 +29,41 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
-static void c_id(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cells_job_id(job(lv, item), buf, len);
-}
-
 static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
 	return cmp_u32(job(lv, a)->job_id, job(lv, b)->job_id);
 }
 
-#define STR_CELL(fname, field)                                                      \
-	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
-	{                                                                           \
-		oc_cell_str(buf, len, job(lv, item)->field);                        \
-	}                                                                           \
-	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
-	{                                                                           \
-		return cmp_str(job(lv, a)->field, job(lv, b)->field);               \
+#define STR_CMP(fname, field)                                                  \
+	static int fname(struct oc_listview *lv, uint32_t a, uint32_t b)       \
+	{                                                                      \
+		return cmp_str(job(lv, a)->field, job(lv, b)->field);          \
 	}
-
-#define U32_CELL(fname, field)                                                      \
-	static void fname(struct oc_listview *lv, uint32_t item, char *buf, size_t len) \
-	{                                                                           \
-		oc_cell_u32(buf, len, job(lv, item)->field);                        \
-	}                                                                           \
-	static int fname##_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)      \
-	{                                                                           \
-		return cmp_u32(job(lv, a)->field, job(lv, b)->field);               \
+#define U32_CMP(fname, field)                                                  \
+	static int fname(struct oc_listview *lv, uint32_t a, uint32_t b)       \
+	{                                                                      \
+		return cmp_u32(job(lv, a)->field, job(lv, b)->field);          \
 	}
-
-STR_CELL(c_part, partition)
-STR_CELL(c_name, name)
-STR_CELL(c_user, user)
-STR_CELL(c_acct, account)
-STR_CELL(c_qos, qos)
-U32_CELL(c_nodes, num_nodes)
-U32_CELL(c_cpus, num_cpus)
-U32_CELL(c_gpus, gpus)
-U32_CELL(c_prio, priority)
-
-static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cell_str(buf, len, oc_job_state_compact(job(lv, item)));
-}
+STR_CMP(c_part_cmp, partition)
+STR_CMP(c_name_cmp, name)
+STR_CMP(c_user_cmp, user)
+STR_CMP(c_acct_cmp, account)
+STR_CMP(c_qos_cmp, qos)
+U32_CMP(c_nodes_cmp, num_nodes)
+U32_CMP(c_cpus_cmp, num_cpus)
+U32_CMP(c_gpus_cmp, gpus)
+U32_CMP(c_prio_cmp, priority)
+U32_CMP(c_limit_cmp, time_limit_min)
 
 static long long run_time(struct oc_listview *lv, const struct oc_job *j)
 {
 	return oc_cells_job_run_seconds(j, lv->app->now);
 }
 
-static void c_time(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_format_duration(run_time(lv, job(lv, item)), buf, len);
-}
-
 static int c_time_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
 	long long x = run_time(lv, job(lv, a)), y = run_time(lv, job(lv, b));
 	return x < y ? -1 : x > y;
-}
-
-static void c_limit(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_format_minutes(job(lv, item)->time_limit_min, buf, len);
-}
-
-static int c_limit_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
-{
-	return cmp_u32(job(lv, a)->time_limit_min, job(lv, b)->time_limit_min);
-}
-
-static void c_where(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cells_job_where(job(lv, item), buf, len);
 }
 
 static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
@@ -122,21 +83,13 @@ static enum oc_role r_where(struct oc_listview *lv, uint32_t item)
 											  : OC_ROLE_NORMAL;
 }
 
-static const struct oc_col_def cols[] = {
-	{"jobid", "JOBID", 8, true, false, false, c_id, c_id_cmp, NULL},
-	{"partition", "PARTITION", 9, false, false, false, c_part, c_part_cmp, NULL},
-	{"name", "NAME", 8, false, false, false, c_name, c_name_cmp, NULL},
-	{"user", "USER", 8, false, false, false, c_user, c_user_cmp, NULL},
-	{"account", "ACCOUNT", 8, false, true, false, c_acct, c_acct_cmp, NULL},
-	{"qos", "QOS", 10, false, true, true, c_qos, c_qos_cmp, NULL},
-	{"state", "ST", 2, false, false, false, c_state, NULL, r_state},
-	{"time", "TIME", 10, true, false, false, c_time, c_time_cmp, NULL},
-	{"timelimit", "TIME_LIMIT", 10, true, true, true, c_limit, c_limit_cmp, NULL},
-	{"nodes", "NODES", 5, true, false, false, c_nodes, c_nodes_cmp, NULL},
-	{"cpus", "CPUS", 5, true, true, true, c_cpus, c_cpus_cmp, NULL},
-	{"gpus", "GPUS", 4, true, false, false, c_gpus, c_gpus_cmp, NULL},
-	{"priority", "PRIORITY", 10, true, true, true, c_prio, c_prio_cmp, NULL},
-	{"reason", "NODELIST(REASON)", 0, false, false, false, c_where, NULL, r_where},
+/* The columns are core/columns.c's oc_cat_queue. */
+static const struct oc_col_ui cols[] = {
+	{"jobid", c_id_cmp, NULL},	 {"partition", c_part_cmp, NULL}, {"name", c_name_cmp, NULL},
+	{"user", c_user_cmp, NULL},	 {"account", c_acct_cmp, NULL},	  {"qos", c_qos_cmp, NULL},
+	{"state", NULL, r_state},	 {"time", c_time_cmp, NULL},	  {"timelimit", c_limit_cmp, NULL},
+	{"nodes", c_nodes_cmp, NULL},	 {"cpus", c_cpus_cmp, NULL},	  {"gpus", c_gpus_cmp, NULL},
+	{"priority", c_prio_cmp, NULL}, {"reason", NULL, r_where},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
@@ -164,8 +117,9 @@ const struct oc_listview_def oc_lv_queue = {
 	.name = "queue",
 	.title = "Queue",
 	.focus = OC_FOCUS_QUEUE,
-	.cols = cols,
-	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.cat = &oc_cat_queue,
+	.ui = cols,
+	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
 	.default_sort = NULL,
 	.collect = collect,
 	.pure_collect = true,

@@ -15,17 +15,10 @@
 #include "ui/registry.h"
 #include "ui/views.h"
 
-enum qkind { Q_ACCOUNT, Q_USER, Q_QOS };
-
-struct qitem {
-	enum qkind kind;
-	uint32_t row, child;
-};
-
 struct qpriv {
 	struct oc_quota_row *rows;
 	long n;
-	struct qitem *items;
+	struct oc_quota_item *items;
 	size_t nitems, cap;
 	struct oc_tagset expanded;  /* account names */
 };
@@ -46,7 +39,7 @@ static void priv_free(void *p)
 	free(qp);
 }
 
-static const struct qitem *qi(struct oc_listview *lv, uint32_t item)
+static const struct oc_quota_item *qi(struct oc_listview *lv, uint32_t item)
 {
 	return &((struct qpriv *)lv->priv)->items[item];
 }
@@ -70,95 +63,10 @@ static const char *selected(struct oc_listview *lv, uint32_t item, enum oc_sel w
 	return what == OC_SEL_ACCOUNT ? qrow(lv, item)->account : NULL;
 }
 
-static void fmt_limit(uint64_t v, char *buf, size_t len)
-{
-	if (v == OC_NOLIMIT)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-}
-
-static void c_account(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const struct qitem *q = qi(lv, item);
-	struct qpriv *qp = lv->priv;
-	const struct oc_quota_row *r = qrow(lv, item);
-	if (q->kind == Q_ACCOUNT)
-		snprintf(buf, len, "%s %s", (r->nusers || r->nqos) ? (oc_tagset_has(&qp->expanded, r->account) ? "-" : "+") : " ",
-			 r->account);
-	else
-		snprintf(buf, len, "    %s", quser(lv, item)->user);
-}
-
-static void c_gpus(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	if (qi(lv, item)->kind == Q_ACCOUNT)
-		oc_cells_quota_gpus(qrow(lv, item), buf, len);
-	else
-		snprintf(buf, len, "%u", quser(lv, item)->run_gpus);
-}
-
-static void c_bar(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	bool account = qi(lv, item)->kind == Q_ACCOUNT;
-	const struct oc_quota_row *r = qrow(lv, item);
-	oc_cells_quota_bar(r, account ? r->gpu.used : quser(lv, item)->run_gpus, account, buf, len);
-}
-
-static void c_running(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const struct qitem *q = qi(lv, item);
-	snprintf(buf, len, "%u", q->kind == Q_ACCOUNT ? qrow(lv, item)->run_jobs : quser(lv, item)->run_jobs);
-}
-
-static void c_pending(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const struct qitem *q = qi(lv, item);
-	uint32_t g = q->kind == Q_ACCOUNT ? qrow(lv, item)->pend_gpus : quser(lv, item)->pend_gpus;
-	uint32_t j = q->kind == Q_ACCOUNT ? qrow(lv, item)->pend_jobs : quser(lv, item)->pend_jobs;
-	snprintf(buf, len, "%u/%u", g, j);
-}
-
-/* "N jobs on limit", and for accounts the other GrpTRES limits that are
- * set ("cpu 576/1000 mem 1125G/2000G node 3/4"). */
-static void c_blocked(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	bool account = qi(lv, item)->kind == Q_ACCOUNT;
-	uint32_t b = account ? qrow(lv, item)->limited_jobs : quser(lv, item)->limited_jobs;
-	oc_cells_quota_blocked(b, account ? qrow(lv, item) : NULL, buf, len);
-}
-
-static void c_cpu(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const struct oc_quota_row *r = qrow(lv, item);
-	char lim[24];
-	fmt_limit(r->cpu.limit, lim, sizeof(lim));
-	snprintf(buf, len, "%llu/%s", (unsigned long long)r->cpu.used, lim);
-}
-
-static void c_mem(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const struct oc_quota_row *r = qrow(lv, item);
-	char lim[24];
-	if (r->mem.limit == OC_NOLIMIT)
-		snprintf(lim, sizeof(lim), "-");
-	else
-		snprintf(lim, sizeof(lim), "%lluG", (unsigned long long)(r->mem.limit / 1024));
-	snprintf(buf, len, "%lluG/%s", (unsigned long long)(r->mem.used / 1024), lim);
-}
-
-static void c_nodes(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const struct oc_quota_row *r = qrow(lv, item);
-	char lim[24];
-	fmt_limit(r->node.limit, lim, sizeof(lim));
-	snprintf(buf, len, "%llu/%s", (unsigned long long)r->node.used, lim);
-}
-
 static enum oc_role r_gpus(struct oc_listview *lv, uint32_t item)
 {
 	const struct oc_quota_row *r = qrow(lv, item);
-	if (qi(lv, item)->kind != Q_ACCOUNT)
+	if (qi(lv, item)->kind != OC_QI_ACCOUNT)
 		return OC_ROLE_NORMAL;
 	if (!r->has_gpu_limit)
 		return OC_ROLE_WARN;
@@ -170,34 +78,29 @@ static enum oc_role r_bar(struct oc_listview *lv, uint32_t item)
 	const struct oc_quota_row *r = qrow(lv, item);
 	if (!r->has_gpu_limit)
 		return OC_ROLE_WARN;
-	uint64_t used = qi(lv, item)->kind == Q_ACCOUNT ? r->gpu.used : quser(lv, item)->run_gpus;
+	uint64_t used = qi(lv, item)->kind == OC_QI_ACCOUNT ? r->gpu.used : quser(lv, item)->run_gpus;
 	return used >= r->gpu.limit ? OC_ROLE_BAR_OVER : OC_ROLE_BAR_USED;
 }
 
 static enum oc_role r_blocked(struct oc_listview *lv, uint32_t item)
 {
-	const struct qitem *q = qi(lv, item);
-	uint32_t b = q->kind == Q_ACCOUNT ? qrow(lv, item)->limited_jobs : quser(lv, item)->limited_jobs;
+	const struct oc_quota_item *q = qi(lv, item);
+	uint32_t b = q->kind == OC_QI_ACCOUNT ? qrow(lv, item)->limited_jobs : quser(lv, item)->limited_jobs;
 	return b ? OC_ROLE_WARN : OC_ROLE_NORMAL;
 }
 
-static const struct oc_col_def cols[] = {
-	{"account", "ACCOUNT", 16, false, false, false, c_account, NULL, NULL},
-	{"gpus", "GPUS", 9, true, false, false, c_gpus, NULL, r_gpus},
-	{"bar", "USE OF GrpTRES", 16, false, false, false, c_bar, NULL, r_bar},
-	{"running", "RUN", 4, true, false, false, c_running, NULL, NULL},
-	{"pending", "PEND G/J", 8, true, false, false, c_pending, NULL, NULL},
-	{"blocked", "BLOCKED", 0, false, false, false, c_blocked, NULL, r_blocked},
-	{"cpu", "CPU", 10, true, true, true, c_cpu, NULL, NULL},
-	{"mem", "MEM", 12, true, true, true, c_mem, NULL, NULL},
-	{"nodes", "NODES", 7, true, true, true, c_nodes, NULL, NULL},
+/* The columns are core/columns.c's oc_cat_quota. */
+static const struct oc_col_ui cols[] = {
+	{"gpus", NULL, r_gpus},
+	{"bar", NULL, r_bar},
+	{"blocked", NULL, r_blocked},
 };
 
-static int push(struct qpriv *qp, struct qitem it)
+static int push(struct qpriv *qp, struct oc_quota_item it)
 {
 	if (qp->nitems == qp->cap) {
 		size_t cap = qp->cap ? qp->cap * 2 : 64;
-		struct qitem *p = realloc(qp->items, cap * sizeof(*p));
+		struct oc_quota_item *p = realloc(qp->items, cap * sizeof(*p));
 		if (!p)
 			return -1;
 		qp->items = p;
@@ -212,6 +115,7 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	struct qpriv *qp = lv->priv;
 	oc_quota_rows_free(&qp->rows, qp->n);
 	qp->n = oc_quota_rows(s, &qp->rows);
+	lv->src.extra = qp->rows;
 	if (qp->n < 0) {
 		qp->n = 0;
 		return 0;
@@ -219,15 +123,18 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	qp->nitems = 0;
 	for (long r = 0; r < qp->n; r++) {
 		const struct oc_quota_row *row = &qp->rows[r];
-		if (push(qp, (struct qitem){Q_ACCOUNT, (uint32_t)r, 0}) < 0)
+		bool open = oc_tagset_has(&qp->expanded, row->account);
+		char mark = (row->nusers || row->nqos) ? (open ? '-' : '+') : ' ';
+		if (push(qp, (struct oc_quota_item){OC_QI_ACCOUNT, (uint32_t)r, 0, mark}) < 0)
 			break;
-		if (!oc_tagset_has(&qp->expanded, row->account))
+		if (!open)
 			continue;
 		for (size_t u = 0; u < row->nusers; u++)
-			push(qp, (struct qitem){Q_USER, (uint32_t)r, (uint32_t)u});
+			push(qp, (struct oc_quota_item){OC_QI_USER, (uint32_t)r, (uint32_t)u, 0});
 		for (size_t k = 0; k < row->nqos; k++)
-			push(qp, (struct qitem){Q_QOS, (uint32_t)r, (uint32_t)k});
+			push(qp, (struct oc_quota_item){OC_QI_QOS, (uint32_t)r, (uint32_t)k, 0});
 	}
+	lv->src.rows = qp->items;
 	if (oc_listview_reserve(lv, qp->nitems) < 0)
 		return 0;
 	for (size_t i = 0; i < qp->nitems; i++)
@@ -237,7 +144,7 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 
 static bool is_group(struct oc_listview *lv, uint32_t item)
 {
-	return qi(lv, item)->kind == Q_QOS;
+	return qi(lv, item)->kind == OC_QI_QOS;
 }
 
 static void fmt_pu(uint32_t used, uint32_t limit, char *buf, size_t len)
@@ -270,7 +177,7 @@ static void toggle(struct oc_listview *lv, uint32_t item, int want /* -1 toggle,
 	uint32_t row = qi(lv, item)->row;
 	oc_listview_update(lv, lv->snap);
 	for (size_t i = 0; i < lv->nitems; i++)
-		if (qi(lv, lv->items[i])->kind == Q_ACCOUNT && qi(lv, lv->items[i])->row == row)
+		if (qi(lv, lv->items[i])->kind == OC_QI_ACCOUNT && qi(lv, lv->items[i])->row == row)
 			lv->sel = i;
 }
 
@@ -325,8 +232,9 @@ const struct oc_listview_def oc_lv_quota = {
 	.name = "quota",
 	.title = "Quota",
 	.focus = OC_FOCUS_QUOTA,
-	.cols = cols,
-	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.cat = &oc_cat_quota,
+	.ui = cols,
+	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
 	.collect = collect,
 	.action = action,
 	.selected = selected,

@@ -264,39 +264,46 @@ static const struct rrow *row(struct oc_listview *lv, uint32_t item)
 	return &((struct rpriv *)lv->priv)->rows[item];
 }
 
-static void c_no(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+/* The columns: this view's own catalogue (its rows are the checklist's,
+ * not a snapshot's; src->rows = the view's struct rpriv). */
+static const struct rrow *rrow_of(const struct oc_cell_src *src, uint32_t row)
 {
-	(void)lv;
-	snprintf(buf, len, "%u", item + 1);
+	return &((const struct rpriv *)src->rows)->rows[row];
 }
 
-static void c_id(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+static void c_no(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", row(lv, item)->id);
+	(void)src;
+	snprintf(buf, len, "%u", row + 1);
 }
 
-static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+static void c_id(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", oc_step_state_tag(row(lv, item)->state));
+	oc_cell_str(buf, len, rrow_of(src, row)->id);
 }
 
-static void c_kind(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+static void c_state(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", row(lv, item)->automatic ? "auto" : "guided");
+	oc_cell_str(buf, len, oc_step_state_tag(rrow_of(src, row)->state));
 }
 
-static void c_took(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+static void c_kind(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
 {
-	double t = row(lv, item)->took;
+	oc_cell_str(buf, len, rrow_of(src, row)->automatic ? "auto" : "guided");
+}
+
+static void c_took(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	double t = rrow_of(src, row)->took;
 	if (t > 0)
 		snprintf(buf, len, "%.0fs", t);
 	else
 		buf[0] = '\0';
 }
 
-static void c_title(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
+static void c_title(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", row(lv, item)->title);
+	oc_cell_str(buf, len, rrow_of(src, row)->title);
 }
 
 static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
@@ -310,19 +317,25 @@ static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
 	}
 }
 
-static const struct oc_col_def cols[] = {
-	{"no", "#", 3, true, false, false, c_no, NULL, NULL},
-	{"state", "STATE", 5, false, false, false, c_state, NULL, r_state},
-	{"id", "STEP", 22, false, false, false, c_id, NULL, NULL},
-	{"kind", "KIND", 6, false, true, false, c_kind, NULL, NULL},
-	{"took", "TOOK", 5, true, true, false, c_took, NULL, NULL},
-	{"title", "TITLE", 0, false, false, false, c_title, NULL, NULL},
+static const struct oc_column cat_cols[] = {
+	{"no", "#", 3, true, false, false, c_no},
+	{"state", "STATE", 5, false, false, false, c_state},
+	{"id", "STEP", 22, false, false, false, c_id},
+	{"kind", "KIND", 6, false, true, false, c_kind},
+	{"took", "TOOK", 5, true, true, false, c_took},
+	{"title", "TITLE", 0, false, false, false, c_title},
+};
+static const struct oc_catalogue catalogue = {"rehearsal", cat_cols, (int)(sizeof(cat_cols) / sizeof(cat_cols[0]))};
+
+static const struct oc_col_ui cols[] = {
+	{"state", NULL, r_state},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	(void)s;
 	struct rpriv *rp = lv->priv;
+	lv->src.rows = rp;
 	rehearsal_open(lv);
 	pthread_mutex_lock(&rp->lock);
 	size_t n = rp->nrows;
@@ -517,8 +530,9 @@ const struct oc_listview_def oc_lv_rehearsal = {
 	.name = "rehearsal",
 	.title = "Rehearsal",
 	.focus = OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS),
-	.cols = cols,
-	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.cat = &catalogue,
+	.ui = cols,
+	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
 	.collect = collect,
 	.open = open_item,
 	.command = command,

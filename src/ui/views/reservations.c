@@ -22,30 +22,9 @@ static int cmp_time(time_t a, time_t b)
 	return a < b ? -1 : a > b;
 }
 
-static void c_name(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", resv(lv, item)->name);
-}
-
-static void c_nodes(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const char *n = resv(lv, item)->nodes;
-	snprintf(buf, len, "%s", n ? n : "");
-}
-
-static void c_start(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cells_resv_time(resv(lv, item)->start_time, buf, len);
-}
-
 static int c_start_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 {
 	return cmp_time(resv(lv, a)->start_time, resv(lv, b)->start_time);
-}
-
-static void c_end(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cells_resv_end(resv(lv, item), buf, len);
 }
 
 static int c_end_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
@@ -53,37 +32,9 @@ static int c_end_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 	return cmp_time(resv(lv, a)->end_time, resv(lv, b)->end_time);
 }
 
-static void c_duration(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	oc_cells_resv_duration(resv(lv, item), buf, len);
-}
-
-static void c_flags(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const char *f = resv(lv, item)->flags;
-	snprintf(buf, len, "%s", f ? f : "");
-}
-
-static void c_users(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const char *u = resv(lv, item)->users;
-	snprintf(buf, len, "%s", u ? u : "");
-}
-
-static void c_accounts(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	const char *a = resv(lv, item)->accounts;
-	snprintf(buf, len, "%s", a ? a : "");
-}
-
 static const char *state_of(struct oc_listview *lv, const struct oc_reservation *r)
 {
 	return oc_cells_resv_state(r, lv->app->now);
-}
-
-static void c_state(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", state_of(lv, resv(lv, item)));
 }
 
 static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
@@ -98,16 +49,12 @@ static enum oc_role r_flags(struct oc_listview *lv, uint32_t item)
 	return f && strstr(f, "MAINT") ? OC_ROLE_WARN : OC_ROLE_NORMAL;
 }
 
-static const struct oc_col_def cols[] = {
-	{"name", "NAME", 18, false, false, false, c_name, NULL, NULL},
-	{"state", "STATE", 6, false, false, false, c_state, NULL, r_state},
-	{"nodes", "NODES", 20, false, false, false, c_nodes, NULL, NULL},
-	{"start", "START", 11, false, false, false, c_start, c_start_cmp, NULL},
-	{"end", "END", 11, false, true, false, c_end, c_end_cmp, NULL},
-	{"duration", "DURATION", 10, true, true, true, c_duration, NULL, NULL},
-	{"users", "USERS", 10, false, true, false, c_users, NULL, NULL},
-	{"accounts", "ACCOUNTS", 10, false, true, true, c_accounts, NULL, NULL},
-	{"flags", "FLAGS", 0, false, false, false, c_flags, NULL, r_flags},
+/* The columns are core/columns.c's oc_cat_reservations. */
+static const struct oc_col_ui cols[] = {
+	{"state", NULL, r_state},
+	{"start", c_start_cmp, NULL},
+	{"end", c_end_cmp, NULL},
+	{"flags", NULL, r_flags},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
@@ -149,8 +96,9 @@ const struct oc_listview_def oc_lv_reservations = {
 	.name = "reservations",
 	.title = "Resv",
 	.focus = OC_MASK(OC_PART_RESV) | OC_MASK(OC_PART_NODES),
-	.cols = cols,
-	.ncols = (int)(sizeof(cols) / sizeof(cols[0])),
+	.cat = &oc_cat_reservations,
+	.ui = cols,
+	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
 	.default_sort = "start",
 	.collect = collect,
 	.pure_collect = true,

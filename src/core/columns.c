@@ -1,0 +1,511 @@
+/* columns.c: the column catalogues of the snapshot views (columns.h). The
+ * texts themselves come from cells.c where script mode's JSON or the
+ * screen also need them. */
+#include "core/columns.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cells.h"
+#include "core/health.h"
+#include "core/quota.h"
+#include "core/state.h"
+#include "core/strbuf.h"
+#include "core/views.h"
+
+void oc_cell_str(char *buf, size_t len, const char *s)
+{
+	if (!len)
+		return;
+	size_t n = 0;
+	if (s)
+		while (s[n] && n + 1 < len)
+			n++;
+	memcpy(buf, s ? s : "", n);
+	buf[n] = '\0';
+}
+
+void oc_cell_u32(char *buf, size_t len, uint32_t v)
+{
+	char tmp[12];
+	size_t i = sizeof(tmp);
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	oc_cell_str(buf, len, tmp + i);
+}
+
+/* "used/total" of two counts. */
+static void cell_pair(char *buf, size_t len, unsigned long long used, unsigned long long total)
+{
+	snprintf(buf, len, "%llu/%llu", used, total);
+}
+
+#define CATALOGUE(name, table) {name, table, (int)(sizeof(table) / sizeof(table[0]))}
+
+/* ---- partitions: rows = struct oc_part_row[] ---------------------------- */
+
+static const struct oc_part_row *prow(const struct oc_cell_src *src, uint32_t row)
+{
+	return &((const struct oc_part_row *)src->rows)[row];
+}
+
+static const struct oc_partition *ppart(const struct oc_cell_src *src, uint32_t row)
+{
+	return &src->s->partitions->v[prow(src, row)->part];
+}
+
+OC_CELL_FIELD(p_nodes, prow, nodes, oc_cell_u32)
+OC_CELL_FIELD(p_alloc, prow, alloc, oc_cell_u32)
+OC_CELL_FIELD(p_mix, prow, mix, oc_cell_u32)
+OC_CELL_FIELD(p_idle, prow, idle, oc_cell_u32)
+OC_CELL_FIELD(p_drain, prow, drain, oc_cell_u32)
+OC_CELL_FIELD(p_down, prow, down, oc_cell_u32)
+OC_CELL_FIELD(p_run, prow, jobs_running, oc_cell_u32)
+OC_CELL_FIELD(p_pend, prow, jobs_pending, oc_cell_u32)
+
+static void p_name(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_partition *p = ppart(src, row);
+	snprintf(buf, len, "%s%s", p->name, (p->flags & OC_PF_DEFAULT) ? "*" : "");
+}
+
+static void p_avail(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cell_str(buf, len, oc_cells_part_avail(ppart(src, row)->flags));
+}
+
+static void p_time(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_format_minutes(ppart(src, row)->max_time_min, buf, len);
+}
+
+static void p_gpus(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	cell_pair(buf, len, prow(src, row)->gpus_alloc, prow(src, row)->gpus_total);
+}
+
+static const struct oc_column part_cols[] = {
+	{"partition", "PARTITION", 10, false, false, false, p_name},
+	{"avail", "AVAIL", 5, false, false, false, p_avail},
+	{"timelimit", "TIMELIMIT", 11, true, false, false, p_time},
+	{"nodes", "NODES", 5, true, false, false, p_nodes},
+	{"alloc", "ALLOC", 5, true, false, false, p_alloc},
+	{"mix", "MIX", 4, true, false, false, p_mix},
+	{"idle", "IDLE", 4, true, false, false, p_idle},
+	{"drain", "DRN", 4, true, false, false, p_drain},
+	{"down", "DOWN", 4, true, false, false, p_down},
+	{"gpus", "GPUS A/T", 9, true, false, false, p_gpus},
+	{"running", "RUN", 4, true, false, false, p_run},
+	{"pending", "PEND", 0, true, false, false, p_pend},
+};
+const struct oc_catalogue oc_cat_partitions = CATALOGUE("partitions", part_cols);
+
+/* ---- queue: row indexes s->jobs ------------------------------------------ */
+
+static const struct oc_job *qjob(const struct oc_cell_src *src, uint32_t row)
+{
+	return &src->s->jobs->v[row];
+}
+
+OC_CELL_FIELD(j_part, qjob, partition, oc_cell_str)
+OC_CELL_FIELD(j_name, qjob, name, oc_cell_str)
+OC_CELL_FIELD(j_user, qjob, user, oc_cell_str)
+OC_CELL_FIELD(j_acct, qjob, account, oc_cell_str)
+OC_CELL_FIELD(j_qos, qjob, qos, oc_cell_str)
+OC_CELL_FIELD(j_nodes, qjob, num_nodes, oc_cell_u32)
+OC_CELL_FIELD(j_cpus, qjob, num_cpus, oc_cell_u32)
+OC_CELL_FIELD(j_gpus, qjob, gpus, oc_cell_u32)
+OC_CELL_FIELD(j_prio, qjob, priority, oc_cell_u32)
+
+static void j_id(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cells_job_id(qjob(src, row), buf, len);
+}
+
+static void j_state(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cell_str(buf, len, oc_job_state_compact(qjob(src, row)));
+}
+
+static void j_time(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_format_duration(oc_cells_job_run_seconds(qjob(src, row), src->now), buf, len);
+}
+
+static void j_limit(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_format_minutes(qjob(src, row)->time_limit_min, buf, len);
+}
+
+static void j_where(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cells_job_where(qjob(src, row), buf, len);
+}
+
+static const struct oc_column queue_cols[] = {
+	{"jobid", "JOBID", 8, true, false, false, j_id},
+	{"partition", "PARTITION", 9, false, false, false, j_part},
+	{"name", "NAME", 8, false, false, false, j_name},
+	{"user", "USER", 8, false, false, false, j_user},
+	{"account", "ACCOUNT", 8, false, true, false, j_acct},
+	{"qos", "QOS", 10, false, true, true, j_qos},
+	{"state", "ST", 2, false, false, false, j_state},
+	{"time", "TIME", 10, true, false, false, j_time},
+	{"timelimit", "TIME_LIMIT", 10, true, true, true, j_limit},
+	{"nodes", "NODES", 5, true, false, false, j_nodes},
+	{"cpus", "CPUS", 5, true, true, true, j_cpus},
+	{"gpus", "GPUS", 4, true, false, false, j_gpus},
+	{"priority", "PRIORITY", 10, true, true, true, j_prio},
+	{"reason", "NODELIST(REASON)", 0, false, false, false, j_where},
+};
+const struct oc_catalogue oc_cat_queue = CATALOGUE("queue", queue_cols);
+
+/* ---- nodes and health: the node cells both show -------------------------- */
+
+static void node_state(const struct oc_node *n, char *buf, size_t len)
+{
+	oc_node_state_compact(n, buf, len);
+}
+
+/* ---- nodes: row indexes s->nodes, extra = struct oc_node_places ---------- */
+
+static const struct oc_node *nnode(const struct oc_cell_src *src, uint32_t row)
+{
+	return &src->s->nodes->v[row];
+}
+
+static const struct oc_node_places *nplaces(const struct oc_cell_src *src)
+{
+	return src->extra;
+}
+
+static void n_name(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cell_str(buf, len, nnode(src, row)->name);
+}
+
+static void n_state(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	node_state(nnode(src, row), buf, len);
+}
+
+static void n_cpus(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	cell_pair(buf, len, nnode(src, row)->alloc_cpus, nnode(src, row)->cpus);
+}
+
+static void n_gpus(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	cell_pair(buf, len, nnode(src, row)->alloc_gpus, nnode(src, row)->gpus);
+}
+
+static void n_mem(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_node *n = nnode(src, row);
+	snprintf(buf, len, "%lluG/%lluG", (unsigned long long)(n->alloc_mem_mb / 1024),
+		 (unsigned long long)(n->mem_mb / 1024));
+}
+
+static void n_parts(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_node_places *np = nplaces(src);
+	oc_cell_str(buf, len, np && row < np->n ? np->parts[row] : "");
+}
+
+static void n_resv(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_node_places *np = nplaces(src);
+	oc_cell_str(buf, len, np && row < np->n ? np->resv[row] : NULL);
+}
+
+/* Who set the reason; "?" when Slurm did not say. */
+static void n_by(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_node *n = nnode(src, row);
+	oc_cell_str(buf, len, n->reason ? (n->reason_user ? n->reason_user : "?") : "");
+}
+
+static void n_since(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cells_reason_since(nnode(src, row), buf, len);
+}
+
+static void n_ago(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cells_reason_ago(nnode(src, row), src->now, buf, len);
+}
+
+static void n_reason(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cell_str(buf, len, nnode(src, row)->reason);
+}
+
+static const struct oc_column node_cols[] = {
+	{"node", "NODE", 15, false, false, false, n_name},
+	{"state", "STATE", 7, false, false, false, n_state},
+	{"cpus", "CPUS", 7, true, false, false, n_cpus},
+	{"gpus", "GPUS", 5, true, false, false, n_gpus},
+	{"mem", "MEM", 11, true, true, true, n_mem},
+	{"partitions", "PARTITIONS", 16, false, true, true, n_parts},
+	{"reservation", "RESV", 10, false, true, false, n_resv},
+	{"by", "BY", 8, false, false, false, n_by},
+	{"since", "SINCE", 11, false, true, false, n_since},
+	{"ago", "AGO", 4, true, false, false, n_ago},
+	{"reason", "REASON", 0, false, false, false, n_reason},
+};
+const struct oc_catalogue oc_cat_nodes = CATALOGUE("nodes", node_cols);
+
+/* ---- health: rows = struct oc_health_row[] (node rows) ------------------- */
+
+static const struct oc_health_row *hrow(const struct oc_cell_src *src, uint32_t row)
+{
+	return &((const struct oc_health_row *)src->rows)[row];
+}
+
+static const struct oc_node *hnode(const struct oc_cell_src *src, uint32_t row)
+{
+	return &src->s->nodes->v[hrow(src, row)->node];
+}
+
+static void h_group(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cell_str(buf, len, oc_health_source_name(hrow(src, row)->source));
+}
+
+static void h_node(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cell_str(buf, len, hnode(src, row)->name);
+}
+
+static void h_state(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	node_state(hnode(src, row), buf, len);
+}
+
+/* Who set the reason; nothing when Slurm did not say. */
+static void h_by(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_node *n = hnode(src, row);
+	oc_cell_str(buf, len, n->reason ? n->reason_user : NULL);
+}
+
+static void h_since(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cells_reason_since(hnode(src, row), buf, len);
+}
+
+static void h_ago(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cells_reason_ago(hnode(src, row), src->now, buf, len);
+}
+
+static void h_reason(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cell_str(buf, len, oc_health_reason_text(hnode(src, row)));
+}
+
+static const struct oc_column health_cols[] = {
+	{"group", "SOURCE", 12, false, true, true, h_group},
+	{"node", "NODE", 15, false, false, false, h_node},
+	{"state", "STATE", 7, false, false, false, h_state},
+	{"by", "BY", 8, false, false, false, h_by},
+	{"since", "SINCE", 11, false, true, false, h_since},
+	{"ago", "AGO", 4, true, false, false, h_ago},
+	{"reason", "REASON", 0, false, false, false, h_reason},
+};
+const struct oc_catalogue oc_cat_health = CATALOGUE("health", health_cols);
+
+/* ---- quota: rows = struct oc_quota_item[], extra = struct oc_quota_row[] -- */
+
+static const struct oc_quota_item *qitem(const struct oc_cell_src *src, uint32_t row)
+{
+	return &((const struct oc_quota_item *)src->rows)[row];
+}
+
+static const struct oc_quota_row *qrow(const struct oc_cell_src *src, uint32_t row)
+{
+	return &((const struct oc_quota_row *)src->extra)[qitem(src, row)->row];
+}
+
+/* The user of a user item, NULL for an account (or QoS) item. */
+static const struct oc_quota_user *quser(const struct oc_cell_src *src, uint32_t row)
+{
+	const struct oc_quota_item *q = qitem(src, row);
+	return q->kind == OC_QI_USER ? &qrow(src, row)->users[q->child] : NULL;
+}
+
+static void q_account(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_quota_item *q = qitem(src, row);
+	const struct oc_quota_user *u = quser(src, row);
+	if (u)
+		snprintf(buf, len, "    %s", u->user);
+	else if (q->mark)
+		snprintf(buf, len, "%c %s", q->mark, qrow(src, row)->account);
+	else
+		oc_cell_str(buf, len, qrow(src, row)->account);
+}
+
+static void q_gpus(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_quota_user *u = quser(src, row);
+	if (u)
+		oc_cell_u32(buf, len, u->run_gpus);
+	else
+		oc_cells_quota_gpus(qrow(src, row), buf, len);
+}
+
+static void q_bar(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_quota_user *u = quser(src, row);
+	const struct oc_quota_row *r = qrow(src, row);
+	buf[0] = '\0';
+	oc_cells_quota_bar(r, u ? u->run_gpus : r->gpu.used, !u, buf, len);
+}
+
+static void q_running(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_quota_user *u = quser(src, row);
+	oc_cell_u32(buf, len, u ? u->run_jobs : qrow(src, row)->run_jobs);
+}
+
+static void q_pending(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_quota_user *u = quser(src, row);
+	const struct oc_quota_row *r = qrow(src, row);
+	cell_pair(buf, len, u ? u->pend_gpus : r->pend_gpus, u ? u->pend_jobs : r->pend_jobs);
+}
+
+/* "N jobs on limit", and for accounts the other GrpTRES limits that are
+ * set. */
+static void q_blocked(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_quota_user *u = quser(src, row);
+	const struct oc_quota_row *r = qrow(src, row);
+	oc_cells_quota_blocked(u ? u->limited_jobs : r->limited_jobs, u ? NULL : r, buf, len);
+}
+
+/* A limit of the account's GrpTRES: "-" when none. */
+static void q_limit(uint64_t v, bool mem, char *buf, size_t len)
+{
+	if (v == OC_NOLIMIT)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, mem ? "%lluG" : "%llu", (unsigned long long)(mem ? v / 1024 : v));
+}
+
+static void q_cpu(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_quota_row *r = qrow(src, row);
+	char lim[24];
+	q_limit(r->cpu.limit, false, lim, sizeof(lim));
+	snprintf(buf, len, "%llu/%s", (unsigned long long)r->cpu.used, lim);
+}
+
+static void q_mem(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_quota_row *r = qrow(src, row);
+	char lim[24];
+	q_limit(r->mem.limit, true, lim, sizeof(lim));
+	snprintf(buf, len, "%lluG/%s", (unsigned long long)(r->mem.used / 1024), lim);
+}
+
+static void q_nodes(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_quota_row *r = qrow(src, row);
+	char lim[24];
+	q_limit(r->node.limit, false, lim, sizeof(lim));
+	snprintf(buf, len, "%llu/%s", (unsigned long long)r->node.used, lim);
+}
+
+static const struct oc_column quota_cols[] = {
+	{"account", "ACCOUNT", 16, false, false, false, q_account},
+	{"gpus", "GPUS", 9, true, false, false, q_gpus},
+	{"bar", "USE OF GrpTRES", 16, false, false, false, q_bar},
+	{"running", "RUN", 4, true, false, false, q_running},
+	{"pending", "PEND G/J", 8, true, false, false, q_pending},
+	{"blocked", "BLOCKED", 0, false, false, false, q_blocked},
+	{"cpu", "CPU", 10, true, true, true, q_cpu},
+	{"mem", "MEM", 12, true, true, true, q_mem},
+	{"nodes", "NODES", 7, true, true, true, q_nodes},
+};
+const struct oc_catalogue oc_cat_quota = CATALOGUE("quota", quota_cols);
+
+/* ---- reservations: row indexes s->reservations --------------------------- */
+
+static const struct oc_reservation *rresv(const struct oc_cell_src *src, uint32_t row)
+{
+	return &src->s->reservations->v[row];
+}
+
+OC_CELL_FIELD(r_name, rresv, name, oc_cell_str)
+OC_CELL_FIELD(r_nodes, rresv, nodes, oc_cell_str)
+OC_CELL_FIELD(r_flags, rresv, flags, oc_cell_str)
+OC_CELL_FIELD(r_users, rresv, users, oc_cell_str)
+OC_CELL_FIELD(r_accounts, rresv, accounts, oc_cell_str)
+
+static void r_state(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cell_str(buf, len, oc_cells_resv_state(rresv(src, row), src->now));
+}
+
+static void r_start(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cells_resv_time(rresv(src, row)->start_time, buf, len);
+}
+
+static void r_end(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cells_resv_end(rresv(src, row), buf, len);
+}
+
+static void r_duration(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cells_resv_duration(rresv(src, row), buf, len);
+}
+
+static const struct oc_column resv_cols[] = {
+	{"name", "NAME", 18, false, false, false, r_name},
+	{"state", "STATE", 6, false, false, false, r_state},
+	{"nodes", "NODES", 20, false, false, false, r_nodes},
+	{"start", "START", 11, false, false, false, r_start},
+	{"end", "END", 11, false, true, false, r_end},
+	{"duration", "DURATION", 10, true, true, true, r_duration},
+	{"users", "USERS", 10, false, true, false, r_users},
+	{"accounts", "ACCOUNTS", 10, false, true, true, r_accounts},
+	{"flags", "FLAGS", 0, false, false, false, r_flags},
+};
+const struct oc_catalogue oc_cat_reservations = CATALOGUE("reservations", resv_cols);
+
+/* ---- lookups -------------------------------------------------------------- */
+
+static const struct oc_catalogue *const catalogues[] = {
+	&oc_cat_partitions, &oc_cat_queue, &oc_cat_nodes, &oc_cat_health, &oc_cat_quota, &oc_cat_reservations,
+};
+
+const struct oc_catalogue *oc_catalogue_find(const char *view)
+{
+	for (size_t i = 0; view && i < sizeof(catalogues) / sizeof(catalogues[0]); i++)
+		if (strcmp(catalogues[i]->view, view) == 0)
+			return catalogues[i];
+	return NULL;
+}
+
+int oc_catalogue_col(const struct oc_catalogue *cat, const char *id)
+{
+	for (int i = 0; cat && id && i < cat->n; i++)
+		if (strcmp(cat->cols[i].id, id) == 0)
+			return i;
+	return -1;
+}
+
+size_t oc_catalogue_ids(const struct oc_catalogue *cat, const char **ids, size_t max)
+{
+	size_t n = 0;
+	for (int i = 0; cat && i < cat->n && n < max; i++)
+		ids[n++] = cat->cols[i].id;
+	return n;
+}
