@@ -328,18 +328,11 @@ int oc_report_write(const char *dir, const struct oc_session *s, const struct oc
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	size_t n = strlen(js);
-	char *js2 = realloc(js, n + 2);
-	if (js2) {
-		js = js2;
-		js[n] = '\n';
-		js[n + 1] = '\0';
-	}
 	snprintf(path, sizeof(path), "%s/report.md", dir);
 	if (oc_session_write_file(path, md, 0644, err, errlen) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "%s/report.json", dir);
-	if (oc_session_write_file(path, js, 0644, err, errlen) < 0)
+	if (oc_session_write_json(path, js, 0644, err, errlen) < 0)
 		goto out;
 	rc = 0;
 out:

@@ -325,6 +325,22 @@ static int session_mkdirs(const char *path)
 	return 0;
 }
 
+int oc_session_write_json(const char *path, const char *text, mode_t mode, char *err, size_t errlen)
+{
+	size_t n = strlen(text);
+	char *t = malloc(n + 2);
+	if (!t) {
+		oc_seterr(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	memcpy(t, text, n);
+	t[n] = '\n';
+	t[n + 1] = '\0';
+	int rc = oc_session_write_file(path, t, mode, err, errlen);
+	free(t);
+	return rc;
+}
+
 int oc_session_write_file(const char *path, const char *text, mode_t mode, char *err, size_t errlen)
 {
 	char tmp[4200];
@@ -381,14 +397,7 @@ int oc_session_save(struct oc_session *s, char *err, size_t errlen)
 		oc_seterr(err, errlen, "%s: out of memory", s->path);
 		return -1;
 	}
-	size_t n = strlen(text);
-	char *withnl = realloc(text, n + 2);
-	if (withnl) {
-		text = withnl;
-		text[n] = '\n';
-		text[n + 1] = '\0';
-	}
-	int rc = oc_session_write_file(s->path, text, 0600, err, errlen);
+	int rc = oc_session_write_json(s->path, text, 0600, err, errlen);
 	free(text);
 	return rc;
 }

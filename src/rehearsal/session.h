@@ -99,6 +99,10 @@ int oc_session_save(struct oc_session *s, char *err, size_t errlen);
  * with err. */
 int oc_session_write_file(const char *path, const char *text, mode_t mode, char *err, size_t errlen);
 
+/* The same for a JSON document's text (json_dumps leaves no final
+ * newline): text and a newline. Returns 0, or -1 with err. */
+int oc_session_write_json(const char *path, const char *text, mode_t mode, char *err, size_t errlen);
+
 /* The session as the progress file's JSON text, malloc'd (caller frees);
  * NULL on ENOMEM. */
 char *oc_session_to_json(const struct oc_session *s);

@@ -118,6 +118,30 @@ static const char *rdup(struct oc_arena *a, const struct record *r, const char *
 	return oc_arena_strdup(a, v);
 }
 
+/* The quoted start of a line for error messages: at most 60 bytes. */
+static int line_shown(const char *ls, const char *le)
+{
+	return (int)(le - ls < 60 ? le - ls : 60);
+}
+
+/* Splits the line [ls, le) into r, a record of kind key ("PartitionName"),
+ * called what in messages. Returns the record's name copied into a, or
+ * NULL with err set when the line is not such a record or has no name. */
+static const char *record_begin(struct oc_arena *a, const char *ls, const char *le, struct record *r,
+				const char *key, const char *what, char *err, size_t errlen)
+{
+	record_split(ls, le, r);
+	size_t kl = strlen(key);
+	if (r->n == 0 || r->p[0].klen != kl || strncmp(r->p[0].k, key, kl) != 0) {
+		snprintf(err, errlen, "not a %s record: \"%.*s\"", what, line_shown(ls, le), ls);
+		return NULL;
+	}
+	const char *name = rdup(a, r, key, NULL);
+	if (!name)
+		snprintf(err, errlen, "%s without a name: \"%.*s\"", what, line_shown(ls, le), ls);
+	return name;
+}
+
 static uint32_t rnum(const struct record *r, const char *key, uint32_t def)
 {
 	char buf[64];
@@ -216,23 +240,14 @@ int oc_cli_parse_partitions(const char *text, size_t len, struct oc_node_index *
 	static const char *const all[] = {"ALL", NULL};
 	static const char *const na[] = {"N/A", NULL};
 	FOR_LINES(text, len, ls, le) {
-		if (le == ls)
+		if (le == ls || strncmp(ls, "No partitions", 13) == 0)
 			continue;
-		record_split(ls, le, r);
 		char buf[256];
-		if (r->n == 0 || r->p[0].klen != 13 || strncmp(r->p[0].k, "PartitionName", 13) != 0) {
-			if (strncmp(ls, "No partitions", 13) == 0)
-				continue;
-			snprintf(err, errlen, "not a partition record: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
-			goto fail;
-		}
 		struct oc_partition *p = &t->v[t->n];
 		memset(p, 0, sizeof(*p));
-		p->name = rdup(a, r, "PartitionName", NULL);
-		if (!p->name) {
-			snprintf(err, errlen, "partition without a name: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
+		p->name = record_begin(a, ls, le, r, "PartitionName", "partition", err, errlen);
+		if (!p->name)
 			goto fail;
-		}
 		p->nodes = rdup(a, r, "Nodes", NULL);
 		if (ryes(r, "Default"))
 			p->flags |= OC_PF_DEFAULT;
@@ -293,19 +308,12 @@ int oc_cli_parse_reservations(const char *text, size_t len, struct oc_node_index
 	FOR_LINES(text, len, ls, le) {
 		if (le == ls || strncmp(ls, "No reservations", 15) == 0)
 			continue;
-		record_split(ls, le, r);
-		if (r->n == 0 || r->p[0].klen != 15 || strncmp(r->p[0].k, "ReservationName", 15) != 0) {
-			snprintf(err, errlen, "not a reservation record: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
-			goto fail;
-		}
 		struct oc_reservation *v = &t->v[t->n];
 		memset(v, 0, sizeof(*v));
 		char buf[64];
-		v->name = rdup(a, r, "ReservationName", NULL);
-		if (!v->name) {
-			snprintf(err, errlen, "reservation without a name: \"%.*s\"", (int)(le - ls < 60 ? le - ls : 60), ls);
+		v->name = record_begin(a, ls, le, r, "ReservationName", "reservation", err, errlen);
+		if (!v->name)
 			goto fail;
-		}
 		v->nodes = rdup(a, r, "Nodes", NULL);
 		v->users = rdup(a, r, "Users", NULL);
 		v->accounts = rdup(a, r, "Accounts", NULL);
@@ -553,12 +561,6 @@ static void line_lim32(const char *s, const char *end, const char *key, uint32_t
 		lim_use(v, vl, &lim, NULL);
 		*dst = lim32(lim);
 	}
-}
-
-/* The quoted start of a line for error messages: at most 60 bytes. */
-static int line_shown(const char *ls, const char *le)
-{
-	return (int)(le - ls < 60 ? le - ls : 60);
 }
 
 /* A new association from its "ClusterName=... Account=..." line. -1 with

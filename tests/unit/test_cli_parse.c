@@ -371,6 +371,24 @@ static void test_reservations(void **state)
 	assert_int_equal(oc_cli_parse_reservations(c, strlen(c), NULL, NULL, &r, err, sizeof(err)), 0);
 	assert_string_equal(r->v[0].nodes, "n[1-2]");
 	oc_reservations_unref(&r);
+	/* Not a reservation, or one without a name: refused, nothing out. */
+	const char *other = "PartitionName=debug Nodes=n1\n";
+	check_bad(oc_cli_parse_reservations(other, strlen(other), NULL, NULL, &r, err, sizeof(err)), err,
+		  "not a reservation record: \"PartitionName=debug");
+	assert_null(r);
+	const char *noname = "ReservationName= Nodes=n1\n";
+	check_bad(oc_cli_parse_reservations(noname, strlen(noname), NULL, NULL, &r, err, sizeof(err)), err,
+		  "reservation without a name");
+	assert_null(r);
+	struct oc_partitions *p = NULL;
+	const char *pnoname = "PartitionName=(null) Nodes=n1\n";
+	check_bad(oc_cli_parse_partitions(pnoname, strlen(pnoname), NULL, NULL, &p, err, sizeof(err)), err,
+		  "partition without a name");
+	assert_null(p);
+	const char *nopart = "No partitions in the system\n";
+	assert_int_equal(oc_cli_parse_partitions(nopart, strlen(nopart), NULL, NULL, &p, err, sizeof(err)), 0);
+	assert_int_equal(p->n, 0);
+	oc_partitions_unref(&p);
 	oc_node_index_free(&ix);
 	oc_nodes_unref(&n);
 }
