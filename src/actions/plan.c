@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <stdlib.h>
 #include <time.h>
 
 /* Longest accepted reservation name: what fits oc_resv_spec.name. */
@@ -519,4 +521,160 @@ const char *oc_plan_propose_resv_name(time_t now, char *out, size_t len)
 		snprintf(buf, sizeof(buf), "maint");
 	snprintf(out, len, "%s", buf);
 	return out;
+}
+
+/* ---- job actions ------------------------------------------------------- */
+
+/* Signal numbers and the names scancel takes (Linux numbering). */
+static const struct {
+	int sig;
+	const char *name;
+} plan_signals[] = {
+	{1, "HUP"},   {2, "INT"},   {3, "QUIT"},  {6, "ABRT"},   {9, "KILL"},   {10, "USR1"},
+	{12, "USR2"}, {14, "ALRM"}, {15, "TERM"}, {18, "CONT"},  {19, "STOP"},  {20, "TSTP"},
+	{21, "TTIN"}, {22, "TTOU"}, {23, "URG"},  {24, "XCPU"},  {25, "XFSZ"},  {26, "VTALRM"},
+	{27, "PROF"}, {28, "WINCH"}, {29, "IO"},  {30, "PWR"},
+};
+
+const char *oc_plan_signal_name(int sig)
+{
+	for (size_t i = 0; i < sizeof(plan_signals) / sizeof(plan_signals[0]); i++)
+		if (plan_signals[i].sig == sig)
+			return plan_signals[i].name;
+	return NULL;
+}
+
+int oc_plan_parse_signal(const char *text, int *sig, char *err, size_t errlen)
+{
+	char buf[32];
+	if (plan_trim_lower(text, buf, sizeof(buf)) < 0 || !buf[0])
+		return plan_fail(err, errlen, "signal: a name (USR1, TERM...) or a number 1-64");
+	bool digits = true;
+	for (const char *p = buf; *p; p++)
+		digits = digits && *p >= '0' && *p <= '9';
+	if (digits) {
+		long v = strlen(buf) <= 2 ? strtol(buf, NULL, 10) : 0;
+		if (v < 1 || v > 64)
+			return plan_fail(err, errlen, "signal: a number from 1 to 64");
+		*sig = (int)v;
+		return 0;
+	}
+	const char *name = strncmp(buf, "sig", 3) == 0 ? buf + 3 : buf;
+	for (size_t i = 0; i < sizeof(plan_signals) / sizeof(plan_signals[0]); i++)
+		if (strcasecmp(plan_signals[i].name, name) == 0) {
+			*sig = plan_signals[i].sig;
+			return 0;
+		}
+	if (err && errlen)
+		snprintf(err, errlen, "signal: unknown name \"%s\" (HUP, INT, KILL, USR1, USR2, TERM, CONT, STOP...)",
+			 text ? text : "");
+	return -1;
+}
+
+/* A partition or QoS name: 1..63 of [A-Za-z0-9_.-]. */
+static int plan_check_name(const char *what, const char *name, char *err, size_t errlen)
+{
+	size_t n = strlen(name);
+	bool ok = n > 0 && n < sizeof(((struct oc_job_change *)0)->name);
+	for (const unsigned char *p = (const unsigned char *)name; ok && *p; p++)
+		ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		     *p == '.' || *p == '-';
+	if (ok)
+		return 0;
+	if (err && errlen)
+		snprintf(err, errlen, "%s: 1 to %zu letters, digits, '_', '.' or '-'", what,
+			 sizeof(((struct oc_job_change *)0)->name) - 1);
+	return -1;
+}
+
+#define PLAN_NICE_MAX 2147483645L
+
+int oc_plan_check_job_change(const struct oc_job_change *c, char *err, size_t errlen)
+{
+	if (!c || (unsigned)c->op >= OC_JOB_OP_COUNT)
+		return plan_fail(err, errlen, "unknown job action");
+	switch (c->op) {
+	case OC_JOB_OP_SIGNAL:
+		if (c->signal < 1 || c->signal > 64)
+			return plan_fail(err, errlen, "signal: a number from 1 to 64");
+		return 0;
+	case OC_JOB_OP_TIME_LIMIT:
+		if (c->minutes == 0)
+			return plan_fail(err, errlen, "time limit: at least one minute (or UNLIMITED)");
+		if (c->minutes != OC_NONE && c->minutes > PLAN_DURATION_MAX_MIN)
+			return plan_fail(err, errlen, "time limit: at most 3650 days (or UNLIMITED)");
+		return 0;
+	case OC_JOB_OP_NICE:
+		if (c->nice < -PLAN_NICE_MAX || c->nice > PLAN_NICE_MAX)
+			return plan_fail(err, errlen, "nice: between -2147483645 and 2147483645");
+		return 0;
+	case OC_JOB_OP_PARTITION: return plan_check_name("partition", c->name, err, errlen);
+	case OC_JOB_OP_QOS: return plan_check_name("QoS", c->name, err, errlen);
+	default: return 0;
+	}
+}
+
+const char *oc_plan_time_limit(uint32_t minutes, char *out, size_t len)
+{
+	if (minutes == OC_NONE) {
+		snprintf(out, len, "UNLIMITED");
+		return out;
+	}
+	unsigned d = minutes / 1440, h = minutes % 1440 / 60, m = minutes % 60;
+	if (d)
+		snprintf(out, len, "%u-%02u:%02u:00", d, h, m);
+	else
+		snprintf(out, len, "%02u:%02u:00", h, m);
+	return out;
+}
+
+size_t oc_plan_job_change(uint32_t job_id, const struct oc_job_change *c, char *out, size_t len)
+{
+	struct plan_buf b = {out, len, 0};
+	char id[16], v[64];
+	snprintf(id, sizeof(id), "%u", job_id);
+	static const char *const verbs[OC_JOB_OP_COUNT] = {
+		[OC_JOB_OP_HOLD] = "hold",
+		[OC_JOB_OP_RELEASE] = "release",
+		[OC_JOB_OP_REQUEUE] = "requeue",
+		[OC_JOB_OP_REQUEUE_HOLD] = "requeuehold",
+	};
+	switch (c->op) {
+	case OC_JOB_OP_CANCEL: plan_puts(&b, "scancel "); break;
+	case OC_JOB_OP_SIGNAL: {
+		const char *name = oc_plan_signal_name(c->signal);
+		if (name)
+			snprintf(v, sizeof(v), "%s", name);
+		else
+			snprintf(v, sizeof(v), "%d", c->signal);
+		plan_puts(&b, "scancel --signal=");
+		plan_puts(&b, v);
+		plan_puts(&b, c->batch_only ? " --batch " : " --full ");
+		break;
+	}
+	case OC_JOB_OP_HOLD:
+	case OC_JOB_OP_RELEASE:
+	case OC_JOB_OP_REQUEUE:
+	case OC_JOB_OP_REQUEUE_HOLD:
+		plan_puts(&b, "scontrol ");
+		plan_puts(&b, verbs[c->op]);
+		plan_puts(&b, " ");
+		break;
+	default:
+		plan_puts(&b, "scontrol update");
+		plan_put_kv(&b, "JobId", id);
+		if (c->op == OC_JOB_OP_TIME_LIMIT)
+			plan_put_kv(&b, "TimeLimit", oc_plan_time_limit(c->minutes, v, sizeof(v)));
+		else if (c->op == OC_JOB_OP_PARTITION)
+			plan_put_kv(&b, "Partition", c->name);
+		else if (c->op == OC_JOB_OP_QOS)
+			plan_put_kv(&b, "QOS", c->name);
+		else {
+			snprintf(v, sizeof(v), "%d", c->nice);
+			plan_put_kv(&b, "Nice", v);
+		}
+		return plan_end(&b);
+	}
+	plan_puts(&b, id);
+	return plan_end(&b);
 }

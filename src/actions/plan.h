@@ -4,6 +4,7 @@
 #define OC_ACTIONS_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "actions/writer.h"
 
@@ -78,5 +79,35 @@ int oc_plan_parse_duration(const char *text, long *minutes, char *err, size_t er
 /* A reservation name proposed for nodes: "maint_YYYYMMDD_HHMM" from now
  * (local time). Writes into out (truncated to len); returns out. */
 const char *oc_plan_propose_resv_name(time_t now, char *out, size_t len);
+
+/* ---- job actions ---------------------------------------------------- */
+
+/* The name of a signal as scancel takes it ("USR1", no "SIG"), NULL for a
+ * number this table does not name. */
+const char *oc_plan_signal_name(int sig);
+
+/* Parse a signal as typed: a name with or without "SIG" in any case
+ * ("usr1", "SIGTERM") or a number 1..64. Returns 0 and sets *sig, or -1
+ * with a message. */
+int oc_plan_parse_signal(const char *text, int *sig, char *err, size_t errlen);
+
+/* Check a change before it is shown or applied: a signal 1..64, a time
+ * limit of at least a minute (or UNLIMITED), a nice value in Slurm's
+ * range (-2147483645 .. 2147483645), a partition or QoS name of 1..63
+ * characters of [A-Za-z0-9_.-]. Returns 0, or -1 with a message. */
+int oc_plan_check_job_change(const struct oc_job_change *c, char *err, size_t errlen);
+
+/* The equivalent command of a job change:
+ *   scancel 123
+ *   scancel --signal=USR1 --batch 123    (--full for every step)
+ *   scontrol hold 123 / release / requeue / requeuehold
+ *   scontrol update JobId=123 TimeLimit=1-12:00:00 (UNLIMITED)
+ *   scontrol update JobId=123 Partition=large / QOS=normal / Nice=100
+ * Returns the length it needs, like oc_plan_quote. */
+size_t oc_plan_job_change(uint32_t job_id, const struct oc_job_change *c, char *out, size_t len);
+
+/* A time limit as Slurm prints it: "UNLIMITED" for OC_NONE, else
+ * [D-]HH:MM:SS. Writes into out; returns out. */
+const char *oc_plan_time_limit(uint32_t minutes, char *out, size_t len);
 
 #endif

@@ -47,6 +47,44 @@ struct oc_job_spec {
 	bool hold;              /* --hold */
 };
 
+/* What can be done to a job (one job id per request). */
+enum oc_job_op {
+	OC_JOB_OP_CANCEL = 0,    /* scancel ID */
+	OC_JOB_OP_SIGNAL,        /* scancel --signal=SIG (--batch | --full) ID */
+	OC_JOB_OP_HOLD,          /* scontrol hold ID: priority 0, an admin hold */
+	OC_JOB_OP_RELEASE,       /* scontrol release ID */
+	OC_JOB_OP_REQUEUE,       /* scontrol requeue ID */
+	OC_JOB_OP_REQUEUE_HOLD,  /* scontrol requeuehold ID */
+	OC_JOB_OP_TIME_LIMIT,    /* scontrol update JobId=ID TimeLimit=... */
+	OC_JOB_OP_PARTITION,     /* scontrol update JobId=ID Partition=... */
+	OC_JOB_OP_QOS,           /* scontrol update JobId=ID QOS=... */
+	OC_JOB_OP_NICE,          /* scontrol update JobId=ID Nice=... */
+	OC_JOB_OP_COUNT,
+};
+
+/* A change to a job: the operation and its value. */
+struct oc_job_change {
+	enum oc_job_op op;
+	int signal;              /* SIGNAL: 1..64 */
+	bool batch_only;         /* SIGNAL: the batch shell only (scancel
+	                            --batch), else every step and the batch
+	                            shell (scancel --full) */
+	uint32_t minutes;        /* TIME_LIMIT: minutes, OC_NONE = UNLIMITED */
+	int nice;                /* NICE: -2147483645 .. 2147483645 */
+	char name[64];           /* PARTITION, QOS: the name */
+};
+
+/* A job as a read-back after a change sees it. */
+struct oc_job_now {
+	bool found;              /* false: slurmctld no longer knows the job */
+	enum oc_job_state state;
+	uint32_t priority;       /* 0: held */
+	uint32_t time_limit_min; /* OC_NONE: UNLIMITED */
+	int nice;
+	uint32_t restarts;       /* times requeued */
+	char partition[64], qos[64], reason[64];
+};
+
 /* What the user running the console may do in Slurm. */
 enum oc_admin_level { OC_ADMIN_NONE = 0, OC_ADMIN_OPERATOR, OC_ADMIN_ADMIN };
 
@@ -100,6 +138,14 @@ struct oc_writer_ops {
 	 * SIGUSR1 to the batch shell only: "scancel -b -s USR1"). Returns 0,
 	 * or -1 with Slurm's error text. */
 	int (*cancel_job)(void *ctx, uint32_t job_id, int signal, char *err, size_t errlen);
+	/* Job actions: one change to one job, as scancel/scontrol would make
+	 * it. Returns 0; 1 when the job had already ended (a cancel or a
+	 * signal of an ended job: nothing to do, as scancel says); -1 with
+	 * Slurm's own error text in err. */
+	int (*job_change)(void *ctx, uint32_t job_id, const struct oc_job_change *c, char *err, size_t errlen);
+	/* Read one job back (`scontrol show job ID`). Returns 0 (out->found
+	 * false when slurmctld does not know the id), or -1 with err. */
+	int (*read_job)(void *ctx, uint32_t job_id, struct oc_job_now *out, char *err, size_t errlen);
 	/* Per-user accounting totals since a time (what `sacct -a -X -S`
 	 * aggregates): lines "user account jobs" into out. Returns the number
 	 * of users, or -1 with err (slurmdbd down...). */

@@ -618,6 +618,105 @@ static void test_whoami_rule(void **state)
 	assert_false(oc_is_slurm_user(NULL, "slurm"));
 }
 
+/* ---- job actions ---------------------------------------------------------- */
+
+static void expect_job_line(uint32_t id, struct oc_job_change c, const char *want)
+{
+	char out[256];
+	size_t n = oc_plan_job_change(id, &c, out, sizeof(out));
+	assert_string_equal(out, want);
+	assert_int_equal(n, strlen(want));
+	char err[128];
+	assert_int_equal(oc_plan_check_job_change(&c, err, sizeof(err)), 0);
+}
+
+static void test_job_lines(void **state)
+{
+	(void)state;
+	expect_job_line(123, (struct oc_job_change){.op = OC_JOB_OP_CANCEL}, "scancel 123");
+	expect_job_line(123, (struct oc_job_change){.op = OC_JOB_OP_SIGNAL, .signal = 10, .batch_only = true},
+			"scancel --signal=USR1 --batch 123");
+	expect_job_line(7, (struct oc_job_change){.op = OC_JOB_OP_SIGNAL, .signal = 15},
+			"scancel --signal=TERM --full 7");
+	expect_job_line(7, (struct oc_job_change){.op = OC_JOB_OP_SIGNAL, .signal = 40},
+			"scancel --signal=40 --full 7");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_HOLD}, "scontrol hold 9");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_RELEASE}, "scontrol release 9");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_REQUEUE}, "scontrol requeue 9");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_REQUEUE_HOLD}, "scontrol requeuehold 9");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_TIME_LIMIT, .minutes = 2160},
+			"scontrol update JobId=9 TimeLimit=1-12:00:00");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_TIME_LIMIT, .minutes = 90},
+			"scontrol update JobId=9 TimeLimit=01:30:00");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_TIME_LIMIT, .minutes = OC_NONE},
+			"scontrol update JobId=9 TimeLimit=UNLIMITED");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_PARTITION, .name = "large"},
+			"scontrol update JobId=9 Partition=large");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_QOS, .name = "normal"},
+			"scontrol update JobId=9 QOS=normal");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_NICE, .nice = -100},
+			"scontrol update JobId=9 Nice=-100");
+	/* Truncation counts like snprintf. */
+	char small[8];
+	struct oc_job_change c = {.op = OC_JOB_OP_CANCEL};
+	assert_int_equal(oc_plan_job_change(4294967294u, &c, small, sizeof(small)), strlen("scancel 4294967294"));
+	assert_string_equal(small, "scancel");
+}
+
+static void expect_bad_change(struct oc_job_change c, const char *words)
+{
+	char err[160] = "";
+	assert_int_equal(oc_plan_check_job_change(&c, err, sizeof(err)), -1);
+	if (!strstr(err, words))
+		fail_msg("\"%s\" lacks \"%s\"", err, words);
+}
+
+static void test_job_checks(void **state)
+{
+	(void)state;
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_SIGNAL, .signal = 0}, "1 to 64");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_SIGNAL, .signal = 65}, "1 to 64");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_TIME_LIMIT, .minutes = 0}, "at least one minute");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_TIME_LIMIT, .minutes = 3651u * 1440}, "3650 days");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_NICE, .nice = INT_MAX}, "nice");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_NICE, .nice = INT_MIN}, "nice");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_PARTITION, .name = ""}, "partition");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_PARTITION, .name = "a b"}, "partition");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_QOS, .name = "x;rm"}, "QoS");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_COUNT}, "unknown job action");
+	char err[64];
+	assert_int_equal(oc_plan_check_job_change(NULL, err, sizeof(err)), -1);
+}
+
+static void test_parse_signal(void **state)
+{
+	(void)state;
+	int sig = 0;
+	char err[160];
+	const struct {
+		const char *text;
+		int sig;
+	} ok[] = {{"USR1", 10}, {"usr1", 10}, {"SIGTERM", 15}, {" sigkill ", 9}, {"10", 10}, {"64", 64}, {"1", 1}};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		sig = 0;
+		assert_int_equal(oc_plan_parse_signal(ok[i].text, &sig, err, sizeof(err)), 0);
+		assert_int_equal(sig, ok[i].sig);
+	}
+	const char *bad[] = {"", "   ", "0", "65", "100", "-9", "SIG", "USR3", "9x", "TERMINATE", NULL};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sig = -1;
+		assert_int_equal(oc_plan_parse_signal(bad[i], &sig, err, sizeof(err)), -1);
+		assert_int_equal(sig, -1);
+		assert_non_null(strstr(err, "signal"));
+	}
+	assert_string_equal(oc_plan_signal_name(10), "USR1");
+	assert_null(oc_plan_signal_name(40));
+	char tl[32];
+	assert_string_equal(oc_plan_time_limit(OC_NONE, tl, sizeof(tl)), "UNLIMITED");
+	assert_string_equal(oc_plan_time_limit(1, tl, sizeof(tl)), "00:01:00");
+	assert_string_equal(oc_plan_time_limit(1440, tl, sizeof(tl)), "1-00:00:00");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -632,6 +731,9 @@ int main(void)
 		cmocka_unit_test(test_parse_start),
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_propose_name),
+		cmocka_unit_test(test_job_lines),
+		cmocka_unit_test(test_job_checks),
+		cmocka_unit_test(test_parse_signal),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	remove_globdir();
