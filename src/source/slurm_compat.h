@@ -46,6 +46,19 @@ static inline int oc_slurm_kill_job(uint32_t job_id, uint16_t sig, uint16_t flag
 #endif
 }
 
+/* slurm_load_job takes a slurm_step_id_t instead of the job id from
+ * 26.05 on (as slurm_kill_job). Returns what slurm_load_job returns. */
+static inline int oc_slurm_load_job(job_info_msg_t **resp, uint32_t job_id, uint16_t show)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+	id.job_id = job_id;
+	return slurm_load_job(resp, id, show);
+#else
+	return slurm_load_job(resp, job_id, show);
+#endif
+}
+
 /* The reservation name slurm_create_reservation returns: strdup'd up to
  * 25.11, xstrdup'd from 26.05 on (upstream 74f4b700bc, "Return xstring
  * from slurm_create_reservation()"), and free() on xmalloc'd memory aborts

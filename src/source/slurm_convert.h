@@ -65,6 +65,9 @@ struct oc_config *oc_slurm_convert_config(slurm_conf_t *conf, const struct oc_co
 void oc_slurm_node_state(uint32_t node_state, enum oc_node_base *base, uint32_t *flags, char *other,
 			 size_t len);
 
+/* A job's job_state (JOB_* base and flags) as the model's state. */
+enum oc_job_state oc_slurm_job_state(uint32_t job_state);
+
 /* Reservation flag bits as Slurm prints them ("MAINT,IGNORE_JOBS") into
  * buf (always NUL-terminated; names that do not fit are left out). */
 void oc_slurm_resv_flags_string(uint64_t flags, char *buf, size_t len);

@@ -361,7 +361,7 @@ fail:
 
 /* ---- jobs -------------------------------------------------------------- */
 
-static enum oc_job_state job_state_from_slurm(uint32_t s)
+enum oc_job_state oc_slurm_job_state(uint32_t s)
 {
 	switch (s & JOB_STATE_BASE) {
 	case JOB_PENDING: return OC_JOB_PENDING;
@@ -474,7 +474,7 @@ static int job_fill(struct slurm_backend *b, struct oc_job *j, const slurm_job_i
 	if (job_str_intern(in, sa, user, &j->user) < 0 || job_str_intern(in, sa, ji->account, &j->account) < 0 ||
 	    job_str_intern(in, sa, ji->partition, &j->partition) < 0 || job_str_intern(in, sa, ji->qos, &j->qos) < 0)
 		return -1;
-	j->state = job_state_from_slurm(ji->job_state);
+	j->state = oc_slurm_job_state(ji->job_state);
 	job_flags(j, ji);
 	/* squeue prints the description when there is one
 	 * ("ReqNodeNotAvail, UnavailableNodes:..."), else the name. */

@@ -31,6 +31,7 @@
 #include <slurm/slurm_errno.h>
 #include <slurm/slurmdb.h>
 
+#include "actions/plan.h"
 #include "core/hostlist.h"
 #include "core/strbuf.h"
 #include "core/strmap.h"
@@ -39,6 +40,7 @@
 #include "source/sacctmgr.h"
 #include "source/slurm_compat.h"
 #include "source/slurm_convert.h"
+#include "source/slurm_reason.h"
 
 /* Most names one node update may name (libslurm's own range limit is
  * 64k names per bracket range). */
@@ -749,6 +751,122 @@ static int sw_cancel_job(void *ctx, uint32_t job_id, int signal, char *err, size
 	return -1;
 }
 
+/* ---- job actions --------------------------------------------------------- */
+
+/* The error of a job update or requeue: the call's, or the first one a
+ * per-task reply carries. Frees resp. Returns 0 or the Slurm error. */
+static int job_resp_error(int rc, int e, job_array_resp_msg_t *resp)
+{
+	int out = rc == SLURM_SUCCESS ? 0 : (e ? e : SLURM_ERROR);
+	for (uint32_t i = 0; !out && resp && i < resp->job_array_count; i++)
+		if (resp->error_code[i] != SLURM_SUCCESS)
+			out = (int)resp->error_code[i];
+	if (resp)
+		slurm_free_job_array_resp(resp);
+	return out;
+}
+
+/* hold, release, time limit, partition, QoS, nice: one update request, as
+ * scontrol makes it (job_id_str: the one job id field every release
+ * has). Returns 0 or the Slurm error. */
+static int job_update(char *id, const struct oc_job_change *c)
+{
+	job_desc_msg_t d;
+	slurm_init_job_desc_msg(&d);
+	d.job_id_str = id;
+	char name[sizeof(c->name)];
+	snprintf(name, sizeof(name), "%s", c->name);
+	switch (c->op) {
+	case OC_JOB_OP_HOLD:
+		d.priority = 0; /* scontrol hold: an administrator's hold */
+		d.alloc_sid = 0;
+		break;
+	case OC_JOB_OP_RELEASE: d.priority = INFINITE; break;
+	case OC_JOB_OP_TIME_LIMIT: d.time_limit = c->minutes == OC_NONE ? INFINITE : c->minutes; break;
+	case OC_JOB_OP_PARTITION: d.partition = name; break;
+	case OC_JOB_OP_QOS: d.qos = name; break;
+	default: d.nice = (uint32_t)((int64_t)NICE_OFFSET + c->nice); break;
+	}
+	job_array_resp_msg_t *resp = NULL;
+	errno = 0;
+	int rc = slurm_update_job2(&d, &resp);
+	return job_resp_error(rc, errno, resp);
+}
+
+static int sw_job_change(void *ctx, uint32_t job_id, const struct oc_job_change *c, char *err, size_t errlen)
+{
+	(void)ctx;
+	if (job_id == 0 || job_id >= NO_VAL) {
+		seterr(err, errlen, "bad job id %u", (unsigned)job_id);
+		return -1;
+	}
+	if (oc_plan_check_job_change(c, err, errlen) < 0)
+		return -1;
+	char id[16];
+	snprintf(id, sizeof(id), "%u", job_id);
+	int e = 0;
+	job_array_resp_msg_t *resp = NULL;
+	switch (c->op) {
+	case OC_JOB_OP_CANCEL:
+	case OC_JOB_OP_SIGNAL: {
+		/* scancel: a cancel is SIGKILL to the whole job with no flags;
+		 * --batch is KILL_JOB_BATCH, --full KILL_FULL_JOB. */
+		uint16_t sig = c->op == OC_JOB_OP_CANCEL ? (uint16_t)SIGKILL : (uint16_t)c->signal;
+		uint16_t flags = c->op == OC_JOB_OP_CANCEL ? 0 : c->batch_only ? KILL_JOB_BATCH : KILL_FULL_JOB;
+		errno = 0;
+		if (slurm_kill_job2(id, sig, flags, NULL) != SLURM_SUCCESS)
+			e = errno ? errno : SLURM_ERROR;
+		if (e == ESLURM_ALREADY_DONE)
+			return 1; /* as scancel: nothing left to cancel or signal */
+		break;
+	}
+	case OC_JOB_OP_REQUEUE:
+	case OC_JOB_OP_REQUEUE_HOLD: {
+		errno = 0;
+		int rc = slurm_requeue2(id, c->op == OC_JOB_OP_REQUEUE_HOLD ? JOB_REQUEUE_HOLD : 0, &resp);
+		e = job_resp_error(rc, errno, resp);
+		break;
+	}
+	default: e = job_update(id, c); break;
+	}
+	if (!e)
+		return 0;
+	slurm_err(err, errlen, e);
+	return -1;
+}
+
+static int sw_read_job(void *ctx, uint32_t job_id, struct oc_job_now *out, char *err, size_t errlen)
+{
+	(void)ctx;
+	memset(out, 0, sizeof(*out));
+	job_info_msg_t *msg = NULL;
+	errno = 0;
+	if (oc_slurm_load_job(&msg, job_id, SHOW_ALL) != SLURM_SUCCESS) {
+		int e = errno;
+		if (e == ESLURM_INVALID_JOB_ID)
+			return 0; /* purged: slurmctld no longer knows it */
+		slurm_err(err, errlen, e);
+		return -1;
+	}
+	for (uint32_t i = 0; msg && i < msg->record_count; i++) {
+		const slurm_job_info_t *ji = &msg->job_array[i];
+		if (ji->job_id != job_id)
+			continue; /* the other tasks of an array */
+		out->found = true;
+		out->state = oc_slurm_job_state(ji->job_state);
+		out->priority = ji->priority;
+		out->time_limit_min = (ji->time_limit == INFINITE || ji->time_limit == NO_VAL) ? OC_NONE : ji->time_limit;
+		out->nice = (int)((int64_t)ji->nice - (int64_t)NICE_OFFSET);
+		out->restarts = ji->restart_cnt;
+		snprintf(out->partition, sizeof(out->partition), "%s", ji->partition ? ji->partition : "");
+		snprintf(out->qos, sizeof(out->qos), "%s", ji->qos ? ji->qos : "");
+		snprintf(out->reason, sizeof(out->reason), "%s", oc_slurm_reason_name(ji->state_reason));
+		break;
+	}
+	slurm_free_job_info_msg(msg);
+	return 0;
+}
+
 /* sacct -a -X -n -P -S SINCE -o user,account,jobid: one line per job
  * ("alice|team-a|55"), counted per (user, account) into lines "alice
  * team-a 3" (sorted; an empty field is written "-"). */
@@ -841,6 +959,8 @@ static const struct oc_writer_ops slurm_writer_ops = {
 	.onb_run_step = sw_onb_run_step,
 	.submit_job = sw_submit_job,
 	.cancel_job = sw_cancel_job,
+	.job_change = sw_job_change,
+	.read_job = sw_read_job,
 	.sacct_users = sw_sacct_users,
 	.read_config = sw_read_config,
 };
