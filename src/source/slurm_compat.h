@@ -32,31 +32,30 @@ typedef ListIterator oc_list_itr;
 #define oc_slurm_free_conf(conf) slurm_free_ctl_conf(conf)
 #endif
 
-/* slurm_kill_job takes a slurm_step_id_t instead of the job id from 26.05 on
- * (libslurm reads only its job_id). Returns what slurm_kill_job returns,
- * errno set as it leaves it. */
+/* slurm_kill_job and slurm_load_job take a slurm_step_id_t instead of the
+ * job id from 26.05 on (libslurm reads only its job_id): OC_SLURM_JOB(id)
+ * is what they take. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+static inline slurm_step_id_t oc_slurm_step_of(uint32_t job_id)
+{
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+	id.job_id = job_id;
+	return id;
+}
+#define OC_SLURM_JOB(job_id) oc_slurm_step_of(job_id)
+#else
+#define OC_SLURM_JOB(job_id) (job_id)
+#endif
+
+/* Return what slurm_kill_job / slurm_load_job return, errno as they leave it. */
 static inline int oc_slurm_kill_job(uint32_t job_id, uint16_t sig, uint16_t flags)
 {
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
-	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
-	id.job_id = job_id;
-	return slurm_kill_job(id, sig, flags);
-#else
-	return slurm_kill_job(job_id, sig, flags);
-#endif
+	return slurm_kill_job(OC_SLURM_JOB(job_id), sig, flags);
 }
 
-/* slurm_load_job takes a slurm_step_id_t instead of the job id from
- * 26.05 on (as slurm_kill_job). Returns what slurm_load_job returns. */
 static inline int oc_slurm_load_job(job_info_msg_t **resp, uint32_t job_id, uint16_t show)
 {
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
-	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
-	id.job_id = job_id;
-	return slurm_load_job(resp, id, show);
-#else
-	return slurm_load_job(resp, job_id, show);
-#endif
+	return slurm_load_job(resp, OC_SLURM_JOB(job_id), show);
 }
 
 /* The reservation name slurm_create_reservation returns: strdup'd up to
