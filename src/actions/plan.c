@@ -630,9 +630,15 @@ const char *oc_plan_time_limit(uint32_t minutes, char *out, size_t len)
 
 size_t oc_plan_job_change(uint32_t job_id, const struct oc_job_change *c, char *out, size_t len)
 {
-	struct plan_buf b = {out, len, 0};
-	char id[16], v[64];
+	char id[16];
 	snprintf(id, sizeof(id), "%u", job_id);
+	return oc_plan_job_change_ids(id, c, out, len);
+}
+
+size_t oc_plan_job_change_ids(const char *ids, const struct oc_job_change *c, char *out, size_t len)
+{
+	struct plan_buf b = {out, len, 0};
+	char v[64];
 	static const char *const verbs[OC_JOB_OP_COUNT] = {
 		[OC_JOB_OP_HOLD] = "hold",
 		[OC_JOB_OP_RELEASE] = "release",
@@ -659,10 +665,11 @@ size_t oc_plan_job_change(uint32_t job_id, const struct oc_job_change *c, char *
 		plan_puts(&b, "scontrol ");
 		plan_puts(&b, verbs[c->op]);
 		plan_puts(&b, " ");
-		break;
+		plan_puts(&b, ids);
+		return plan_end(&b);
 	default:
 		plan_puts(&b, "scontrol update");
-		plan_put_kv(&b, "JobId", id);
+		plan_put_kv(&b, "JobId", ids);
 		if (c->op == OC_JOB_OP_TIME_LIMIT)
 			plan_put_kv(&b, "TimeLimit", oc_plan_time_limit(c->minutes, v, sizeof(v)));
 		else if (c->op == OC_JOB_OP_PARTITION)
@@ -675,6 +682,8 @@ size_t oc_plan_job_change(uint32_t job_id, const struct oc_job_change *c, char *
 		}
 		return plan_end(&b);
 	}
-	plan_puts(&b, id);
+	/* scancel takes the ids apart: "113 114". */
+	for (const char *p = ids; *p; p++)
+		plan_put(&b, *p == ',' ? " " : p, 1);
 	return plan_end(&b);
 }

@@ -105,6 +105,9 @@ int oc_plan_check_job_change(const struct oc_job_change *c, char *err, size_t er
  *   scontrol update JobId=123 Partition=large / QOS=normal / Nice=100
  * Returns the length it needs, like oc_plan_quote. */
 size_t oc_plan_job_change(uint32_t job_id, const struct oc_job_change *c, char *out, size_t len);
+/* The same for several jobs, ids a comma list ("113,114"): scancel gets
+ * them apart ("scancel 113 114"), scontrol as the list. */
+size_t oc_plan_job_change_ids(const char *ids, const struct oc_job_change *c, char *out, size_t len);
 
 /* A time limit as Slurm prints it: "UNLIMITED" for OC_NONE, else
  * [D-]HH:MM:SS. Writes into out; returns out. */

@@ -91,7 +91,7 @@ static bool node_took(const struct oc_node *n, enum oc_node_op op, const char *r
  * dropped the connection during the request (the request may still be
  * applied when it recovers), as opposed to a refusal or a connection that
  * never opened. */
-static bool is_timeout(const char *err)
+bool oc_action_is_timeout(const char *err)
 {
 	return strcasestr(err, "timed out") || strcasestr(err, "timeout") || strcasestr(err, "Connection reset") ||
 	       strcasestr(err, "Zero Bytes were transmitted") || strcasestr(err, "Broken pipe");
@@ -100,7 +100,7 @@ static bool is_timeout(const char *err)
 /* The request reached slurmctld (or may have) but no answer came: it timed
  * out, or the connection broke because slurmctld died under it (found by
  * the drill tests/e2e/test_drill_ctld.sh: "Connection reset by peer"). */
-static void unknown_result(struct oc_action_result *res, const char *slurm_err, char *error, size_t errlen)
+void oc_action_unknown_result(struct oc_action_result *res, const char *slurm_err, char *error, size_t errlen)
 {
 	bool broke = !strcasestr(slurm_err, "timed out") && !strcasestr(slurm_err, "timeout");
 	res->status = OC_ACTION_UNKNOWN;
@@ -127,8 +127,8 @@ static void apply_node_update(const struct oc_writer *w, const struct oc_action_
 	}
 	char slurm_err[512] = "";
 	int rc = w->ops->node_update(w->ctx, req->nodes, req->op, req->reason, slurm_err, sizeof(slurm_err));
-	if (rc < 0 && is_timeout(slurm_err)) {
-		unknown_result(res, slurm_err, error, errlen);
+	if (rc < 0 && oc_action_is_timeout(slurm_err)) {
+		oc_action_unknown_result(res, slurm_err, error, errlen);
 		oc_writer_names_free(&names, n);
 		return;
 	}
@@ -242,8 +242,8 @@ static void apply_resv_create(const struct oc_writer *w, const struct oc_action_
 {
 	char err[512] = "";
 	if (w->ops->resv_create(w->ctx, &req->resv, name_out, name_len, err, sizeof(err)) < 0) {
-		if (is_timeout(err)) {
-			unknown_result(res, err, error, errlen);
+		if (oc_action_is_timeout(err)) {
+			oc_action_unknown_result(res, err, error, errlen);
 			return;
 		}
 		res->status = OC_ACTION_FAILED;
@@ -290,8 +290,8 @@ static void apply_resv_delete(const struct oc_writer *w, const struct oc_action_
 {
 	char err[512] = "";
 	int rc = w->ops->resv_delete(w->ctx, req->resv_name, err, sizeof(err));
-	if (rc < 0 && is_timeout(err)) {
-		unknown_result(res, err, error, errlen);
+	if (rc < 0 && oc_action_is_timeout(err)) {
+		oc_action_unknown_result(res, err, error, errlen);
 		return;
 	}
 	struct oc_reservations *t = NULL;
@@ -395,6 +395,23 @@ static json_t *action_describe(const struct oc_action_req *req, const char **act
 		break;
 	case OC_ACTION_ONBOARD_PREVIEW:
 		break;
+	case OC_ACTION_JOB:
+		*action = oc_job_op_name(req->job.op);
+		*targets = req->job_ids;
+		if (!params)
+			break;
+		if (req->job.op == OC_JOB_OP_SIGNAL) {
+			json_object_set_new(params, "signal", json_integer(req->job.signal));
+			json_object_set_new(params, "scope", json_string(req->job.batch_only ? "batch" : "full"));
+		} else if (req->job.op == OC_JOB_OP_TIME_LIMIT) {
+			json_object_set_new(params, "minutes",
+					    req->job.minutes == OC_NONE ? json_null() : json_integer(req->job.minutes));
+		} else if (req->job.op == OC_JOB_OP_PARTITION || req->job.op == OC_JOB_OP_QOS) {
+			json_object_set_new(params, "name", json_string_lossy(req->job.name));
+		} else if (req->job.op == OC_JOB_OP_NICE) {
+			json_object_set_new(params, "nice", json_integer(req->job.nice));
+		}
+		break;
 	}
 	return params;
 }
@@ -461,6 +478,9 @@ static void action_apply(const struct oc_writer *writer, const char *cluster, co
 		break;
 	case OC_ACTION_ONBOARD_PREVIEW:
 		break; /* handled above */
+	case OC_ACTION_JOB:
+		oc_job_apply(writer, req, res, error, sizeof(error));
+		break;
 	}
 	json_decref(params);
 	rec.time = time(NULL);

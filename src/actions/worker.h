@@ -17,7 +17,11 @@ enum oc_action_kind {
 	OC_ACTION_RESV_DELETE,
 	OC_ACTION_ONBOARD,
 	OC_ACTION_ONBOARD_PREVIEW, /* read, check and plan only: no change, no audit */
+	OC_ACTION_JOB,             /* one change to one or more jobs */
 };
+
+/* Most jobs one action takes (the tagged jobs of a queue). */
+#define OC_ACTION_MAX_JOBS 1024
 
 /* One action, as confirmed by the admin. */
 struct oc_action_req {
@@ -35,6 +39,11 @@ struct oc_action_req {
 	/* apply exactly the plan the last preview showed (built from the state
 	 * that preview read), not a new one */
 	bool onb_use_preview;
+	/* job actions: the change, to each job in turn */
+	struct oc_job_change job;
+	uint32_t jobs[OC_ACTION_MAX_JOBS];
+	size_t njobs;
+	char job_ids[12 * OC_ACTION_MAX_JOBS]; /* "113,114" for the audit line */
 	/* the equivalent command line shown to the admin (and audited) */
 	char command[8192];
 };
@@ -111,6 +120,22 @@ void oc_worker_progress(struct oc_worker *w, struct oc_progress *out);
 void oc_action_apply(const struct oc_writer *writer, const char *cluster, const char *audit_path,
 		     const struct oc_action_req *req, struct oc_action_result *res, oc_progress_fn progress,
 		     void *progress_ctx);
+
+/* Job actions, the part of oc_action_apply for OC_ACTION_JOB (in
+ * job_apply.c): per job, read it, apply the change, read it back and say
+ * what became of it ("already ended" is not an error). error gets the
+ * text for the audit line. */
+void oc_job_apply(const struct oc_writer *w, const struct oc_action_req *req, struct oc_action_result *res,
+		  char *error, size_t errlen);
+
+/* For the apply files: whether Slurm's error text says the controller
+ * did not answer or broke the connection during the request (it may
+ * still be applied), and the result that says so. */
+bool oc_action_is_timeout(const char *err);
+void oc_action_unknown_result(struct oc_action_result *res, const char *slurm_err, char *error, size_t errlen);
+
+/* The audit action name of a job change ("job.cancel"). */
+const char *oc_job_op_name(enum oc_job_op op);
 
 /* The preview of an onboarding: the diff against the cluster and the
  * sacctmgr command lines in order, into res->details (status OK, or

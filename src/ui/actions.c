@@ -134,6 +134,40 @@ static bool c_onboard(struct oc_app *app, const char *arg)
 	return true;
 }
 
+/* Job actions: on the queue view's tagged jobs, else its selected job;
+ * value (a : command's argument) fills the form's value field. */
+static bool job_action(struct oc_app *app, enum oc_job_op op, const char *value)
+{
+	if (app->view[app->cur]->def->tags != OC_TAG_JOBS) {
+		oc_app_message(app, true, " job actions work in the queue view (2): select or tag jobs there");
+		return false;
+	}
+	if (!writes_ok(app))
+		return false;
+	oc_dialog_open_job(app, op, value);
+	return true;
+}
+
+#define JOB_ACTION(fname, op)                                       \
+	static void fname(struct oc_app *app)                       \
+	{                                                           \
+		job_action(app, op, NULL);                          \
+	}                                                           \
+	static bool fname##_cmd(struct oc_app *app, const char *arg) \
+	{                                                           \
+		return job_action(app, op, arg);                    \
+	}
+JOB_ACTION(a_job_cancel, OC_JOB_OP_CANCEL)
+JOB_ACTION(a_job_signal, OC_JOB_OP_SIGNAL)
+JOB_ACTION(a_job_hold, OC_JOB_OP_HOLD)
+JOB_ACTION(a_job_release, OC_JOB_OP_RELEASE)
+JOB_ACTION(a_job_requeue, OC_JOB_OP_REQUEUE)
+JOB_ACTION(a_job_requeue_hold, OC_JOB_OP_REQUEUE_HOLD)
+JOB_ACTION(a_job_limit, OC_JOB_OP_TIME_LIMIT)
+JOB_ACTION(a_job_partition, OC_JOB_OP_PARTITION)
+JOB_ACTION(a_job_qos, OC_JOB_OP_QOS)
+JOB_ACTION(a_job_nice, OC_JOB_OP_NICE)
+
 /* ":queue normal": the partition must exist. */
 static bool c_queue(struct oc_app *app, const char *arg)
 {
@@ -155,6 +189,10 @@ static bool c_queue(struct oc_app *app, const char *arg)
 /* A view: its key opens it, its : command takes a filter (the queue's: a
  * partition). */
 #define VIEW(vname, names, text) .help = text, .view = vname, .cmd = names, .args = OC_ARGS_WORD
+/* A job action: a key (or none: command_only) and a : command. */
+#define JOB(fname, name, arg, text)                                                                    \
+	.help = text, .run = fname, .cmd = name, .args = (arg)[0] ? OC_ARGS_WORD : OC_ARGS_NONE, .arg_help = arg, \
+	.run_cmd = fname##_cmd
 /* A rehearsal verdict or note: a : command of the rehearsal view. */
 #define MARK(name, arg, text)                                                                              \
 	.help = text, .cmd = name, .args = OC_ARGS_REST, .arg_help = arg, .in_view = "rehearsal", .command_only = true
@@ -237,6 +275,26 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_REHEARSAL_NOTE] = {.id = "rehearsal.note", MARK("note", "TEXT", "rehearsal: a note on the selected step")},
 	[OC_ACT_REHEARSAL_REPORT] = {.id = "rehearsal.report",
 				     MARK("report", "", "rehearsal: write report.md and report.json beside the progress file")},
+	[OC_ACT_JOB_CANCEL] = {.id = "job.cancel", JOB(a_job_cancel, "cancel scancel", "", "cancel the tagged or selected jobs")},
+	[OC_ACT_JOB_SIGNAL] = {.id = "job.signal",
+			       JOB(a_job_signal, "signal", "[SIGNAL]",
+				   "send a signal to the jobs' batch shell, or to every step (scancel --signal)")},
+	[OC_ACT_JOB_HOLD] = {.id = "job.hold", JOB(a_job_hold, "hold", "", "hold pending jobs (scontrol hold)")},
+	[OC_ACT_JOB_RELEASE] = {.id = "job.release", JOB(a_job_release, "release", "", "release held jobs")},
+	[OC_ACT_JOB_REQUEUE] = {.id = "job.requeue",
+				JOB(a_job_requeue, "requeue", "", "requeue running batch jobs (they start again)")},
+	[OC_ACT_JOB_REQUEUE_HOLD] = {.id = "job.requeuehold",
+				     JOB(a_job_requeue_hold, "requeuehold", "", "requeue running batch jobs and hold them"),
+				     .command_only = true},
+	[OC_ACT_JOB_TIME_LIMIT] = {.id = "job.timelimit",
+				   JOB(a_job_limit, "timelimit", "[LIMIT]", "change the jobs' time limit (4h, 1-12:00:00, UNLIMITED)")},
+	[OC_ACT_JOB_PARTITION] = {.id = "job.partition",
+				  JOB(a_job_partition, "setpartition", "[PARTITION]", "move pending jobs to another partition"),
+				  .command_only = true},
+	[OC_ACT_JOB_QOS] = {.id = "job.qos", JOB(a_job_qos, "setqos", "[QOS]", "change the jobs' QoS"), .command_only = true},
+	[OC_ACT_JOB_NICE] = {.id = "job.nice",
+			     JOB(a_job_nice, "nice", "[N]", "change the jobs' nice value (higher: lower priority)"),
+			     .command_only = true},
 };
 
 void oc_action_id_list(const char *ids[OC_ACT_COUNT])

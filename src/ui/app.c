@@ -62,6 +62,8 @@ const char *oc_app_selected(struct oc_app *app, enum oc_sel what, char *buf, siz
 	const char *name = NULL;
 	if (what == OC_SEL_NODE && def->tags == OC_TAG_NODES && def->tag_key)
 		name = def->tag_key(lv, item, buf, len); /* a node row's key is its name */
+	else if (what == OC_SEL_JOB && def->tags == OC_TAG_JOBS && def->tag_key)
+		name = def->tag_key(lv, item, buf, len); /* a job row's key is its id */
 	else if (def->selected)
 		name = def->selected(lv, item, what, buf, len);
 	return name && *name ? name : NULL;

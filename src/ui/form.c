@@ -211,6 +211,24 @@ void oc_form_default_nodes(struct oc_app *app, char *out, size_t len)
 	}
 }
 
+int oc_form_qos_choices(const struct oc_form_ctx *c, const char ***names, size_t *n, char *err, size_t errlen)
+{
+	const struct oc_accounting *acct = c->snap ? c->snap->accounting : NULL;
+	if (!acct || !acct->nqos) {
+		snprintf(err, errlen, "QoS: the cluster's QoS are not known (accounting not loaded)");
+		return -1;
+	}
+	*names = calloc(acct->nqos, sizeof(**names));
+	if (!*names) {
+		snprintf(err, errlen, "QoS: out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < acct->nqos; i++)
+		(*names)[i] = acct->qos[i].name;
+	*n = acct->nqos;
+	return 0;
+}
+
 size_t oc_form_busy_nodes(const struct oc_snapshot *s, char **names, size_t n, char *out, size_t len)
 {
 	size_t busy = 0;

@@ -101,6 +101,9 @@ size_t oc_form_busy_nodes(const struct oc_snapshot *s, char **names, size_t n, c
 /* Whether word is one of the names in list (separated by commas or
  * blanks). */
 bool oc_form_list_has(const char *list, const char *word);
+/* The QoS of the cluster, for a kind's choices (names borrowed from the
+ * snapshot). Returns 0, or -1 with err when accounting is not loaded. */
+int oc_form_qos_choices(const struct oc_form_ctx *c, const char ***names, size_t *n, char *err, size_t errlen);
 /* The tagged nodes, else the selected node, compressed; "" when none. */
 void oc_form_default_nodes(struct oc_app *app, char *out, size_t len);
 

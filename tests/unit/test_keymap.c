@@ -30,7 +30,8 @@ static const char *const ids[] = {
 	"view.quota", "view.reservations", "move.up", "move.down", "move.pgup", "move.pgdn",
 	"move.top", "move.bottom", "move.left", "move.right", "node.drain", "node.resume",
 	"node.undrain", "resv.create", "resv.delete", "view.audit", "team.onboard",
-	"view.rehearsal", "node.probe",
+	"view.rehearsal", "node.probe", "job.cancel", "job.signal", "job.hold", "job.release",
+	"job.requeue", "job.timelimit",
 };
 #define NIDS (sizeof(ids) / sizeof(ids[0]))
 
@@ -227,15 +228,15 @@ static void test_extends(void **state)
 	struct oc_keymap km, def;
 	test_util_write_file(f, "k/mine.json",
 			     "{\"keymap\": \"mine\", \"extends\": \"default\", \"description\": \"mine\",\n"
-			     " \"bindings\": {\"q\": null, \"Q\": \"quit\", \"j\": \"move.up\"}}",
+			     " \"bindings\": {\"q\": null, \"Z\": \"quit\", \"j\": \"move.up\"}}",
 			     path);
 	/* no default.json beside it: the built-in default */
 	assert_int_equal(oc_keymap_load(path, ids, NIDS, &km, err, sizeof(err)), 0);
 	assert_int_equal(oc_keymap_builtin("default", ids, NIDS, &def, NULL, 0), 0);
 	assert_string_equal(km.extends, "default");
-	assert_int_equal(km.n, def.n);   /* -q +Q */
+	assert_int_equal(km.n, def.n);   /* -q +Z */
 	assert_int_equal(oc_keymap_lookup(&km, 'q'), -1);
-	assert_int_equal(oc_keymap_lookup(&km, 'Q'), act("quit"));
+	assert_int_equal(oc_keymap_lookup(&km, 'Z'), act("quit"));
 	assert_int_equal(oc_keymap_lookup(&km, 'j'), act("move.up"));
 	assert_int_equal(oc_keymap_lookup(&km, '?'), act("help"));
 

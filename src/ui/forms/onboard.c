@@ -154,24 +154,6 @@ static void applying(struct oc_app *app, struct oc_action_req *req)
 }
 
 /* The cluster's QoS for F2/C-o. */
-static int qos_choices(const struct oc_form_ctx *c, const char ***names, size_t *n, char *err, size_t errlen)
-{
-	const struct oc_accounting *acct = c->snap ? c->snap->accounting : NULL;
-	if (!acct || !acct->nqos) {
-		snprintf(err, errlen, "QoS: the cluster's QoS are not known (accounting not loaded)");
-		return -1;
-	}
-	*names = calloc(acct->nqos, sizeof(**names));
-	if (!*names) {
-		snprintf(err, errlen, "QoS: out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < acct->nqos; i++)
-		(*names)[i] = acct->qos[i].name;
-	*n = acct->nqos;
-	return 0;
-}
-
 /* Check the field the cursor is in, as it is typed. */
 static void live(const struct oc_form_ctx *c, int cur, const char *v, char *err, size_t errlen)
 {
@@ -225,7 +207,7 @@ const struct oc_form_kind oc_form_onboard = {
 	.reason_field = -1,
 	.hint = "Enter preview  Tab next field  F2/C-o choose QoS  Esc cancel",
 	.choose_field = ONB_QOS,
-	.choices = qos_choices,
+	.choices = oc_form_qos_choices,
 	.live = live,
 	.plan = plan_onboard,
 	.preview = true,
