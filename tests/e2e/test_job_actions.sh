@@ -14,13 +14,14 @@ lines_before=$( (cat "$audit" 2>/dev/null || true) | wc -l)
 
 # alice's jobs in partition large (idle nodes there), named for this run.
 name="e2e-job-$$"
-submit() { # submit [--hold] COMMAND: the job id
-	local hold=""
+submit() { # submit [--hold] [-J NAME] COMMAND: the job id
+	local hold="" jname=$name
 	[ "$1" = --hold ] && { hold=--hold; shift; }
-	runuser -u alice -- sbatch --parsable -J "$name" -p large --qos large_qos -N1 --time=10 --mem=1G \
+	[ "$1" = -J ] && { jname=$2; shift 2; }
+	runuser -u alice -- sbatch --parsable -J "$jname" -p large --qos large_qos -N1 --time=10 --mem=1G \
 		--output=/dev/null $hold --wrap="$1"
 }
-e2e_on_exit sh -c "scancel -n $name 2>/dev/null; rm -f /tmp/$name.*"
+e2e_on_exit sh -c "scancel -n $name,$name-c,$name-s 2>/dev/null; rm -f /tmp/$name.*"
 field() { squeue -h -j "$1" -o "$2" 2>/dev/null; }
 
 held=$(submit --hold 'sleep 600')
@@ -74,9 +75,16 @@ ok "a job id not in the queue is refused"
 e2e_keys Escape
 e2e_wait_gone 'Hold jobs' 5
 
-# Two jobs tagged, cancelled at once.
-j2=$(submit --hold 'sleep 600')
-e2e_wait "^ +$j2 " 20
+# Two held jobs of their own name (their order stays: neither starts),
+# tagged, cancelled at once.
+j2=$(submit --hold -J "$name-c" 'sleep 600')
+j3=$(submit --hold -J "$name-c" 'sleep 600')
+e2e_keys /
+e2e_keys C-u
+e2e_type "$name-c"
+e2e_keys Enter
+e2e_wait "^ +$j3 " 20
+e2e_wait "2 jobs" 5
 e2e_keys u Home Space Down Space
 e2e_wait '2 tagged' 5
 e2e_keys c
@@ -87,19 +95,20 @@ e2e_wait "scancel [0-9]+ [0-9]+" 5
 e2e_keys Enter
 e2e_wait 'cancelled 2 jobs' 20
 e2e_keys Escape
-for j in "$held" "$j2"; do
+for j in "$j2" "$j3"; do
 	wait_cmd 20 sh -c "st=\$(squeue -h -j $j -o %T 2>/dev/null); [ -z \"\$st\" ] || [ \"\$st\" = CANCELLED ] || [ \"\$st\" = COMPLETING ]"
 done
 ok "two tagged jobs cancelled, squeue agrees"
 
 # USR1 to a running job's batch shell: its trap writes the marker.
-run=$(submit "trap 'echo USR1 > /tmp/$name.\$SLURM_JOB_ID' USR1; touch /tmp/$name.\$SLURM_JOB_ID.ready; sleep 600 & wait; sleep 600 & wait")
+run=$(submit -J "$name-s" "trap 'echo USR1 > /tmp/$name.\$SLURM_JOB_ID' USR1; touch /tmp/$name.\$SLURM_JOB_ID.ready; sleep 600 & wait; sleep 600 & wait")
 wait_cmd 60 test -e "/tmp/$name.$run.ready"
-e2e_wait "^ +$run .* R " 20
 e2e_keys u /
 e2e_keys C-u
-e2e_type "$run"
+e2e_type "$name-s"
 e2e_keys Enter
+e2e_wait "^ +$run .* R " 20
+e2e_wait "1 jobs" 5
 e2e_keys K
 e2e_wait 'Signal jobs' 5
 e2e_wait "Signal +USR1" 5
