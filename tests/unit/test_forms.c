@@ -34,8 +34,9 @@ static char *compress(void *ctx, const char *const *names, size_t n)
 static const struct oc_writer_ops ops = {.hostlist_expand = expand, .hostlist_compress = compress};
 static const struct oc_writer writer = {.ops = &ops};
 
-/* Nodes gpu-1..gpu-4 (gpu-2 runs job 100 of alice), a reservation on
- * gpu-3 from t=2000 to t=5000, every part fetched. */
+/* Nodes gpu-1..gpu-4 (gpu-2 runs job 100 of alice; job 101 of bob
+ * pends in normal), partitions normal and large, a reservation on gpu-3
+ * from t=2000 to t=5000, every part fetched. */
 static struct oc_snapshot *snap_new(void)
 {
 	struct oc_snapshot *s = oc_snapshot_new();
@@ -50,6 +51,12 @@ static struct oc_snapshot *snap_new(void)
 	static uint32_t on_gpu2[] = {1}, on_gpu3[] = {2};
 	s->jobs->v[s->jobs->n++] = (struct oc_job){.job_id = 100, .user = "alice", .state = OC_JOB_RUNNING,
 						   .node_idx = on_gpu2, .node_count = 1};
+	s->jobs->v[s->jobs->n++] = (struct oc_job){.job_id = 101, .user = "bob", .state = OC_JOB_PENDING,
+						   .partition = "normal", .name = "train"};
+	s->partitions->v = oc_arena_alloc(&s->partitions->h.arena, sizeof(*s->partitions->v) * MAXREC);
+	assert_non_null(s->partitions->v);
+	s->partitions->v[s->partitions->n++] = (struct oc_partition){.name = "normal", .flags = OC_PF_UP};
+	s->partitions->v[s->partitions->n++] = (struct oc_partition){.name = "large", .flags = OC_PF_UP};
 	s->reservations->v[s->reservations->n++] = (struct oc_reservation){
 		.name = "maint_old", .nodes = "gpu-3", .start_time = 2000, .end_time = 5000,
 		.node_idx = on_gpu3, .node_idx_count = 1};
@@ -96,8 +103,12 @@ static int plan(struct fixture *f, const struct oc_form_kind *k, void *st, const
 static void test_kinds_complete(void **state)
 {
 	(void)state;
-	const struct oc_form_kind *const kinds[] = {&oc_form_drain, &oc_form_resume, &oc_form_undrain,
-						    &oc_form_resv_create, &oc_form_resv_delete, &oc_form_onboard};
+	const struct oc_form_kind *const kinds[] = {
+		&oc_form_drain,		 &oc_form_resume,	 &oc_form_undrain,	   &oc_form_resv_create,
+		&oc_form_resv_delete,	 &oc_form_onboard,	 &oc_form_job_cancel,	   &oc_form_job_signal,
+		&oc_form_job_hold,	 &oc_form_job_release,	 &oc_form_job_requeue,	   &oc_form_job_requeue_hold,
+		&oc_form_job_time_limit, &oc_form_job_partition, &oc_form_job_qos,	   &oc_form_job_nice,
+	};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		const struct oc_form_kind *k = kinds[i];
 		assert_non_null(k->title);
@@ -245,6 +256,75 @@ static void test_onboard(void **state)
 	free(st);
 }
 
+/* A job form: its operation is its state. */
+static int plan_job(struct fixture *f, const struct oc_form_kind *k, enum oc_job_op op, const char *const *values)
+{
+	enum oc_job_op st = op;
+	return plan(f, k, &st, values);
+}
+
+static void expect_job_refused(struct fixture *f, const struct oc_form_kind *k, enum oc_job_op op,
+			       const char *const *values, const char *words)
+{
+	assert_int_equal(plan_job(f, k, op, values), -1);
+	if (!strstr(f->err, words))
+		fail_msg("\"%s\" lacks \"%s\"", f->err, words);
+}
+
+static void test_jobs(void **state)
+{
+	struct fixture *f = *state;
+	/* Two jobs, once each, in the order typed; the command and notes. */
+	assert_int_equal(plan_job(f, &oc_form_job_hold, OC_JOB_OP_HOLD, (const char *[]){"101, 100 101"}), 0);
+	assert_int_equal(f->req.kind, OC_ACTION_JOB);
+	assert_int_equal(f->req.njobs, 2);
+	assert_int_equal(f->req.jobs[0], 101);
+	assert_int_equal(f->req.jobs[1], 100);
+	assert_string_equal(f->req.job_ids, "101,100");
+	assert_string_equal(f->req.command, "scontrol hold 101,100");
+	assert_non_null(strstr(f->text, "Hold jobs: 2 jobs"));
+	assert_non_null(strstr(f->text, "job 100 is running: a hold does not stop it"));
+	assert_int_equal(plan_job(f, &oc_form_job_cancel, OC_JOB_OP_CANCEL, (const char *[]){"100,101"}), 0);
+	assert_string_equal(f->req.command, "scancel 100 101");
+	assert_int_equal(plan_job(f, &oc_form_job_requeue, OC_JOB_OP_REQUEUE, (const char *[]){"101"}), 0);
+	assert_non_null(strstr(f->text, "job 101 is pending: Slurm requeues running or ended batch jobs only"));
+	/* Values. */
+	assert_int_equal(plan_job(f, &oc_form_job_signal, OC_JOB_OP_SIGNAL, (const char *[]){"100", "sigterm", "full"}), 0);
+	assert_string_equal(f->req.command, "scancel --signal=TERM --full 100");
+	assert_int_equal(f->req.job.signal, 15);
+	assert_false(f->req.job.batch_only);
+	assert_int_equal(plan_job(f, &oc_form_job_time_limit, OC_JOB_OP_TIME_LIMIT, (const char *[]){"101", "1-12:00:00"}),
+			 0);
+	assert_int_equal(f->req.job.minutes, 2160);
+	assert_int_equal(plan_job(f, &oc_form_job_time_limit, OC_JOB_OP_TIME_LIMIT, (const char *[]){"101", "unlimited"}),
+			 0);
+	assert_int_equal(f->req.job.minutes, OC_NONE);
+	assert_string_equal(f->req.command, "scontrol update JobId=101 TimeLimit=UNLIMITED");
+	assert_int_equal(plan_job(f, &oc_form_job_partition, OC_JOB_OP_PARTITION, (const char *[]){"101", "large"}), 0);
+	assert_string_equal(f->req.command, "scontrol update JobId=101 Partition=large");
+	assert_int_equal(plan_job(f, &oc_form_job_nice, OC_JOB_OP_NICE, (const char *[]){"101", "-50"}), 0);
+	assert_int_equal(f->req.job.nice, -50);
+	/* Refused in the form: nothing to send. */
+	expect_job_refused(f, &oc_form_job_cancel, OC_JOB_OP_CANCEL, (const char *[]){""}, "give one or more job ids");
+	expect_job_refused(f, &oc_form_job_cancel, OC_JOB_OP_CANCEL, (const char *[]){"100x"}, "\"100x\" is not a job id");
+	expect_job_refused(f, &oc_form_job_cancel, OC_JOB_OP_CANCEL, (const char *[]){"-5"}, "not a job id");
+	expect_job_refused(f, &oc_form_job_cancel, OC_JOB_OP_CANCEL, (const char *[]){"0"}, "not a job id");
+	expect_job_refused(f, &oc_form_job_cancel, OC_JOB_OP_CANCEL, (const char *[]){"100 99999"},
+			   "job 99999 is not in the queue");
+	expect_job_refused(f, &oc_form_job_signal, OC_JOB_OP_SIGNAL, (const char *[]){"100", "USR3", "batch"},
+			   "Signal: signal: unknown name");
+	expect_job_refused(f, &oc_form_job_signal, OC_JOB_OP_SIGNAL, (const char *[]){"100", "USR1", "steps"}, "Scope:");
+	expect_job_refused(f, &oc_form_job_time_limit, OC_JOB_OP_TIME_LIMIT, (const char *[]){"101", "2:30"},
+			   "Time limit:");
+	expect_job_refused(f, &oc_form_job_partition, OC_JOB_OP_PARTITION, (const char *[]){"101", "gpu"},
+			   "no partition gpu");
+	expect_job_refused(f, &oc_form_job_partition, OC_JOB_OP_PARTITION, (const char *[]){"101", "normal,large"},
+			   "partition:");
+	expect_job_refused(f, &oc_form_job_qos, OC_JOB_OP_QOS, (const char *[]){"101", ""}, "QoS:");
+	expect_job_refused(f, &oc_form_job_nice, OC_JOB_OP_NICE, (const char *[]){"101", "10x"}, "Nice:");
+	expect_job_refused(f, &oc_form_job_nice, OC_JOB_OP_NICE, (const char *[]){"101", "2147483646"}, "Nice:");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +334,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resv_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resv_delete, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_onboard, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jobs, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
