@@ -628,6 +628,69 @@ const char *oc_plan_time_limit(uint32_t minutes, char *out, size_t len)
 	return out;
 }
 
+/* The shape of a job change's command, for the line and the argv alike:
+ * words before the job ids, the ids (apart: scancel's "113 114"; or as
+ * one word, which for scontrol update is JobId=IDS) and a Key=value after
+ * them. Texts go to w. */
+struct plan_job_cmd {
+	const char *before[3];
+	size_t n;
+	bool apart, key;
+	const char *after_key, *after_value;
+};
+
+static void plan_job_cmd(const struct oc_job_change *c, struct oc_plan_job_words *w, struct plan_job_cmd *m)
+{
+	static const char *const verbs[OC_JOB_OP_COUNT] = {
+		[OC_JOB_OP_HOLD] = "hold",
+		[OC_JOB_OP_RELEASE] = "release",
+		[OC_JOB_OP_REQUEUE] = "requeue",
+		[OC_JOB_OP_REQUEUE_HOLD] = "requeuehold",
+	};
+	memset(m, 0, sizeof(*m));
+	switch (c->op) {
+	case OC_JOB_OP_CANCEL:
+		m->before[m->n++] = "scancel";
+		m->apart = true;
+		break;
+	case OC_JOB_OP_SIGNAL: {
+		const char *name = oc_plan_signal_name(c->signal);
+		if (name)
+			snprintf(w->opt, sizeof(w->opt), "--signal=%s", name);
+		else
+			snprintf(w->opt, sizeof(w->opt), "--signal=%d", c->signal);
+		m->before[m->n++] = "scancel";
+		m->before[m->n++] = w->opt;
+		m->before[m->n++] = c->batch_only ? "--batch" : "--full";
+		m->apart = true;
+		break;
+	}
+	case OC_JOB_OP_HOLD:
+	case OC_JOB_OP_RELEASE:
+	case OC_JOB_OP_REQUEUE:
+	case OC_JOB_OP_REQUEUE_HOLD:
+		m->before[m->n++] = "scontrol";
+		m->before[m->n++] = verbs[c->op];
+		break;
+	default:
+		m->before[m->n++] = "scontrol";
+		m->before[m->n++] = "update";
+		m->key = true;
+		m->after_value = w->value;
+		if (c->op == OC_JOB_OP_TIME_LIMIT) {
+			m->after_key = "TimeLimit";
+			oc_plan_time_limit(c->minutes, w->value, sizeof(w->value));
+		} else if (c->op == OC_JOB_OP_PARTITION || c->op == OC_JOB_OP_QOS) {
+			m->after_key = c->op == OC_JOB_OP_QOS ? "QOS" : "Partition";
+			snprintf(w->value, sizeof(w->value), "%.*s", (int)sizeof(c->name), c->name);
+		} else {
+			m->after_key = "Nice";
+			snprintf(w->value, sizeof(w->value), "%d", c->nice);
+		}
+		break;
+	}
+}
+
 size_t oc_plan_job_change(uint32_t job_id, const struct oc_job_change *c, char *out, size_t len)
 {
 	char id[16];
@@ -638,52 +701,40 @@ size_t oc_plan_job_change(uint32_t job_id, const struct oc_job_change *c, char *
 size_t oc_plan_job_change_ids(const char *ids, const struct oc_job_change *c, char *out, size_t len)
 {
 	struct plan_buf b = {out, len, 0};
-	char v[64];
-	static const char *const verbs[OC_JOB_OP_COUNT] = {
-		[OC_JOB_OP_HOLD] = "hold",
-		[OC_JOB_OP_RELEASE] = "release",
-		[OC_JOB_OP_REQUEUE] = "requeue",
-		[OC_JOB_OP_REQUEUE_HOLD] = "requeuehold",
-	};
-	switch (c->op) {
-	case OC_JOB_OP_CANCEL: plan_puts(&b, "scancel "); break;
-	case OC_JOB_OP_SIGNAL: {
-		const char *name = oc_plan_signal_name(c->signal);
-		if (name)
-			snprintf(v, sizeof(v), "%s", name);
-		else
-			snprintf(v, sizeof(v), "%d", c->signal);
-		plan_puts(&b, "scancel --signal=");
-		plan_puts(&b, v);
-		plan_puts(&b, c->batch_only ? " --batch " : " --full ");
-		break;
+	struct oc_plan_job_words w;
+	struct plan_job_cmd m;
+	plan_job_cmd(c, &w, &m);
+	for (size_t i = 0; i < m.n; i++) {
+		if (i)
+			plan_put(&b, " ", 1);
+		plan_put_quoted(&b, m.before[i]);
 	}
-	case OC_JOB_OP_HOLD:
-	case OC_JOB_OP_RELEASE:
-	case OC_JOB_OP_REQUEUE:
-	case OC_JOB_OP_REQUEUE_HOLD:
-		plan_puts(&b, "scontrol ");
-		plan_puts(&b, verbs[c->op]);
-		plan_puts(&b, " ");
-		plan_puts(&b, ids);
-		return plan_end(&b);
-	default:
-		plan_puts(&b, "scontrol update");
+	if (m.key) {
 		plan_put_kv(&b, "JobId", ids);
-		if (c->op == OC_JOB_OP_TIME_LIMIT)
-			plan_put_kv(&b, "TimeLimit", oc_plan_time_limit(c->minutes, v, sizeof(v)));
-		else if (c->op == OC_JOB_OP_PARTITION)
-			plan_put_kv(&b, "Partition", c->name);
-		else if (c->op == OC_JOB_OP_QOS)
-			plan_put_kv(&b, "QOS", c->name);
-		else {
-			snprintf(v, sizeof(v), "%d", c->nice);
-			plan_put_kv(&b, "Nice", v);
-		}
-		return plan_end(&b);
+	} else {
+		/* scancel takes the ids apart: "113 114". */
+		plan_put(&b, " ", 1);
+		for (const char *p = ids; *p; p++)
+			plan_put(&b, *p == ',' && m.apart ? " " : p, 1);
 	}
-	/* scancel takes the ids apart: "113 114". */
-	for (const char *p = ids; *p; p++)
-		plan_put(&b, *p == ',' ? " " : p, 1);
+	if (m.after_key)
+		plan_put_kv(&b, m.after_key, m.after_value);
 	return plan_end(&b);
+}
+
+void oc_plan_job_argv(uint32_t job_id, const struct oc_job_change *c, struct oc_plan_job_words *w,
+		      const char *argv[OC_PLAN_JOB_ARGV])
+{
+	struct plan_job_cmd m;
+	plan_job_cmd(c, w, &m);
+	size_t n = 0;
+	for (size_t i = 0; i < m.n; i++)
+		argv[n++] = m.before[i];
+	snprintf(w->id, sizeof(w->id), m.key ? "JobId=%u" : "%u", job_id);
+	argv[n++] = w->id;
+	if (m.after_key) {
+		snprintf(w->word, sizeof(w->word), "%s=%s", m.after_key, m.after_value);
+		argv[n++] = w->word;
+	}
+	argv[n] = NULL;
 }

@@ -109,6 +109,17 @@ size_t oc_plan_job_change(uint32_t job_id, const struct oc_job_change *c, char *
  * them apart ("scancel 113 114"), scontrol as the list. */
 size_t oc_plan_job_change_ids(const char *ids, const struct oc_job_change *c, char *out, size_t len);
 
+/* The command of a change to one job as words (an argv, no shell: what the
+ * CLI writer runs): the very words of oc_plan_job_change's line (one
+ * switch makes both), NULL-terminated, pointing into w and static
+ * strings. */
+#define OC_PLAN_JOB_ARGV 7
+struct oc_plan_job_words {
+	char opt[32], id[24], value[72], word[96];
+};
+void oc_plan_job_argv(uint32_t job_id, const struct oc_job_change *c, struct oc_plan_job_words *w,
+		      const char *argv[OC_PLAN_JOB_ARGV]);
+
 /* A time limit as Slurm prints it: "UNLIMITED" for OC_NONE, else
  * [D-]HH:MM:SS. Writes into out; returns out. */
 const char *oc_plan_time_limit(uint32_t minutes, char *out, size_t len);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/state.h"
 #include "core/tres.h"
 
 /* A number of any of the shapes above; def when absent, null, unset or
@@ -307,26 +308,19 @@ fail:
 
 /* ---- jobs -------------------------------------------------------------- */
 
-static const struct {
-	const char *name;
-	enum oc_job_state state;
-} job_state_names[] = {
-	{"PENDING", OC_JOB_PENDING},     {"RUNNING", OC_JOB_RUNNING},      {"SUSPENDED", OC_JOB_SUSPENDED},
-	{"COMPLETED", OC_JOB_COMPLETE},  {"CANCELLED", OC_JOB_CANCELLED},  {"FAILED", OC_JOB_FAILED},
-	{"TIMEOUT", OC_JOB_TIMEOUT},     {"NODE_FAIL", OC_JOB_NODE_FAIL},  {"PREEMPTED", OC_JOB_PREEMPTED},
-	{"BOOT_FAIL", OC_JOB_BOOT_FAIL}, {"DEADLINE", OC_JOB_DEADLINE},    {"OUT_OF_MEMORY", OC_JOB_OOM},
-};
-
-/* One job state word: a base (sets *st, *have) or a flag (returned). A
- * flag word in 22.05's single string stands for its usual base. */
-static uint32_t job_word(const char *w, enum oc_job_state *st, bool *have)
+uint32_t oc_cli_job_state_word(const char *w, enum oc_job_state *st, bool *have)
 {
-	for (size_t i = 0; i < sizeof(job_state_names) / sizeof(job_state_names[0]); i++)
-		if (strcasecmp(w, job_state_names[i].name) == 0) {
-			*st = job_state_names[i].state;
+	for (int s = 0; s < OC_JOB_STATE_COUNT; s++)
+		if (strcasecmp(w, oc_job_state_name((enum oc_job_state)s)) == 0) {
+			*st = (enum oc_job_state)s;
 			*have = true;
 			return 0;
 		}
+	/* A flag word and the base it goes with: scontrol (every version)
+	 * and 22.05's JSON print the flag instead of the base. STOPPED and
+	 * SIGNALING are a running job's SIGSTOP/SIGCONT; SPECIAL_EXIT and
+	 * RESV_DEL_HOLD a held pending job; STAGE_OUT an ended one's burst
+	 * buffer; EXPEDITING an expedited requeue. */
 	static const struct {
 		const char *name;
 		uint32_t flag;
@@ -335,6 +329,9 @@ static uint32_t job_word(const char *w, enum oc_job_state *st, bool *have)
 		{"COMPLETING", OC_JF_COMPLETING, OC_JOB_COMPLETE}, {"CONFIGURING", OC_JF_CONFIGURING, OC_JOB_RUNNING},
 		{"RESIZING", OC_JF_RESIZING, OC_JOB_RUNNING},      {"REQUEUED", OC_JF_REQUEUED, OC_JOB_PENDING},
 		{"REQUEUE_HOLD", OC_JF_REQUEUED, OC_JOB_PENDING},  {"REQUEUE_FED", OC_JF_REQUEUED, OC_JOB_PENDING},
+		{"EXPEDITING", OC_JF_REQUEUED, OC_JOB_PENDING},    {"STOPPED", 0, OC_JOB_RUNNING},
+		{"SIGNALING", 0, OC_JOB_RUNNING},                  {"SPECIAL_EXIT", 0, OC_JOB_PENDING},
+		{"RESV_DEL_HOLD", 0, OC_JOB_PENDING},              {"STAGE_OUT", 0, OC_JOB_COMPLETE},
 	};
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (strcasecmp(w, flags[i].name) == 0) {
@@ -381,17 +378,17 @@ static int job_fill(struct oc_arena *sa, struct oc_arena *a, const json_t *o, st
 	j->state = OC_JOB_FAILED;
 	const json_t *s = json_object_get(o, "job_state");
 	if (json_is_string(s)) {
-		j->flags |= job_word(json_string_value(s), &j->state, &have);
+		j->flags |= oc_cli_job_state_word(json_string_value(s), &j->state, &have);
 	} else {
 		size_t i;
 		const json_t *e;
 		/* Base words first: a flag then only adds its bit. */
 		json_array_foreach(s, i, e)
 			if (json_is_string(e))
-				job_word(json_string_value(e), &j->state, &have);
+				oc_cli_job_state_word(json_string_value(e), &j->state, &have);
 		json_array_foreach(s, i, e)
 			if (json_is_string(e))
-				j->flags |= job_word(json_string_value(e), &j->state, &have);
+				j->flags |= oc_cli_job_state_word(json_string_value(e), &j->state, &have);
 	}
 	j->priority = (uint32_t)jnum(o, "priority", 0, NULL);
 	if (j->state == OC_JOB_PENDING && j->priority == 0)

@@ -11,7 +11,7 @@
  * numbers, "state" a word plus "state_flags") and of 23.02 and later
  * (v0.0.39 to v0.0.44: numbers as {"set","infinite","number"}, states as
  * arrays of words) are both read; the field names did not change.
- * Text (cli_text.c): `scontrol show partition|reservation --oneliner`,
+ * Text (cli_text.c): `scontrol show partition|reservation|job --oneliner`,
  * `scontrol show config`, `scontrol show assoc_mgr flags=assoc,qos`,
  * `sacctmgr -P -n show assoc format=account,user,partition,qos,defaultqos,
  * fairshare`. */
@@ -24,6 +24,8 @@
 
 #include "core/model.h"
 #include "core/nodeindex.h"
+
+struct oc_job_now; /* actions/writer.h */
 
 /* Node lists are resolved against a struct oc_node_index
  * (core/nodeindex.h): {.nodes = table}, freed with oc_node_index_free. */
@@ -44,6 +46,29 @@ int oc_cli_parse_nodes_json(const char *text, size_t len, const struct oc_nodes 
  * ix (may be NULL). Returns 0 and *out, or -1 with err. */
 int oc_cli_parse_jobs_json(const char *text, size_t len, struct oc_node_index *ix, const struct oc_jobs *prev,
 			   struct oc_jobs **out, char *err, size_t errlen);
+
+/* One job state word as scontrol and squeue print it: a base ("RUNNING",
+ * "OUT_OF_MEMORY": sets *st and *have) or a flag word, which is returned
+ * (an OC_JF_* bit, or 0 for flags the model has no bit for) and stands
+ * for its usual base while *have is false ("COMPLETING": COMPLETED,
+ * "REQUEUED": PENDING, "STOPPED": RUNNING). An unknown word changes
+ * nothing and returns 0. */
+uint32_t oc_cli_job_state_word(const char *w, enum oc_job_state *st, bool *have);
+
+/* `scontrol --oneliner show job ID`: the record whose JobId is job_id (an
+ * array task is its own record, JobId=124 ArrayJobId=120 ArrayTaskId=3)
+ * into *out. JobState (a flag word stands for its base, as above),
+ * Priority (0: held), TimeLimit (UNLIMITED, and Partition_Limit, which
+ * sets none of its own: OC_NONE; "[D-]HH:MM:SS", "MM:SS", seconds
+ * rounded up to a minute), Nice, Restarts, Partition, QOS, Reason.
+ * scontrol's "slurm_load_jobs error: Invalid job id specified", or
+ * records none of which is job_id: 0 with out->found false. Returns 0,
+ * or -1 with err: a line that is not a job record, nothing at all, the
+ * job's record without JobState, Priority or TimeLimit or with a state
+ * word not known, or naming one of the fields read twice (a job name or
+ * comment holding "Key=" words: which is Slurm's cannot be told). */
+int oc_cli_parse_job_now(const char *text, size_t len, uint32_t job_id, struct oc_job_now *out, char *err,
+			 size_t errlen);
 
 /* `scontrol show partition --oneliner`. Returns 0 and *out, or -1. */
 int oc_cli_parse_partitions(const char *text, size_t len, struct oc_node_index *ix,

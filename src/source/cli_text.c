@@ -8,12 +8,14 @@
 #include "source/cli_parse.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
+#include "actions/writer.h"
 #include "core/hostlist.h"
 
 #define MAX_PAIRS 96
@@ -158,37 +160,47 @@ static bool ryes(const struct record *r, const char *key)
 	return v && strcasecmp(v, "YES") == 0;
 }
 
-/* "[days-]hh:mm:ss", "mm:ss", "UNLIMITED" into minutes; OC_NONE when
- * unlimited or unreadable. */
+/* A time as Slurm prints it into minutes: "[days-]hh:mm:ss", "mm:ss",
+ * "mm" (and "days-hh[:mm]", which Slurm also takes); seconds are rounded
+ * up to a minute. OC_NONE when unlimited ("UNLIMITED", "Partition_Limit")
+ * or unreadable. */
 static uint32_t time_minutes(const char *v)
 {
 	if (!v || !isdigit((unsigned char)*v))
 		return OC_NONE;
-	unsigned long d = 0, x[3] = {0, 0, 0};
+	unsigned long long d = 0, x[3] = {0, 0, 0};
 	const char *s = v;
 	const char *dash = strchr(v, '-');
 	if (dash) {
-		d = strtoul(v, NULL, 10);
+		d = strtoull(v, NULL, 10);
 		s = dash + 1;
 	}
 	int n = 0;
 	while (n < 3) {
 		char *e;
-		x[n++] = strtoul(s, &e, 10);
+		x[n++] = strtoull(s, &e, 10);
 		if (*e != ':')
 			break;
 		s = e + 1;
 	}
-	unsigned long h = 0, m = 0;
-	if (n == 3) {
+	if (d > UINT32_MAX || x[0] > UINT32_MAX || x[1] > UINT32_MAX || x[2] > UINT32_MAX)
+		return OC_NONE;
+	unsigned long long h = 0, m = 0, sec = 0;
+	if (n == 3) { /* [days-]hh:mm:ss */
 		h = x[0];
 		m = x[1];
-	} else if (n == 2) {
+		sec = x[2];
+	} else if (dash) { /* days-hh[:mm] */
+		h = x[0];
+		m = n == 2 ? x[1] : 0;
+	} else if (n == 2) { /* mm:ss */
 		m = x[0];
+		sec = x[1];
 	} else {
 		m = x[0];
 	}
-	return (uint32_t)(d * 1440 + h * 60 + m);
+	unsigned long long t = d * 1440 + h * 60 + m + (sec > 0);
+	return t >= OC_NONE ? OC_NONE : (uint32_t)t;
 }
 
 /* "2026-12-01T08:50:42" (local time) into a time_t; 0 when unreadable. */
@@ -334,6 +346,138 @@ fail:
 	free(r);
 	oc_reservations_unref(&t);
 	return -1;
+}
+
+/* ---- one job (read_job) ----------------------------------------------- */
+
+/* How many times key is in r. */
+static size_t rcount(const struct record *r, const char *key)
+{
+	size_t kl = strlen(key), n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		n += r->p[i].klen == kl && strncasecmp(r->p[i].k, key, kl) == 0;
+	return n;
+}
+
+/* key's value as a whole number in [min, max] into *v: 0; 1 when absent
+ * (*v untouched); -1 with err when it is something else. */
+static int rwhole(const struct record *r, const char *key, long long min, long long max, long long *v,
+		  uint32_t job_id, char *err, size_t errlen)
+{
+	char buf[64], *e;
+	const char *s = rget(r, key, buf, sizeof(buf));
+	if (!s)
+		return 1;
+	long long x = strtoll(s, &e, 10);
+	if (!isdigit((unsigned char)s[s[0] == '-']) || *e || x < min || x > max) {
+		snprintf(err, errlen, "job %u: %s is not a number: \"%s\"", (unsigned)job_id, key, s);
+		return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+/* key's text into buf ("" when absent or "(null)"). */
+static void rtext(const struct record *r, const char *key, char *buf, size_t len)
+{
+	if (!rget(r, key, buf, len) || strcmp(buf, "(null)") == 0)
+		buf[0] = '\0';
+}
+
+/* The fields read_job takes from job job_id's record r into out. */
+static int job_now_fill(const struct record *r, uint32_t job_id, struct oc_job_now *out, char *err,
+			size_t errlen)
+{
+	/* A job name (printed before these fields) or a comment (after) may
+	 * hold "Key=value" words: a field seen twice cannot be told apart. */
+	static const char *const keys[] = {"JobState", "Priority", "Nice",      "Restarts",
+					   "TimeLimit", "Partition", "QOS", "Reason"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (rcount(r, keys[i]) > 1) {
+			snprintf(err, errlen,
+				 "job %u: scontrol's record names %s more than once (a job name or comment holding "
+				 "\"%s=\"?)",
+				 (unsigned)job_id, keys[i], keys[i]);
+			return -1;
+		}
+	char state[64], limit[64];
+	long long priority = 0, nice = 0, restarts = 0;
+	int prc = rwhole(r, "Priority", 0, UINT32_MAX, &priority, job_id, err, errlen);
+	if (prc < 0 || rwhole(r, "Nice", INT_MIN, INT_MAX, &nice, job_id, err, errlen) < 0 ||
+	    rwhole(r, "Restarts", 0, UINT32_MAX, &restarts, job_id, err, errlen) < 0)
+		return -1;
+	/* Without these the job would read as held, or unlimited. */
+	const char *missing = !rget(r, "JobState", state, sizeof(state))   ? "JobState"
+			      : prc > 0                                     ? "Priority"
+			      : !rget(r, "TimeLimit", limit, sizeof(limit)) ? "TimeLimit"
+									    : NULL;
+	if (missing) {
+		snprintf(err, errlen, "job %u: scontrol's record has no %s", (unsigned)job_id, missing);
+		return -1;
+	}
+	enum oc_job_state st = OC_JOB_STATE_COUNT;
+	bool have = false;
+	oc_cli_job_state_word(state, &st, &have);
+	if (st == OC_JOB_STATE_COUNT) {
+		snprintf(err, errlen, "job %u: unknown JobState \"%s\"", (unsigned)job_id, state);
+		return -1;
+	}
+	out->found = true;
+	out->state = st;
+	out->priority = (uint32_t)priority;
+	out->nice = (int)nice;
+	out->restarts = (uint32_t)restarts;
+	out->time_limit_min = time_minutes(limit);
+	rtext(r, "Partition", out->partition, sizeof(out->partition));
+	rtext(r, "QOS", out->qos, sizeof(out->qos));
+	rtext(r, "Reason", out->reason, sizeof(out->reason));
+	return 0;
+}
+
+int oc_cli_parse_job_now(const char *text, size_t len, uint32_t job_id, struct oc_job_now *out, char *err,
+			 size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	struct record *r = malloc(sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	struct oc_arena a = {0};
+	bool any = false; /* a record, or scontrol's word that there is none */
+	int rc = 0;
+	FOR_LINES(text, len, ls, le) {
+		if (le == ls)
+			continue;
+		if (strncmp(ls, "slurm_load_jobs error: Invalid job id specified", 47) == 0 ||
+		    strncmp(ls, "No jobs in the system", 21) == 0) {
+			any = true;
+			continue;
+		}
+		const char *id = record_begin(&a, ls, le, r, "JobId", "job", err, errlen);
+		char *e = NULL;
+		unsigned long long v = id && isdigit((unsigned char)*id) ? strtoull(id, &e, 10) : 0;
+		if (!id || !e || *e || v > UINT32_MAX) {
+			if (id)
+				snprintf(err, errlen, "job record with a bad JobId: \"%.*s\"", line_shown(ls, le), ls);
+			rc = -1;
+			break;
+		}
+		any = true;
+		if (v == job_id && !out->found && job_now_fill(r, job_id, out, err, errlen) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && !any) {
+		snprintf(err, errlen, "scontrol printed no job record");
+		rc = -1;
+	}
+	if (rc < 0)
+		memset(out, 0, sizeof(*out));
+	oc_arena_release(&a);
+	free(r);
+	return rc;
 }
 
 /* ---- configuration ----------------------------------------------------- */

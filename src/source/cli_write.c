@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "actions/plan.h"
 #include "core/hostlist.h"
 #include "core/strbuf.h"
 #include "source/cli_parse.h"
@@ -447,13 +448,44 @@ static int cw_submit_job(void *ctx, const struct oc_job_spec *spec, uint32_t *jo
 	return rc;
 }
 
-static int cw_cancel_job(void *ctx, uint32_t job_id, int signal, char *err, size_t errlen)
+/* A job id a command may name: 0 and 0xfffffffe and up are not jobs. */
+static int job_id_check(uint32_t job_id, char *err, size_t errlen)
 {
-	struct cli_writer *w = ctx;
 	if (job_id == 0 || job_id >= 0xfffffffeU) {
 		seterr(err, errlen, "bad job id %u", (unsigned)job_id);
 		return -1;
 	}
+	return 0;
+}
+
+/* Run a command that changes a job (scancel, scontrol). Returns 0; 1 when
+ * it said the job had already ended ("scancel: error: Kill job error on
+ * job id 123: Job/step already completing or completed"), whatever its
+ * exit status; else -1 with its own words (stderr, or stdout when stderr
+ * is empty, joined into one line). scancel 22.05 to 26.05 print that
+ * only with -v: without, a plain cancel of an ended (or unknown) job is
+ * silent with exit 0, and a signal to one says "Invalid job id
+ * specified" with exit 1, which is -1 here. */
+static int job_command(struct cli_writer *w, const char *const argv[], char *err, size_t errlen)
+{
+	struct oc_run_result r;
+	int rc = run(w, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
+	const char *text = r.err_len ? r.errout : r.out_len ? r.out : "";
+	if (strstr(text, "already completing or completed")) {
+		oc_jobcmd_join(err, errlen, text);
+		rc = 1;
+	} else if (rc < 0 && r.exit_status > 0 && text[0]) {
+		oc_jobcmd_join(err, errlen, text);
+	}
+	oc_run_result_clear(&r);
+	return rc;
+}
+
+static int cw_cancel_job(void *ctx, uint32_t job_id, int signal, char *err, size_t errlen)
+{
+	struct cli_writer *w = ctx;
+	if (job_id_check(job_id, err, errlen) < 0)
+		return -1;
 	if (signal < 0 || signal >= 65535) {
 		seterr(err, errlen, "bad signal %d", signal);
 		return -1;
@@ -463,8 +495,56 @@ static int cw_cancel_job(void *ctx, uint32_t job_id, int signal, char *err, size
 	snprintf(sig, sizeof(sig), "%d", signal);
 	const char *plain[] = {"scancel", id, NULL};
 	const char *batch[] = {"scancel", "-b", "-s", sig, id, NULL};
+	int rc = job_command(w, signal ? batch : plain, err, errlen);
+	/* As the libslurm writer: a plain cancel of an ended job is done, a
+	 * signal to one is an error. */
+	if (rc == 1)
+		rc = signal ? -1 : 0;
+	return rc;
+}
+
+static int cw_job_change(void *ctx, uint32_t job_id, const struct oc_job_change *c, char *err, size_t errlen)
+{
+	struct cli_writer *w = ctx;
+	if (err && errlen)
+		err[0] = '\0';
+	if (job_id_check(job_id, err, errlen) < 0 || oc_plan_check_job_change(c, err, errlen) < 0)
+		return -1;
+	/* The very words the plan shows. */
+	struct oc_plan_job_words words;
+	const char *argv[OC_PLAN_JOB_ARGV];
+	oc_plan_job_argv(job_id, c, &words, argv);
+	int rc = job_command(w, argv, err, errlen);
+	/* Only scancel has nothing to do for an ended job. */
+	if (rc == 1 && c->op != OC_JOB_OP_CANCEL && c->op != OC_JOB_OP_SIGNAL)
+		rc = -1;
+	return rc;
+}
+
+static int cw_read_job(void *ctx, uint32_t job_id, struct oc_job_now *out, char *err, size_t errlen)
+{
+	struct cli_writer *w = ctx;
+	memset(out, 0, sizeof(*out));
+	if (job_id_check(job_id, err, errlen) < 0)
+		return -1;
+	char id[16];
+	snprintf(id, sizeof(id), "%u", (unsigned)job_id);
+	const char *argv[] = {"scontrol", "--oneliner", "show", "job", id, NULL};
 	struct oc_run_result r;
-	int rc = run(w, signal ? batch : plain, OC_CLI_TIMEOUT_S, &r, err, errlen);
+	int rc = run(w, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
+	if (rc == 0) {
+		rc = oc_cli_parse_job_now(r.out, r.out_len, job_id, out, err, errlen);
+	} else if (r.exit_status > 0 && r.err_len) {
+		/* "slurm_load_jobs error: Invalid job id specified" (exit 1): not
+		 * known; other words are the error. */
+		char xerr[64];
+		if (oc_cli_parse_job_now(r.errout, r.err_len, job_id, out, xerr, sizeof(xerr)) == 0 && !out->found) {
+			rc = 0;
+		} else {
+			memset(out, 0, sizeof(*out));
+			oc_jobcmd_join(err, errlen, r.errout);
+		}
+	}
 	oc_run_result_clear(&r);
 	return rc;
 }
@@ -556,6 +636,8 @@ static const struct oc_writer_ops cli_writer_ops = {
 	.onb_run_step = cw_onb_run_step,
 	.submit_job = cw_submit_job,
 	.cancel_job = cw_cancel_job,
+	.job_change = cw_job_change,
+	.read_job = cw_read_job,
 	.sacct_users = cw_sacct_users,
 	.read_config = cw_read_config,
 	.read_file = cw_read_file,

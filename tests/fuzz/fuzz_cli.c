@@ -1,7 +1,7 @@
 /* fuzz_cli.c: the CLI backend's parsers of what the Slurm commands print
  * (source/cli_json.c, cli_text.c: `sinfo --json`, `squeue --json`,
- * `scontrol show partition|reservation|config|assoc_mgr`, `sacctmgr -P
- * -n`). The first byte picks the parser, the rest is the command's
+ * `scontrol show partition|reservation|config|assoc_mgr|job`, `sacctmgr
+ * -P -n`). The first byte picks the parser, the rest is the command's
  * output (followed by a NUL, as a transport returns it). Properties: 0 with a table or -1 with a message and no table;
  * every node index of a table points into the node table it was resolved
  * against; rows hold NUL-terminated names. */
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions/writer.h"
 #include "core/arena.h"
 #include "core/nodeindex.h"
 #include "fuzz_util.h"
@@ -54,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct oc_nodes *nodes = fuzz_nodes();
 	struct oc_node_index ix = {.nodes = nodes};
 	int rc = -1;
-	switch (data[0] % 7) {
+	switch (data[0] % 8) {
 	case 0: {
 		struct oc_nodes *out = NULL;
 		rc = oc_cli_parse_nodes_json(text, len, NULL, &out, err, sizeof(err));
@@ -102,12 +103,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		oc_config_unref(&out);
 		break;
 	}
+	case 7: {
+		/* One job's record (read_job), job 113: found only with 0. */
+		struct oc_job_now out;
+		rc = oc_cli_parse_job_now(text, len, 113, &out, err, sizeof(err));
+		FUZZ_ASSERT(rc == 0 || !out.found, "a job found with an error");
+		FUZZ_ASSERT(memchr(out.partition, '\0', sizeof(out.partition)) && memchr(out.qos, '\0', sizeof(out.qos)) &&
+				    memchr(out.reason, '\0', sizeof(out.reason)),
+			    "a job's text not terminated");
+		FUZZ_ASSERT((unsigned)out.state < OC_JOB_STATE_COUNT, "a job state out of range");
+		break;
+	}
 	default: {
 		/* assoc_mgr text alone (5), or split at the first NUL into
 		 * assoc_mgr, sacctmgr assoc and sacctmgr qos output (6). */
 		const char *parts[3] = {text, NULL, NULL};
 		size_t lens[3] = {len, 0, 0};
-		if (data[0] % 7 == 6) {
+		if (data[0] % 8 == 6) {
 			for (int p = 0; p < 2; p++) {
 				const char *nul = memchr(parts[p], '\0', lens[p]);
 				if (!nul)

@@ -1,7 +1,9 @@
 /* test_cli_parse.c: the CLI backend's parsers (source/cli_parse.h) on
  * outputs recorded from the local 22.05 cluster (tests/unit/data/cli-22.05:
  * the demo workload, a maintenance reservation), on the shapes of the
- * newer openapi versions, and on broken input. */
+ * newer openapi versions, and on broken input. show_job.txt (`scontrol
+ * --oneliner show job`) was written by hand in scontrol 22.05's format for
+ * three jobs of squeue.json, not recorded. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +16,7 @@
 
 #include "core/hostlist.h"
 #include "core/state.h"
+#include "actions/writer.h"
 #include "core/jobreason.h"
 #include "source/cli_parse.h"
 #include "source/cli_source.h"
@@ -527,13 +530,176 @@ static void test_assoc_mgr(void **state)
 	free(q);
 }
 
+/* ---- one job (read_job) ------------------------------------------------ */
+
+static int job_now(const char *text, uint32_t id, struct oc_job_now *j, char *err, size_t errlen)
+{
+	return oc_cli_parse_job_now(text, strlen(text), id, j, err, errlen);
+}
+
+/* A short record of job 5 with the given JobState and TimeLimit. */
+static int job5(const char *state, const char *limit, struct oc_job_now *j, char *err, size_t errlen)
+{
+	char line[512];
+	snprintf(line, sizeof(line),
+		 "JobId=5 JobName=x UserId=bob(1002) GroupId=bob(1002) MCS_label=N/A Priority=7 Nice=-3 "
+		 "Account=team-a QOS=normal_qos JobState=%s Reason=None Dependency=(null) Requeue=1 Restarts=2 "
+		 "BatchFlag=1 Reboot=0 ExitCode=0:0 RunTime=00:00:00 TimeLimit=%s TimeMin=N/A Partition=normal \n",
+		 state, limit);
+	return job_now(line, 5, j, err, errlen);
+}
+
+/* j is a found job with these fields. */
+static void expect_job(const struct oc_job_now *j, enum oc_job_state st, uint32_t priority, uint32_t limit,
+		       uint32_t restarts, const char *partition, const char *reason)
+{
+	assert_true(j->found);
+	assert_int_equal(j->state, st);
+	assert_int_equal(j->priority, priority);
+	assert_int_equal(j->time_limit_min, limit);
+	assert_int_equal(j->restarts, restarts);
+	assert_string_equal(j->partition, partition);
+	assert_string_equal(j->reason, reason);
+}
+
+static void test_job_now(void **state)
+{
+	(void)state;
+	size_t len;
+	char *t = slurp("show_job.txt", &len);
+	struct oc_job_now j;
+	char err[256];
+	assert_int_equal(oc_cli_parse_job_now(t, len, 13, &j, err, sizeof(err)), 0);
+	expect_job(&j, OC_JOB_RUNNING, 20257, 1440, 0, "normal", "None");
+	assert_int_equal(j.nice, 0);
+	assert_string_equal(j.qos, "normal_qos");
+	assert_int_equal(oc_cli_parse_job_now(t, len, 17, &j, err, sizeof(err)), 0);
+	expect_job(&j, OC_JOB_PENDING, 30342, 7 * 1440, 0, "large", "AssocGrpGRES");
+	assert_string_equal(j.qos, "large_qos");
+	/* Records, none of them the job's: not known. */
+	assert_int_equal(oc_cli_parse_job_now(t, len, 99, &j, err, sizeof(err)), 0);
+	assert_false(j.found);
+	free(t);
+
+	/* Every state word, flag words standing for their base. */
+	static const struct {
+		const char *word;
+		enum oc_job_state st;
+	} states[] = {
+		{"PENDING", OC_JOB_PENDING},     {"RUNNING", OC_JOB_RUNNING},       {"SUSPENDED", OC_JOB_SUSPENDED},
+		{"COMPLETED", OC_JOB_COMPLETE},  {"CANCELLED", OC_JOB_CANCELLED},   {"FAILED", OC_JOB_FAILED},
+		{"TIMEOUT", OC_JOB_TIMEOUT},     {"NODE_FAIL", OC_JOB_NODE_FAIL},   {"PREEMPTED", OC_JOB_PREEMPTED},
+		{"BOOT_FAIL", OC_JOB_BOOT_FAIL}, {"DEADLINE", OC_JOB_DEADLINE},     {"OUT_OF_MEMORY", OC_JOB_OOM},
+		{"COMPLETING", OC_JOB_COMPLETE}, {"REQUEUED", OC_JOB_PENDING},      {"REQUEUE_HOLD", OC_JOB_PENDING},
+		{"CONFIGURING", OC_JOB_RUNNING}, {"STOPPED", OC_JOB_RUNNING},       {"SIGNALING", OC_JOB_RUNNING},
+		{"SPECIAL_EXIT", OC_JOB_PENDING}, {"STAGE_OUT", OC_JOB_COMPLETE},
+	};
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		memset(&j, 0xff, sizeof(j));
+		if (job5(states[i].word, "30:00", &j, err, sizeof(err)) != 0)
+			fail_msg("%s: %s", states[i].word, err);
+		assert_true(j.found);
+		assert_int_equal(j.state, states[i].st);
+		assert_int_equal(j.priority, 7);
+		assert_int_equal(j.nice, -3);
+		assert_int_equal(j.restarts, 2);
+		assert_string_equal(j.qos, "normal_qos");
+	}
+
+	/* Time limits: minutes:seconds, hours, days, seconds rounded up. */
+	static const struct {
+		const char *text;
+		uint32_t min;
+	} limits[] = {
+		{"UNLIMITED", OC_NONE}, {"Partition_Limit", OC_NONE}, {"30:00", 30},     {"30:01", 31},
+		{"01:30:00", 90},       {"1-12:00:00", 2160},         {"1-12", 2160},    {"00:00:59", 1},
+		{"5", 5},               {"3650-00:00:00", 3650u * 1440},
+		{"99999999999-00:00:00", OC_NONE},
+	};
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		assert_int_equal(job5("RUNNING", limits[i].text, &j, err, sizeof(err)), 0);
+		if (j.time_limit_min != limits[i].min)
+			fail_msg("TimeLimit=%s: %u, not %u", limits[i].text, j.time_limit_min, limits[i].min);
+	}
+
+	/* Held by an admin: priority 0. */
+	const char *held = "JobId=21 JobName=demo-held UserId=carol(1003) GroupId=carol(1003) MCS_label=N/A Priority=0 "
+			   "Nice=0 Account=team-b QOS=normal_qos JobState=PENDING Reason=JobHeldAdmin Dependency=(null) "
+			   "Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0 RunTime=00:00:00 TimeLimit=01:00:00 "
+			   "TimeMin=N/A Partition=debug \n";
+	assert_int_equal(job_now(held, 21, &j, err, sizeof(err)), 0);
+	expect_job(&j, OC_JOB_PENDING, 0, 60, 0, "debug", "JobHeldAdmin");
+
+	/* An array: each task its own record, the array's id on the rest. */
+	const char *array =
+		"JobId=124 ArrayJobId=120 ArrayTaskId=3 JobName=arr UserId=bob(1002) GroupId=bob(1002) MCS_label=N/A "
+		"Priority=100 Nice=0 Account=team-a QOS=normal_qos JobState=RUNNING Reason=None Dependency=(null) "
+		"Requeue=1 Restarts=1 BatchFlag=1 Reboot=0 ExitCode=0:0 RunTime=00:01:00 TimeLimit=02:00:00 "
+		"TimeMin=N/A Partition=normal \n"
+		"JobId=120 ArrayJobId=120 ArrayTaskId=4-10 ArrayTaskThrottle=2 JobName=arr UserId=bob(1002) "
+		"GroupId=bob(1002) MCS_label=N/A Priority=100 Nice=0 Account=team-a QOS=normal_qos JobState=PENDING "
+		"Reason=JobArrayTaskLimit Dependency=(null) Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0 "
+		"RunTime=00:00:00 TimeLimit=02:00:00 TimeMin=N/A Partition=normal \n";
+	assert_int_equal(job_now(array, 124, &j, err, sizeof(err)), 0);
+	expect_job(&j, OC_JOB_RUNNING, 100, 120, 1, "normal", "None");
+	assert_int_equal(job_now(array, 120, &j, err, sizeof(err)), 0);
+	expect_job(&j, OC_JOB_PENDING, 100, 120, 0, "normal", "JobArrayTaskLimit");
+	assert_int_equal(job_now(array, 121, &j, err, sizeof(err)), 0);
+	assert_false(j.found);
+
+	/* scontrol's word for a job it does not know (on stderr, exit 1). */
+	memset(&j, 0xff, sizeof(j));
+	assert_int_equal(job_now("slurm_load_jobs error: Invalid job id specified\n", 77, &j, err, sizeof(err)), 0);
+	assert_false(j.found);
+
+	/* Garbage: refused, nothing found. */
+	check_bad(job_now("slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n", 13, &j, err,
+			  sizeof(err)),
+		  err, "not a job record: \"slurm_load_jobs error: Unable");
+	assert_false(j.found);
+	check_bad(job_now("", 13, &j, err, sizeof(err)), err, "no job record");
+	check_bad(job_now("\n\n", 13, &j, err, sizeof(err)), err, "no job record");
+	check_bad(job_now("PartitionName=debug Nodes=n1\n", 13, &j, err, sizeof(err)), err, "not a job record");
+	check_bad(job_now("JobId=12x JobState=RUNNING\n", 13, &j, err, sizeof(err)), err, "bad JobId");
+	check_bad(job_now("JobId=99999999999 JobState=RUNNING\n", 13, &j, err, sizeof(err)), err, "bad JobId");
+	check_bad(job_now("JobId=(null) JobState=RUNNING\n", 13, &j, err, sizeof(err)), err, "job without a name");
+	check_bad(job_now("JobId=13 Priority=1 TimeLimit=5\n", 13, &j, err, sizeof(err)), err,
+		  "job 13: scontrol's record has no JobState");
+	check_bad(job_now("JobId=13 JobState=RUNNING TimeLimit=5\n", 13, &j, err, sizeof(err)), err, "has no Priority");
+	check_bad(job_now("JobId=13 JobState=RUNNING Priority=1\n", 13, &j, err, sizeof(err)), err, "has no TimeLimit");
+	check_bad(job5("WEIRD", "5", &j, err, sizeof(err)), err, "job 5: unknown JobState \"WEIRD\"");
+	assert_false(j.found);
+	check_bad(job_now("JobId=13 JobState=RUNNING Priority=high TimeLimit=5\n", 13, &j, err, sizeof(err)), err,
+		  "job 13: Priority is not a number: \"high\"");
+	check_bad(job_now("JobId=13 JobState=RUNNING Priority=1 Nice=99999999999 TimeLimit=5\n", 13, &j, err,
+			  sizeof(err)),
+		  err, "Nice is not a number");
+	/* Another job's broken record is no excuse either. */
+	check_bad(job_now("JobId=14 JobState=RUNNING Priority=1 TimeLimit=5\nwhat\n", 14, &j, err, sizeof(err)), err,
+		  "not a job record: \"what\"");
+	assert_false(j.found);
+	/* A job name holding "Key=" words: which JobState is Slurm's? */
+	const char *named = "JobId=13 JobName=x JobState=COMPLETED Priority=0 UserId=bob(1002) Priority=5 Nice=0 "
+			    "JobState=RUNNING Reason=None TimeLimit=5 Partition=normal\n";
+	check_bad(job_now(named, 13, &j, err, sizeof(err)), err,
+		  "job 13: scontrol's record names JobState more than once (a job name or comment holding \"JobState=\"?)");
+	assert_false(j.found);
+	/* ...but a name with other words, or another job's name, is fine. */
+	const char *spaced = "JobId=13 JobName=my job x=1 UserId=bob(1002) Priority=5 Nice=0 JobState=RUNNING "
+			     "Reason=None TimeLimit=5 Partition=normal\n"
+			     "JobId=14 JobName=y JobState=FAILED UserId=bob(1002) Priority=5 JobState=RUNNING TimeLimit=5\n";
+	assert_int_equal(job_now(spaced, 13, &j, err, sizeof(err)), 0);
+	assert_int_equal(j.state, OC_JOB_RUNNING);
+	assert_int_equal(j.priority, 5);
+}
+
 /* Every parser on every prefix of the recorded outputs and on bytes of
  * all values: no crash, and a table or an error every time. */
 static void test_prefixes_and_noise(void **state)
 {
 	(void)state;
-	static const char *const files[] = {"sinfo.json", "squeue.json", "partitions.txt", "reservations.txt",
-					    "config.txt", "assoc_mgr.txt"};
+	static const char *const files[] = {"sinfo.json",  "squeue.json",   "partitions.txt", "reservations.txt",
+					    "config.txt", "assoc_mgr.txt", "show_job.txt"};
 	char err[256];
 	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
 		size_t len;
@@ -558,6 +724,9 @@ static void test_prefixes_and_noise(void **state)
 				oc_config_unref(&c);
 			if (oc_cli_parse_assoc_mgr(t, cut, t, cut, t, cut, NULL, &a, err, sizeof(err)) == 0)
 				oc_accounting_unref(&a);
+			struct oc_job_now jn;
+			if (oc_cli_parse_job_now(t, cut, 13, &jn, err, sizeof(err)) < 0)
+				assert_false(jn.found);
 		}
 		free(t);
 	}
@@ -652,7 +821,7 @@ int main(void)
 		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config), cmocka_unit_test(test_config_arrays),
 		cmocka_unit_test(test_assoc_mgr),    cmocka_unit_test(test_prefixes_and_noise),
 		cmocka_unit_test(test_resolve_nodes),
-		cmocka_unit_test(test_reason_is_limit),
+		cmocka_unit_test(test_reason_is_limit), cmocka_unit_test(test_job_now),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

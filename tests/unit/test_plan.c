@@ -656,6 +656,35 @@ static void test_job_lines(void **state)
 			"scontrol update JobId=9 QOS=normal");
 	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_NICE, .nice = -100},
 			"scontrol update JobId=9 Nice=-100");
+	/* Several jobs: scancel takes them apart, scontrol as a list. */
+	const struct {
+		struct oc_job_change c;
+		const char *want;
+	} many[] = {
+		{{.op = OC_JOB_OP_CANCEL}, "scancel 113 114"},
+		{{.op = OC_JOB_OP_SIGNAL, .signal = 12, .batch_only = true}, "scancel --signal=USR2 --batch 113 114"},
+		{{.op = OC_JOB_OP_HOLD}, "scontrol hold 113,114"},
+		{{.op = OC_JOB_OP_TIME_LIMIT, .minutes = 60}, "scontrol update JobId=113,114 TimeLimit=01:00:00"},
+	};
+	for (size_t i = 0; i < sizeof(many) / sizeof(many[0]); i++) {
+		char line[128];
+		assert_int_equal(oc_plan_job_change_ids("113,114", &many[i].c, line, sizeof(line)), strlen(many[i].want));
+		assert_string_equal(line, many[i].want);
+	}
+	/* One job as an argv: the words of its line. */
+	struct oc_plan_job_words w;
+	const char *argv[OC_PLAN_JOB_ARGV];
+	oc_plan_job_argv(9, &(struct oc_job_change){.op = OC_JOB_OP_QOS, .name = "normal"}, &w, argv);
+	assert_string_equal(argv[0], "scontrol");
+	assert_string_equal(argv[1], "update");
+	assert_string_equal(argv[2], "JobId=9");
+	assert_string_equal(argv[3], "QOS=normal");
+	assert_null(argv[4]);
+	oc_plan_job_argv(7, &(struct oc_job_change){.op = OC_JOB_OP_SIGNAL, .signal = 40}, &w, argv);
+	assert_string_equal(argv[1], "--signal=40");
+	assert_string_equal(argv[2], "--full");
+	assert_string_equal(argv[3], "7");
+	assert_null(argv[4]);
 	/* Truncation counts like snprintf. */
 	char small[8];
 	struct oc_job_change c = {.op = OC_JOB_OP_CANCEL};
