@@ -157,7 +157,7 @@ void oc_job_apply(const struct oc_writer *w, const struct oc_action_req *req, st
 	}
 	if (req->njobs == 0 || req->njobs > OC_ACTION_MAX_JOBS || oc_plan_check_job_change(&req->job, err, sizeof(err)) < 0) {
 		res->status = OC_ACTION_FAILED;
-		snprintf(res->summary, sizeof(res->summary), "refused: %s", req->njobs ? err : "no job");
+		snprintf(res->summary, sizeof(res->summary), "refused: %.400s", req->njobs ? err : "no job");
 		snprintf(error, errlen, "%s", res->summary);
 		return;
 	}
