@@ -15,9 +15,10 @@
 #include "ui/overlay.h"
 #include "ui/registry.h"
 
-/* The overlay's state: the node shown. */
+/* The overlay's state: the node or the job shown. */
 struct detail {
 	char node[128];
+	uint32_t job_id;  /* 0: the node */
 };
 
 static const struct oc_overlay_ops detail_ops;
@@ -29,7 +30,7 @@ static const char *detail_node(struct oc_app *app)
 	return d ? d->node : "";
 }
 
-static void fmt_when(time_t t, time_t now, char *buf, size_t len)
+void oc_detail_when(time_t t, time_t now, char *buf, size_t len)
 {
 	if (!t) {
 		snprintf(buf, len, "-");
@@ -42,8 +43,7 @@ static void fmt_when(time_t t, time_t now, char *buf, size_t len)
 	snprintf(buf, len, "%s (%s ago)", stamp, oc_format_age((long long)(now - t), age, sizeof(age)));
 }
 
-/* One "Label  value" line; returns the next line. */
-static int field(WINDOW *w, int y, int width, const char *label, const char *value, attr_t a)
+int oc_detail_field(WINDOW *w, int y, int width, const char *label, const char *value, attr_t a)
 {
 	wmove(w, y, 2);
 	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
@@ -95,16 +95,16 @@ static int node_state_lines(struct oc_app *app, WINDOW *w, int y, int width, con
 	snprintf(buf, sizeof(buf), "%s (%s)   health: %s", oc_node_state_long(n, a, sizeof(a)),
 		 oc_node_state_compact(n, b, sizeof(b)), oc_health_name(oc_node_health(n)));
 	enum oc_health hl = oc_node_health(n);
-	y = field(w, y, width, "State", buf,
+	y = oc_detail_field(w, y, width, "State", buf,
 		  oc_theme_attr(hl == OC_HEALTH_OK ? OC_ROLE_OK : hl == OC_HEALTH_DRAINING ? OC_ROLE_WARN : OC_ROLE_BAD));
 	if (!n->reason)
 		return y;
-	y = field(w, y, width, "Reason", n->reason, oc_theme_attr(OC_ROLE_WARN));
+	y = oc_detail_field(w, y, width, "Reason", n->reason, oc_theme_attr(OC_ROLE_WARN));
 	char when[96];
-	fmt_when(n->reason_time, app->now, when, sizeof(when));
+	oc_detail_when(n->reason_time, app->now, when, sizeof(when));
 	snprintf(buf, sizeof(buf), "%s at %s   source: %s", n->reason_user ? n->reason_user : "?", when,
 		 oc_reason_source_name(oc_reason_classify(n->reason, n->reason_user, app->snap->slurm_user)));
-	return field(w, y, width, "Set by", buf, A_NORMAL);
+	return oc_detail_field(w, y, width, "Set by", buf, A_NORMAL);
 }
 
 /* Partitions, resources, reservations, boot and version, from line y.
@@ -115,26 +115,26 @@ static int node_resource_lines(struct oc_app *app, WINDOW *w, int y, int width, 
 	const struct oc_node *n = &s->nodes->v[idx];
 	char buf[512];
 	node_partitions(s, idx, buf, sizeof(buf));
-	y = field(w, y, width, "Partitions", buf[0] ? buf : "-", A_NORMAL);
+	y = oc_detail_field(w, y, width, "Partitions", buf[0] ? buf : "-", A_NORMAL);
 	snprintf(buf, sizeof(buf), "%u/%u allocated   load %.2f", n->alloc_cpus, n->cpus, n->cpu_load / 100.0);
-	y = field(w, y, width, "CPUs", buf, A_NORMAL);
+	y = oc_detail_field(w, y, width, "CPUs", buf, A_NORMAL);
 	snprintf(buf, sizeof(buf), "%llu/%llu MB allocated", (unsigned long long)n->alloc_mem_mb,
 		 (unsigned long long)n->mem_mb);
-	y = field(w, y, width, "Memory", buf, A_NORMAL);
+	y = oc_detail_field(w, y, width, "Memory", buf, A_NORMAL);
 	snprintf(buf, sizeof(buf), "%u/%u allocated", n->alloc_gpus, n->gpus);
-	y = field(w, y, width, "GPUs", buf, A_NORMAL);
-	y = field(w, y, width, "CfgTRES", n->cfg_tres, A_NORMAL);
-	y = field(w, y, width, "AllocTRES", n->alloc_tres ? n->alloc_tres : "(none)", A_NORMAL);
+	y = oc_detail_field(w, y, width, "GPUs", buf, A_NORMAL);
+	y = oc_detail_field(w, y, width, "CfgTRES", n->cfg_tres, A_NORMAL);
+	y = oc_detail_field(w, y, width, "AllocTRES", n->alloc_tres ? n->alloc_tres : "(none)", A_NORMAL);
 	node_reservations(s, idx, app->now, buf, sizeof(buf));
 	if (buf[0])
-		y = field(w, y, width, "Reservation", buf, oc_theme_attr(OC_ROLE_WARN));
+		y = oc_detail_field(w, y, width, "Reservation", buf, oc_theme_attr(OC_ROLE_WARN));
 	char when[96];
-	fmt_when(n->boot_time, app->now, when, sizeof(when));
-	y = field(w, y, width, "Boot", when, A_NORMAL);
-	fmt_when(n->slurmd_start_time, app->now, when, sizeof(when));
-	y = field(w, y, width, "slurmd start", when, A_NORMAL);
+	oc_detail_when(n->boot_time, app->now, when, sizeof(when));
+	y = oc_detail_field(w, y, width, "Boot", when, A_NORMAL);
+	oc_detail_when(n->slurmd_start_time, app->now, when, sizeof(when));
+	y = oc_detail_field(w, y, width, "slurmd start", when, A_NORMAL);
 	snprintf(buf, sizeof(buf), "%s   features: %s", n->version ? n->version : "-", n->features ? n->features : "-");
-	return field(w, y, width, "Version", buf, A_NORMAL);
+	return oc_detail_field(w, y, width, "Version", buf, A_NORMAL);
 }
 
 /* Whether job j runs on the node at idx. */
@@ -155,7 +155,7 @@ static void node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, lo
 	for (size_t i = 0; s->jobs && i < s->jobs->n; i++)
 		njobs += job_on(&s->jobs->v[i], idx);
 	snprintf(buf, sizeof(buf), "%zu running", njobs);
-	y = field(w, y, width, "Jobs", buf, A_NORMAL);
+	y = oc_detail_field(w, y, width, "Jobs", buf, A_NORMAL);
 	for (size_t i = 0; s->jobs && i < s->jobs->n && y < h - 1; i++) {
 		const struct oc_job *j = &s->jobs->v[i];
 		if (!job_on(j, idx))
@@ -170,8 +170,42 @@ static void node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, lo
 	}
 }
 
+int oc_detail_wrapped(WINDOW *w, int y, int last, int width, const char *label, const char *text, attr_t a)
+{
+	int cw = width - 17;
+	if (cw < 10)
+		return oc_detail_field(w, y, width, label, text, a);
+	const char *p = text;
+	bool first = true;
+	while (*p && y <= last) {
+		size_t n = strlen(p);
+		if ((int)n > cw) {
+			/* Break at the last blank that fits; a word longer than the
+			 * line is cut. */
+			n = (size_t)cw;
+			while (n > 0 && p[n] != ' ')
+				n--;
+			if (n == 0)
+				n = (size_t)cw;
+		}
+		char line[512];
+		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) - 1 ? n : sizeof(line) - 1), p);
+		y = oc_detail_field(w, y, width, first ? label : "", line, a);
+		first = false;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return y;
+}
+
 static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 {
+	const struct detail *d = oc_overlay_find(app, &detail_ops);
+	if (d && d->job_id) {
+		oc_job_detail_fill(app, w, h, width, d->job_id);
+		return;
+	}
 	const struct oc_snapshot *s = app->snap;
 	long idx = oc_nodes_find(s->nodes, detail_node(app));
 	werase(w);
@@ -185,7 +219,7 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	wmove(w, 0, width - 15 > 0 ? width - 15 : 0);
 	oc_put_text(w, " Esc closes ", 12, false, false);
 	if (idx < 0) {
-		field(w, 2, width, "", "this node is no longer in the cluster", oc_theme_attr(OC_ROLE_BAD));
+		oc_detail_field(w, 2, width, "", "this node is no longer in the cluster", oc_theme_attr(OC_ROLE_BAD));
 		return;
 	}
 	int y = node_state_lines(app, w, 1, width, &s->nodes->v[idx]);
@@ -252,19 +286,38 @@ static const struct oc_overlay_ops detail_ops = {
 	.close = detail_close,
 };
 
-void oc_app_show_node(struct oc_app *app, const char *node)
+/* The open panel's state, or a new panel's; NULL on ENOMEM. */
+static struct detail *detail_open(struct oc_app *app)
 {
 	struct detail *d = oc_overlay_find(app, &detail_ops);
 	if (!d) {
 		d = calloc(1, sizeof(*d));
 		if (!d) {
 			oc_app_message(app, true, " out of memory");
-			return;
+			return NULL;
 		}
 		if (oc_overlay_push(app, &detail_ops, d) < 0)
-			return;
+			return NULL;
 	}
-	snprintf(d->node, sizeof(d->node), "%s", node);
 	app->dirty = true;
+	return d;
+}
+
+void oc_app_show_node(struct oc_app *app, const char *node)
+{
+	struct detail *d = detail_open(app);
+	if (d) {
+		snprintf(d->node, sizeof(d->node), "%s", node);
+		d->job_id = 0;
+	}
+}
+
+void oc_app_show_job(struct oc_app *app, uint32_t job_id)
+{
+	struct detail *d = detail_open(app);
+	if (d) {
+		d->node[0] = '\0';
+		d->job_id = job_id;
+	}
 }
 

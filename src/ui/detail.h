@@ -1,10 +1,28 @@
-/* detail.h: the node detail panel (detail.c), an overlay. */
+/* detail.h: the node detail panel (detail.c) and the job detail panel
+ * (jobdetail.c), overlays, and the lines they both draw. */
 #ifndef OC_UI_DETAIL_H
 #define OC_UI_DETAIL_H
 
+#include <curses.h>
+#include <stdint.h>
+#include <time.h>
+
 struct oc_app;
+
+/* One "Label  value" line of a panel at y; returns the next line. */
+int oc_detail_field(WINDOW *w, int y, int width, const char *label, const char *value, attr_t a);
+/* The same for a long text, wrapped at blanks over lines y..last.
+ * Returns the next line. */
+int oc_detail_wrapped(WINDOW *w, int y, int last, int width, const char *label, const char *text, attr_t a);
+/* "2026-12-02 15:04:05 (3m ago)", "-" for 0. */
+void oc_detail_when(time_t t, time_t now, char *buf, size_t len);
 
 /* Open the detail panel of a node (or show that node in the open one). */
 void oc_app_show_node(struct oc_app *app, const char *node);
+
+/* Open the detail panel of a job (or show that job in the open one). */
+void oc_app_show_job(struct oc_app *app, uint32_t job_id);
+/* The job's lines of the panel (jobdetail.c). */
+void oc_job_detail_fill(struct oc_app *app, WINDOW *w, int h, int width, uint32_t id);
 
 #endif

@@ -1,5 +1,6 @@
-/* test_quota.c: quota rows (accounts, users, QoS) and bar percentages, on
- * snapshots built by hand. */
+/* test_quota.c: quota rows (accounts, users, QoS) and bar percentages, and
+ * the explanations of why a job waits (core/jobexplain.c), on snapshots
+ * built by hand. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/jobexplain.h"
 #include "core/quota.h"
 
 #define MAXREC 64
@@ -510,6 +512,93 @@ static void test_fill(void **state)
 	assert_int_equal(oc_quota_fill(UINT64_MAX - 2, UINT64_MAX - 1, 10), 9);
 }
 
+static void expect_explain(const struct oc_snapshot *s, const struct oc_job *j, const char *words)
+{
+	char out[1024];
+	oc_job_explain(s, j, 1000, out, sizeof(out));
+	if (!strstr(out, words))
+		fail_msg("explanation \"%s\" lacks \"%s\"", out, words);
+}
+
+static void test_job_explain(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = snap_new();
+	add_assoc(s, "team-a", NULL, 64, 24, "normal");
+	add_assoc(s, "team-a", "alice", OC_NOLIMIT, 0, "normal");
+	add_qos(s, "normal", 2, OC_NONE);
+	add_job(s, "team-a", "alice", "normal", OC_JOB_RUNNING, 16, 0)->partition = "large";
+	add_job(s, "team-a", "alice", "normal", OC_JOB_RUNNING, 8, 0)->partition = "large";
+	struct oc_job *over = add_job(s, "team-a", "alice", "normal", OC_JOB_PENDING, 48, OC_JF_LIMITED);
+	over->reason = "AssocGrpGRES";
+	over->partition = "large";
+	expect_explain(s, over, "team-a uses 24 of 64 GPUs (GrpTRES gres/gpu=64); this job asks 48 more: 72 would be over");
+	over->gpus = 40; /* 24 + 40 = 64: fits */
+	expect_explain(s, over, "that fits now");
+	struct oc_job *qj = add_job(s, "team-a", "alice", "normal", OC_JOB_PENDING, 8, OC_JF_LIMITED);
+	qj->reason = "QOSMaxJobsPerUserLimit";
+	expect_explain(s, qj, "alice runs 2 jobs in QoS normal (MaxJobsPerUser 2)");
+	struct oc_job *pr = add_job(s, "team-a", "alice", "normal", OC_JOB_PENDING, 8, 0);
+	pr->reason = "Priority";
+	pr->partition = "large";
+	pr->priority = 10;
+	over->priority = 20; /* one pending job of large ahead */
+	expect_explain(s, pr, "1 pending job of large has a higher priority (this one: 10)");
+	struct oc_job *h = add_job(s, "team-a", "alice", "normal", OC_JOB_PENDING, 8, OC_JF_HELD);
+	h->reason = "JobHeldUser";
+	expect_explain(s, h, "Held by its user");
+	h->reason = "AssocGrpCpuLimit";
+	expect_explain(s, h, "An association or QoS limit holds it (AssocGrpCpuLimit)");
+	h->reason = "SomethingNew";
+	expect_explain(s, h, "Slurm says SomethingNew.");
+	h->reason = NULL;
+	expect_explain(s, h, "No reason yet");
+	h->reason = "BeginTime";
+	h->start_time = 5000; /* after now (1000) */
+	expect_explain(s, h, "The scheduler expects it to start at");
+	/* An account without a loaded limit: said, not guessed. */
+	struct oc_job *nb = add_job(s, "team-b", "bob", "normal", OC_JOB_PENDING, 8, OC_JF_LIMITED);
+	nb->reason = "AssocGrpGRES";
+	expect_explain(s, nb, "the association's use is not loaded");
+	/* A running job is not explained. */
+	char out[64] = "x";
+	assert_string_equal(oc_job_explain(s, &s->jobs->v[0], 1000, out, sizeof(out)), "");
+	oc_snapshot_unref(&s);
+}
+
+/* ReqNodeNotAvail names the drained node and the reservation; Resources
+ * counts the idle nodes. */
+static void test_job_explain_nodes(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = snap_new();
+	s->nodes->v = oc_arena_alloc(&s->nodes->h.arena, sizeof(*s->nodes->v) * 4);
+	s->partitions->v = oc_arena_alloc(&s->partitions->h.arena, sizeof(*s->partitions->v));
+	s->reservations->v = oc_arena_alloc(&s->reservations->h.arena, sizeof(*s->reservations->v));
+	assert_non_null(s->nodes->v);
+	static const char *const names[] = {"n1", "n2", "n3", "n4"};
+	for (int i = 0; i < 4; i++)
+		s->nodes->v[s->nodes->n++] = (struct oc_node){.name = names[i], .base = OC_NODE_IDLE};
+	s->nodes->v[1].flags = OC_NF_DRAIN;
+	s->nodes->v[1].reason = "prolog: gpu count 7";
+	s->nodes->v[2].base = OC_NODE_ALLOCATED;
+	static uint32_t all[] = {0, 1, 2, 3}, two[] = {3};
+	s->partitions->v[s->partitions->n++] =
+		(struct oc_partition){.name = "large", .flags = OC_PF_UP, .node_idx = all, .node_count = 4};
+	s->reservations->v[s->reservations->n++] = (struct oc_reservation){
+		.name = "maint_x", .nodes = "n4", .flags = "MAINT", .start_time = 1500, .end_time = 9000,
+		.node_idx = two, .node_idx_count = 1};
+	struct oc_job *j = add_job(s, "team-a", "alice", "normal", OC_JOB_PENDING, 32, 0);
+	j->partition = "large";
+	j->time_limit_min = 60;
+	j->reason = "ReqNodeNotAvail, UnavailableNodes:n2";
+	expect_explain(s, j, "1 of 4 nodes of large cannot run jobs: n2 (drained: prolog: gpu count 7).");
+	expect_explain(s, j, "Reservation maint_x (MAINT) holds n4 from");
+	j->reason = "Resources";
+	expect_explain(s, j, "It asks 4 nodes (32 GPUs); large has 2 idle nodes now");
+	oc_snapshot_unref(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,6 +612,8 @@ int main(void)
 		cmocka_unit_test(test_empty_tables),
 		cmocka_unit_test(test_pct),
 		cmocka_unit_test(test_fill),
+		cmocka_unit_test(test_job_explain),
+		cmocka_unit_test(test_job_explain_nodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

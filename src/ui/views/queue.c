@@ -8,6 +8,7 @@
 #include "core/state.h"
 #include "core/views.h"
 #include "ui/app.h"
+#include "ui/detail.h"
 #include "ui/draw.h"
 #include "ui/listview.h"
 #include "ui/views.h"
@@ -107,6 +108,12 @@ static const char *tag_key(struct oc_listview *lv, uint32_t item, char *buf, siz
 	return buf;
 }
 
+/* Enter: the job's detail panel. */
+static void open_item(struct oc_listview *lv, uint32_t item)
+{
+	oc_app_show_job(lv->app, job(lv, item)->job_id);
+}
+
 static void context(struct oc_listview *lv, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s  %zu jobs", lv->arg[0] ? "partition " : "all partitions", lv->arg,
@@ -125,5 +132,6 @@ const struct oc_listview_def oc_lv_queue = {
 	.pure_collect = true,
 	.tags = OC_TAG_JOBS,
 	.tag_key = tag_key,
+	.open = open_item,
 	.context = context,
 };
