@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/jobreason.h"
-#include "core/quota.h"
 #include "core/state.h"
 #include "core/strbuf.h"
 
@@ -35,31 +34,41 @@ static const struct oc_partition *job_partition(const struct oc_snapshot *s, con
 	return find_partition(s, first);
 }
 
-/* AssocGrpGRES and its kin: the account's GPU use against its limit. */
+/* The account's own association (no user, no partition). */
+static const struct oc_assoc *account_assoc(const struct oc_snapshot *s, const char *account)
+{
+	for (size_t i = 0; account && s->accounting && i < s->accounting->nassocs; i++) {
+		const struct oc_assoc *a = &s->accounting->assocs[i];
+		if (!a->user && !a->partition && strcmp(a->account, account) == 0)
+			return a;
+	}
+	return NULL;
+}
+
+/* AssocGrpGRES and its kin: the GPU use against the GrpTRES limit of the
+ * job's account, or of the first parent account that has one (Slurm
+ * counts a child's jobs against its parents' limits too). */
 static void explain_grp_gres(const struct oc_snapshot *s, const struct oc_job *j, char *out, size_t len)
 {
-	struct oc_quota_row *rows = NULL;
-	long n = s->accounting && s->accounting->nassocs ? oc_quota_rows(s, &rows) : 0;
-	const struct oc_quota_row *r = NULL;
-	for (long i = 0; i < n && !r; i++)
-		if (j->account && strcmp(rows[i].account, j->account) == 0)
-			r = &rows[i];
-	if (!r || !r->has_gpu_limit) {
+	const struct oc_assoc *a = account_assoc(s, j->account);
+	for (int depth = 0; a && a->grp[OC_TRES_GPU].limit == OC_NOLIMIT && a->parent && depth < 32; depth++)
+		a = account_assoc(s, a->parent);
+	if (!a || a->grp[OC_TRES_GPU].limit == OC_NOLIMIT) {
 		oc_appendf(out, len,
 			   "A GPU limit of account %s (GrpTRES gres/gpu) holds it; the association's use is not loaded "
 			   "(quota view: 5).",
 			   j->account ? j->account : "?");
-	} else {
-		unsigned long long used = r->gpu.used, limit = r->gpu.limit, ask = j->gpus;
-		oc_appendf(out, len, "%s uses %llu of %llu GPUs (GrpTRES gres/gpu=%llu); this job asks %llu more", r->account,
-			   used, limit, limit, ask);
-		if (used + ask > limit)
-			oc_appendf(out, len, ": %llu would be over the limit. It starts when %llu GPUs of %s's are free.",
-				   used + ask, used + ask - limit, r->account);
-		else
-			oc_appendf(out, len, ": that fits now; the scheduler takes it at its next pass.");
+		return;
 	}
-	oc_quota_rows_free(&rows, n);
+	unsigned long long used = a->grp[OC_TRES_GPU].used, limit = a->grp[OC_TRES_GPU].limit, ask = j->gpus;
+	bool parent = !j->account || strcmp(a->account, j->account) != 0;
+	oc_appendf(out, len, "%s%s uses %llu of %llu GPUs (GrpTRES gres/gpu=%llu); this job asks %llu more",
+		   parent ? "its parent account " : "", a->account, used, limit, limit, ask);
+	if (used + ask > limit)
+		oc_appendf(out, len, ": %llu would be over the limit. It starts when %llu GPUs of %s's are free.", used + ask,
+			   used + ask - limit, a->account);
+	else
+		oc_appendf(out, len, ": that fits now; the scheduler takes it at its next pass.");
 }
 
 static const struct oc_qos *find_qos(const struct oc_snapshot *s, const char *name)

@@ -556,6 +556,12 @@ static void test_job_explain(void **state)
 	h->reason = "BeginTime";
 	h->start_time = 5000; /* after now (1000) */
 	expect_explain(s, h, "The scheduler expects it to start at");
+	/* The limit of a parent account. */
+	add_assoc(s, "lab", NULL, 16, 10, NULL);
+	add_assoc(s, "team-x", NULL, OC_NOLIMIT, 2, NULL)->parent = "lab";
+	struct oc_job *px = add_job(s, "team-x", "carol", "normal", OC_JOB_PENDING, 8, OC_JF_LIMITED);
+	px->reason = "AssocGrpGRES";
+	expect_explain(s, px, "its parent account lab uses 10 of 16 GPUs (GrpTRES gres/gpu=16); this job asks 8 more: 18");
 	/* An account without a loaded limit: said, not guessed. */
 	struct oc_job *nb = add_job(s, "team-b", "bob", "normal", OC_JOB_PENDING, 8, OC_JF_LIMITED);
 	nb->reason = "AssocGrpGRES";
