@@ -30,10 +30,25 @@ ok "a command of another view is refused with the view and its key"
 # ? lists the : commands from the same table as the keys (after them).
 e2e_keys ?
 e2e_wait '^Keys \(keymap default' 5
-e2e_keys PgDn PgDn PgDn
-e2e_wait '^Commands \(: then the name' 5
-e2e_wait '^  :queue \[PARTITION\] +job queue \(also q jobs squeue\)' 5
-e2e_wait '^  :pass \[NOTE\] +rehearsal: the selected step passed' 5
+# page_to REGEX: PgDn, one page at a time (each time waiting for the page
+# to change), until the help shows REGEX; fails at the last page.
+page_to() {
+	local before end
+	for _ in $(seq 12); do
+		e2e_snap
+		grep -Eq -- "$1" <<<"$E2E_LAST" && return 0
+		before=$E2E_LAST
+		e2e_keys PgDn
+		end=$((SECONDS + 5))
+		while e2e_snap && [ "$E2E_LAST" = "$before" ] && [ "$SECONDS" -lt "$end" ]; do sleep 0.05; done
+		[ "$E2E_LAST" != "$before" ] || break
+	done
+	e2e_wait "$1" 1
+}
+page_to '^Commands \(: then the name'
+page_to '^  :queue \[PARTITION\] +job queue \(also q jobs squeue\)'
+page_to '^  :pass \[NOTE\] +rehearsal: the selected step passed'
+page_to '^  :timelimit \[LIMIT\] +change the jobs'
 e2e_keys Escape
 e2e_wait 'JOBID PARTITION' 5
 ok "? lists the : commands with their arguments and aliases"
