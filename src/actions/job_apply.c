@@ -21,6 +21,7 @@ static const char *const op_names[OC_JOB_OP_COUNT] = {
 	[OC_JOB_OP_PARTITION] = "job.partition",
 	[OC_JOB_OP_QOS] = "job.qos",
 	[OC_JOB_OP_NICE] = "job.nice",
+	[OC_JOB_OP_PRIORITY] = "job.priority",
 };
 
 const char *oc_job_op_name(enum oc_job_op op)
@@ -43,6 +44,7 @@ static const char *op_past(enum oc_job_op op)
 		[OC_JOB_OP_PARTITION] = "moved to the partition",
 		[OC_JOB_OP_QOS] = "new QoS for",
 		[OC_JOB_OP_NICE] = "new nice value for",
+		[OC_JOB_OP_PRIORITY] = "new priority for",
 	};
 	return (unsigned)op < OC_JOB_OP_COUNT ? past[op] : "changed";
 }
@@ -86,6 +88,9 @@ static bool job_took(const struct oc_job_change *c, const struct oc_job_now *bef
 	case OC_JOB_OP_QOS:
 		snprintf(why, len, "QoS %s", after->qos);
 		return after->found && strcmp(after->qos, c->name) == 0;
+	case OC_JOB_OP_PRIORITY:
+		snprintf(why, len, "priority %u", after->priority);
+		return after->found && after->priority == c->priority;
 	default:
 		snprintf(why, len, "nice %d", after->nice);
 		return after->found && after->nice == c->nice;

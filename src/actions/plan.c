@@ -604,6 +604,10 @@ int oc_plan_check_job_change(const struct oc_job_change *c, char *err, size_t er
 		if (c->minutes != OC_NONE && c->minutes > PLAN_DURATION_MAX_MIN)
 			return plan_fail(err, errlen, "time limit: at most 3650 days (or UNLIMITED)");
 		return 0;
+	case OC_JOB_OP_PRIORITY:
+		if (c->priority == 0 || c->priority >= 0xfffffffeU)
+			return plan_fail(err, errlen, "priority: from 1 to 4294967293 (hold it to stop it starting)");
+		return 0;
 	case OC_JOB_OP_NICE:
 		if (c->nice < -PLAN_NICE_MAX || c->nice > PLAN_NICE_MAX)
 			return plan_fail(err, errlen, "nice: between -2147483645 and 2147483645");
@@ -683,6 +687,9 @@ static void plan_job_cmd(const struct oc_job_change *c, struct oc_plan_job_words
 		} else if (c->op == OC_JOB_OP_PARTITION || c->op == OC_JOB_OP_QOS) {
 			m->after_key = c->op == OC_JOB_OP_QOS ? "QOS" : "Partition";
 			snprintf(w->value, sizeof(w->value), "%.*s", (int)sizeof(c->name), c->name);
+		} else if (c->op == OC_JOB_OP_PRIORITY) {
+			m->after_key = "Priority";
+			snprintf(w->value, sizeof(w->value), "%u", c->priority);
 		} else {
 			m->after_key = "Nice";
 			snprintf(w->value, sizeof(w->value), "%d", c->nice);

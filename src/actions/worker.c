@@ -408,6 +408,8 @@ static json_t *action_describe(const struct oc_action_req *req, const char **act
 					    req->job.minutes == OC_NONE ? json_null() : json_integer(req->job.minutes));
 		} else if (req->job.op == OC_JOB_OP_PARTITION || req->job.op == OC_JOB_OP_QOS) {
 			json_object_set_new(params, "name", json_string_lossy(req->job.name));
+		} else if (req->job.op == OC_JOB_OP_PRIORITY) {
+			json_object_set_new(params, "priority", json_integer(req->job.priority));
 		} else if (req->job.op == OC_JOB_OP_NICE) {
 			json_object_set_new(params, "nice", json_integer(req->job.nice));
 		}

@@ -59,6 +59,7 @@ enum oc_job_op {
 	OC_JOB_OP_PARTITION,     /* scontrol update JobId=ID Partition=... */
 	OC_JOB_OP_QOS,           /* scontrol update JobId=ID QOS=... */
 	OC_JOB_OP_NICE,          /* scontrol update JobId=ID Nice=... */
+	OC_JOB_OP_PRIORITY,      /* scontrol update JobId=ID Priority=... */
 	OC_JOB_OP_COUNT,
 };
 
@@ -71,6 +72,7 @@ struct oc_job_change {
 	                            shell (scancel --full) */
 	uint32_t minutes;        /* TIME_LIMIT: minutes, OC_NONE = UNLIMITED */
 	int nice;                /* NICE: -2147483645 .. 2147483645 */
+	uint32_t priority;       /* PRIORITY: 1 .. 4294967293 (0 would hold it) */
 	char name[64];           /* PARTITION, QOS: the name */
 };
 

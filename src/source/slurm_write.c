@@ -785,6 +785,7 @@ static int job_update(char *id, const struct oc_job_change *c)
 	case OC_JOB_OP_TIME_LIMIT: d.time_limit = c->minutes == OC_NONE ? INFINITE : c->minutes; break;
 	case OC_JOB_OP_PARTITION: d.partition = name; break;
 	case OC_JOB_OP_QOS: d.qos = name; break;
+	case OC_JOB_OP_PRIORITY: d.priority = c->priority; break;
 	default: d.nice = (uint32_t)((int64_t)NICE_OFFSET + c->nice); break;
 	}
 	job_array_resp_msg_t *resp = NULL;

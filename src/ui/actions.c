@@ -167,6 +167,7 @@ JOB_ACTION(a_job_limit, OC_JOB_OP_TIME_LIMIT)
 JOB_ACTION(a_job_partition, OC_JOB_OP_PARTITION)
 JOB_ACTION(a_job_qos, OC_JOB_OP_QOS)
 JOB_ACTION(a_job_nice, OC_JOB_OP_NICE)
+JOB_ACTION(a_job_priority, OC_JOB_OP_PRIORITY)
 
 /* ":queue normal": the partition must exist. */
 static bool c_queue(struct oc_app *app, const char *arg)
@@ -295,6 +296,9 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_JOB_NICE] = {.id = "job.nice",
 			     JOB(a_job_nice, "nice", "[N]", "change the jobs' nice value (higher: lower priority)"),
 			     .command_only = true},
+	[OC_ACT_JOB_PRIORITY] = {.id = "job.priority",
+				 JOB(a_job_priority, "priority", "[N]", "set the jobs' priority (operators; 0 is a hold: h)"),
+				 .command_only = true},
 };
 
 void oc_action_id_list(const char *ids[OC_ACT_COUNT])

@@ -35,7 +35,7 @@ void oc_dialog_open_onboard_named(struct oc_app *app, const char *name);
 /* forms/jobs.c */
 extern const struct oc_form_kind oc_form_job_cancel, oc_form_job_signal, oc_form_job_hold, oc_form_job_release,
 	oc_form_job_requeue, oc_form_job_requeue_hold, oc_form_job_time_limit, oc_form_job_partition, oc_form_job_qos,
-	oc_form_job_nice;
+	oc_form_job_nice, oc_form_job_priority;
 /* The form of a job action on the tagged jobs, else the selected one
  * (refused with a message when there is none); value fills its value
  * field (a signal, a time limit...; NULL: empty, USR1 for a signal). */

@@ -248,6 +248,11 @@ static void test_held_job(void **state)
 	assert_true(read_job(job_id).priority > 0);
 	wait_job(job_id, is_running, "running");
 	expect_squeue(job_id, "%T", "RUNNING");
+
+	/* An operator's priority. */
+	expect_ok(job_id, (struct oc_job_change){.op = OC_JOB_OP_PRIORITY, .priority = 5000});
+	assert_int_equal(read_job(job_id).priority, 5000);
+	expect_squeue(job_id, "%Q", "5000");
 }
 
 static void test_running_job(void **state)

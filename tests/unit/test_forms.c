@@ -108,6 +108,7 @@ static void test_kinds_complete(void **state)
 		&oc_form_resv_delete,	 &oc_form_onboard,	 &oc_form_job_cancel,	   &oc_form_job_signal,
 		&oc_form_job_hold,	 &oc_form_job_release,	 &oc_form_job_requeue,	   &oc_form_job_requeue_hold,
 		&oc_form_job_time_limit, &oc_form_job_partition, &oc_form_job_qos,	   &oc_form_job_nice,
+		&oc_form_job_priority,
 	};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		const struct oc_form_kind *k = kinds[i];
@@ -304,6 +305,11 @@ static void test_jobs(void **state)
 	assert_string_equal(f->req.command, "scontrol update JobId=101 Partition=large");
 	assert_int_equal(plan_job(f, &oc_form_job_nice, OC_JOB_OP_NICE, (const char *[]){"101", "-50"}), 0);
 	assert_int_equal(f->req.job.nice, -50);
+	assert_int_equal(plan_job(f, &oc_form_job_priority, OC_JOB_OP_PRIORITY, (const char *[]){"101", "5000"}), 0);
+	assert_string_equal(f->req.command, "scontrol update JobId=101 Priority=5000");
+	expect_job_refused(f, &oc_form_job_priority, OC_JOB_OP_PRIORITY, (const char *[]){"101", "0"}, "Priority:");
+	expect_job_refused(f, &oc_form_job_priority, OC_JOB_OP_PRIORITY, (const char *[]){"101", "-1"}, "Priority:");
+	expect_job_refused(f, &oc_form_job_priority, OC_JOB_OP_PRIORITY, (const char *[]){"101", "high"}, "Priority:");
 	/* Refused in the form: nothing to send. */
 	expect_job_refused(f, &oc_form_job_cancel, OC_JOB_OP_CANCEL, (const char *[]){""}, "give one or more job ids");
 	expect_job_refused(f, &oc_form_job_cancel, OC_JOB_OP_CANCEL, (const char *[]){"100x"}, "\"100x\" is not a job id");

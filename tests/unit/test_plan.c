@@ -656,6 +656,8 @@ static void test_job_lines(void **state)
 			"scontrol update JobId=9 QOS=normal");
 	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_NICE, .nice = -100},
 			"scontrol update JobId=9 Nice=-100");
+	expect_job_line(9, (struct oc_job_change){.op = OC_JOB_OP_PRIORITY, .priority = 5000},
+			"scontrol update JobId=9 Priority=5000");
 	/* Several jobs: scancel takes them apart, scontrol as a list. */
 	const struct {
 		struct oc_job_change c;
@@ -712,6 +714,8 @@ static void test_job_checks(void **state)
 	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_PARTITION, .name = ""}, "partition");
 	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_PARTITION, .name = "a b"}, "partition");
 	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_QOS, .name = "x;rm"}, "QoS");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_PRIORITY, .priority = 0}, "priority: from 1");
+	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_PRIORITY, .priority = 0xfffffffeU}, "priority: from 1");
 	expect_bad_change((struct oc_job_change){.op = OC_JOB_OP_COUNT}, "unknown job action");
 	char err[64];
 	assert_int_equal(oc_plan_check_job_change(NULL, err, sizeof(err)), -1);

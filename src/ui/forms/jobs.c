@@ -24,6 +24,7 @@ static const char *const limit_labels[] = {"Jobs", "Time limit"};
 static const char *const part_labels[] = {"Jobs", "Partition"};
 static const char *const qos_labels[] = {"Jobs", "QoS"};
 static const char *const nice_labels[] = {"Jobs", "Nice"};
+static const char *const prio_labels[] = {"Jobs", "Priority"};
 
 static enum oc_job_op op_of(const struct oc_form_ctx *c)
 {
@@ -116,6 +117,17 @@ static int parse_change(const struct oc_form_ctx *c, char *const *v, struct oc_j
 	}
 	case OC_JOB_OP_PARTITION:
 	case OC_JOB_OP_QOS: snprintf(ch->name, sizeof(ch->name), "%s", v[JF_VALUE]); break;
+	case OC_JOB_OP_PRIORITY: {
+		char *end;
+		errno = 0;
+		unsigned long p = strtoul(v[JF_VALUE], &end, 10);
+		if (!v[JF_VALUE][0] || v[JF_VALUE][0] == '-' || *end || errno || p == 0 || p >= 0xfffffffeUL) {
+			snprintf(err, errlen, "Priority: a whole number from 1 to 4294967293 (h holds a job)");
+			return -1;
+		}
+		ch->priority = (uint32_t)p;
+		break;
+	}
 	case OC_JOB_OP_NICE: {
 		char *end;
 		errno = 0;
@@ -224,6 +236,7 @@ const struct oc_form_kind oc_form_job_time_limit = JOB_FORM("Change the time lim
 const struct oc_form_kind oc_form_job_partition = JOB_FORM("Move jobs to a partition", part_labels, 1, part_choices);
 const struct oc_form_kind oc_form_job_qos = JOB_FORM("Change the QoS", qos_labels, 1, oc_form_qos_choices);
 const struct oc_form_kind oc_form_job_nice = JOB_FORM("Change the nice value", nice_labels, -1, NULL);
+const struct oc_form_kind oc_form_job_priority = JOB_FORM("Change the priority", prio_labels, -1, NULL);
 
 static const struct oc_form_kind *const kinds[OC_JOB_OP_COUNT] = {
 	[OC_JOB_OP_CANCEL] = &oc_form_job_cancel,
@@ -236,6 +249,7 @@ static const struct oc_form_kind *const kinds[OC_JOB_OP_COUNT] = {
 	[OC_JOB_OP_PARTITION] = &oc_form_job_partition,
 	[OC_JOB_OP_QOS] = &oc_form_job_qos,
 	[OC_JOB_OP_NICE] = &oc_form_job_nice,
+	[OC_JOB_OP_PRIORITY] = &oc_form_job_priority,
 };
 
 static const struct oc_form_kind *kind_of(enum oc_job_op op)
