@@ -153,6 +153,18 @@ e2e_wait_gone() {
 # e2e_line REGEX: print the first screen line matching REGEX.
 e2e_line() { e2e_capture | grep -E -m1 -- "$1" || true; }
 
+# e2e_cancel_on_exit NAME...: when the test ends, cancel the jobs of these
+# names (scancel -n takes one name) and wait (30 s at most) until squeue
+# no longer lists them, so that the next test starts without them.
+e2e_cancel_on_exit() {
+	local n names=""
+	for n in "$@"; do
+		e2e_on_exit scancel -n "$n"
+		names=${names:+$names,}$n
+	done
+	e2e_on_exit sh -c "for i in \$(seq 150); do [ -z \"\$(squeue -h -n '$names' 2>/dev/null)\" ] && exit 0; sleep 0.2; done"
+}
+
 # wait_cmd TIMEOUT CMD...: wait until a command succeeds.
 wait_cmd() {
 	local timeout=$1

@@ -21,7 +21,8 @@ submit() { # submit [--hold] [-J NAME] COMMAND: the job id
 	runuser -u alice -- sbatch --parsable -J "$jname" -p large --qos large_qos -N1 --time=10 --mem=1G \
 		--output=/dev/null $hold --wrap="$1"
 }
-e2e_on_exit sh -c "scancel -n $name,$name-c,$name-s 2>/dev/null; rm -f /tmp/$name.*"
+e2e_cancel_on_exit "$name" "$name-c" "$name-s"
+e2e_on_exit sh -c "rm -f /tmp/$name.*"
 field() { squeue -h -j "$1" -o "$2" 2>/dev/null; }
 
 held=$(submit --hold 'sleep 600')

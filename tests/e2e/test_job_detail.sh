@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 name="e2e-detail-$$"
-e2e_on_exit sh -c "scancel -n $name-h,$name-g 2>/dev/null"
+e2e_cancel_on_exit "$name-h" "$name-g"
 held=$(runuser -u alice -- sbatch --parsable -J "$name-h" -p large --qos large_qos -N1 --time=10 --mem=1G \
 	--output=/dev/null --hold --wrap='sleep 600')
 big=$(runuser -u bob -- sbatch --parsable -J "$name-g" -p large --qos large_qos -N9 --gres=gpu:8 --time=10 \
