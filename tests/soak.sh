@@ -21,7 +21,10 @@
 #
 # Exit status: 0 every run passed, 1 a run failed, 2 usage. Each run's
 # ctest output is kept as soak*/soak-run-N.log. It stops nothing it did not
-# start; run it with no other test cluster on the default ports.
+# start; run it with no other test cluster on its ports: the default ones,
+# or those of OC_CTLD_PORT, OC_DBD_PORT, OC_DB_PORT, OC_SLURMD_PORT_BASE and
+# OC_SSHD_PORT (tests/cluster/cluster.sh, tests/ssh/sshd.sh), which let a
+# native and a sanitizer soak run side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
