@@ -91,11 +91,16 @@ KNOWN_HOSTS=$DIR/known_hosts
 # deadline SECONDS: the time (in s since the epoch) SECONDS from now.
 deadline() { printf '%s' "$((EPOCHSECONDS + $1))"; }
 
-# title_is_ours PID: the process is a live sshd serving DIR/sshd_config.
-title_is_ours() {
+# alive PID: the process exists and is not a zombie.
+alive() {
 	local st
 	st=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null) || return 1
-	[[ -n $st && $st != Z && $st != X ]] || return 1
+	[[ -n $st && $st != Z && $st != X ]]
+}
+
+# title_is_ours PID: the process is a live sshd serving DIR/sshd_config.
+title_is_ours() {
+	alive "$1" || return 1
 	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "-f $CONFIG " || return 1
 }
 
@@ -247,11 +252,14 @@ cmd_start() {
 	printf -- "--- %(%F %T)T sshd.sh start\n" -1 >>"$LOG"
 	setsid env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		"$SSHD" -D -f "$CONFIG" -E "$LOG" </dev/null >/dev/null 2>&1 &
-	printf '%s\n' "$!" >"$PIDFILE"
-	local end
+	local launched=$! end
+	printf '%s\n' "$launched" >"$PIDFILE"
 	end=$(deadline "$TIMEOUT")
+	# Until it answers, the process counts while it lives: before the exec
+	# of setsid, env and sshd (slow on a loaded machine) its command line
+	# is this script's, which running() does not take for our server.
 	until answers; do
-		if ! running >/dev/null || ((EPOCHSECONDS >= end)); then
+		if ! alive "$launched" || ((EPOCHSECONDS >= end)); then
 			printf '[sshd] ERROR: sshd did not come up on 127.0.0.1:%s within %s s. Log %s:\n' "$PORT" "$TIMEOUT" "$LOG" >&2
 			tail -n 20 "$LOG" >&2 || true
 			cmd_stop >/dev/null 2>&1 || true
