@@ -42,6 +42,7 @@ static void usage(FILE *out)
 		"       opsconsole onboard --cluster NAME --file TEAM.json [--dry-run] [--yes]\n"
 		"       opsconsole rehearse --cluster NAME [--checklist FILE] [--auto] [--report DIR]\n"
 		"       opsconsole --cluster NAME --once VIEW [--json] [--partition P] [--show-hidden]\n"
+		"       opsconsole --cluster NAME --once history [--since TIME] [--until TIME] [--json]\n"
 		"       opsconsole --cluster NAME --record FILE\n"
 		"       opsconsole --snapshot FILE [--cluster NAME] [options]\n"
 		"A terminal operations console for Slurm GPU clusters.\n"
@@ -58,8 +59,13 @@ static void usage(FILE *out)
 		"      --theme NAME     themes/NAME.json (default, light, high-contrast, mono)\n"
 		"      --keymap NAME    keymaps/NAME.json (default, vim)\n"
 		"      --once VIEW      print VIEW once and exit, for scripts: partitions, queue,\n"
-		"                       nodes, health, quota, reservations (docs/script-mode.md)\n"
+		"                       nodes, health, quota, reservations, history\n"
+		"                       (docs/script-mode.md)\n"
 		"      --json           with --once: JSON (schema opsconsole.once/1)\n"
+		"      --since TIME     with --once history: jobs that ended from TIME on, in\n"
+		"                       sacct -S forms (now-24hours, the default; today;\n"
+		"                       2026-12-01T08:00)\n"
+		"      --until TIME     with --once history: ... up to TIME (default now)\n"
 		"      --record FILE    write the cluster's nodes, partitions, jobs and\n"
 		"                       reservations to FILE and exit (docs/snapshots.md)\n"
 		"      --snapshot FILE  the console on a recorded FILE instead of a cluster,\n"
@@ -339,7 +345,8 @@ struct main_opts {
 static int main_once(struct main_opts *o)
 {
 	if (!o->once.view) {
-		fprintf(stderr, "opsconsole: --json goes with --once VIEW\n");
+		fprintf(stderr, "opsconsole: --%s goes with --once VIEW\n",
+			o->once.json ? "json" : o->once.since ? "since" : "until");
 		return EXIT_USAGE;
 	}
 	if (o->view) {
@@ -363,7 +370,7 @@ static int main_once(struct main_opts *o)
 static int main_parse(int argc, char **argv, struct main_opts *o)
 {
 	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP, OPT_ONCE, OPT_JSON, OPT_RECORD,
-	       OPT_SNAPSHOT };
+	       OPT_SNAPSHOT, OPT_SINCE, OPT_UNTIL };
 	static const struct option opts[] = {
 		{"cluster", required_argument, NULL, 'c'},
 		{"view", required_argument, NULL, OPT_VIEW},
@@ -374,6 +381,8 @@ static int main_parse(int argc, char **argv, struct main_opts *o)
 		{"keymap", required_argument, NULL, OPT_KEYMAP},
 		{"once", required_argument, NULL, OPT_ONCE},
 		{"json", no_argument, NULL, OPT_JSON},
+		{"since", required_argument, NULL, OPT_SINCE},
+		{"until", required_argument, NULL, OPT_UNTIL},
 		{"record", required_argument, NULL, OPT_RECORD},
 		{"snapshot", required_argument, NULL, OPT_SNAPSHOT},
 		{"help", no_argument, NULL, 'h'},
@@ -392,6 +401,8 @@ static int main_parse(int argc, char **argv, struct main_opts *o)
 		case OPT_KEYMAP: o->keymap = optarg; break;
 		case OPT_ONCE: o->once.view = optarg; break;
 		case OPT_JSON: o->once.json = true; break;
+		case OPT_SINCE: o->once.since = optarg; break;
+		case OPT_UNTIL: o->once.until = optarg; break;
 		case OPT_RECORD: o->record = optarg; break;
 		case OPT_SNAPSHOT: o->snapshot = optarg; break;
 		case 'h': usage(stdout); return 0;
@@ -662,7 +673,7 @@ int main(int argc, char **argv)
 		return rc;
 	if (o.version)
 		return main_version(o.cluster);
-	if ((o.record || o.snapshot) && (o.once.view || o.once.json)) {
+	if ((o.record || o.snapshot) && (o.once.view || o.once.json || o.once.since || o.once.until)) {
 		fprintf(stderr, "opsconsole: --%s does not go with --once\n", o.record ? "record" : "snapshot");
 		return EXIT_USAGE;
 	}
@@ -672,7 +683,7 @@ int main(int argc, char **argv)
 	}
 	if (o.record)
 		return main_record(o.cluster, o.record);
-	if (o.once.view || o.once.json)
+	if (o.once.view || o.once.json || o.once.since || o.once.until)
 		return main_once(&o);
 	return main_console(&o);
 }

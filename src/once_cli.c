@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/script.h"
+#include "core/timespec.h"
 #include "session_setup.h"
 #include "source/collector.h"
 #include "source/source.h"
@@ -24,6 +26,20 @@ int oc_once_check_args(const struct oc_once_args *a)
 		fprintf(stderr, "opsconsole: --partition goes with --once queue, not --once %s\n", a->view);
 		return 2;
 	}
+	if ((a->since || a->until) && v != OC_SCRIPT_HISTORY) {
+		fprintf(stderr, "opsconsole: --%s goes with --once history, not --once %s\n", a->since ? "since" : "until",
+			a->view);
+		return 2;
+	}
+	if (v == OC_SCRIPT_HISTORY) {
+		time_t s, u;
+		char err[256];
+		if (oc_time_window(a->since ? a->since : OC_HISTORY_DEFAULT_SINCE, a->until, time(NULL), &s, &u, err,
+				   sizeof(err)) < 0) {
+			fprintf(stderr, "opsconsole: %s\n", err);
+			return 2;
+		}
+	}
 	return 0;
 }
 
@@ -37,6 +53,8 @@ int oc_once_run(struct oc_setup *setup, const struct oc_once_args *a)
 		.partition = a->partition,
 		.show_hidden = a->show_hidden,
 		.json = a->json,
+		.since = a->since ? a->since : OC_HISTORY_DEFAULT_SINCE,
+		.until = a->until ? a->until : "",
 	};
 	char err[512];
 	if (oc_setup_open(setup, false, err, sizeof(err)) < 0)
@@ -45,7 +63,9 @@ int oc_once_run(struct oc_setup *setup, const struct oc_once_args *a)
 	/* Partitions index nodes: they are read together, as the collector does. */
 	if (mask & OC_MASK(OC_PART_PARTITIONS))
 		mask |= OC_MASK(OC_PART_NODES);
-	struct oc_snapshot *s = oc_collector_refresh_once(setup->backend, mask, NULL);
+	struct oc_snapshot *s = o.view == OC_SCRIPT_HISTORY
+					? oc_collector_history_once(setup->backend, o.since, o.until, NULL)
+					: oc_collector_refresh_once(setup->backend, mask, NULL);
 	oc_setup_close(setup);
 	if (!s) {
 		fprintf(stderr, "opsconsole: %s: out of memory\n", p->name);

@@ -12,10 +12,12 @@ struct oc_once_args {
 	const char *partition;  /* --partition P (queue only), NULL = all */
 	bool show_hidden;       /* --show-hidden or the profile's show_hidden */
 	bool json;              /* --json */
+	const char *since;      /* --since (history), NULL = now-24hours */
+	const char *until;      /* --until (history), NULL = now */
 };
 
 /* Whether a's options fit together (a known view, --partition only with
- * queue). Returns 0, or 2 after printing why on stderr. */
+ * queue, --since and --until only with history and then as times). Returns 0, or 2 after printing why on stderr. */
 int oc_once_check_args(const struct oc_once_args *a);
 
 /* Print one view of the cluster of setup's profile on stdout, from one

@@ -5,9 +5,11 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/cells.h"
 #include "core/health.h"
+#include "core/history.h"
 #include "core/quota.h"
 #include "core/state.h"
 #include "core/strbuf.h"
@@ -480,10 +482,93 @@ static const struct oc_column resv_cols[] = {
 };
 const struct oc_catalogue oc_cat_reservations = CATALOGUE("reservations", resv_cols);
 
+/* ---- history: row indexes s->history --------------------------------------- */
+
+static const struct oc_hjob *hjob(const struct oc_cell_src *src, uint32_t row)
+{
+	return &src->s->history->v[row];
+}
+
+OC_CELL_FIELD(hj_user, hjob, user, oc_cell_str)
+OC_CELL_FIELD(hj_acct, hjob, account, oc_cell_str)
+OC_CELL_FIELD(hj_part, hjob, partition, oc_cell_str)
+OC_CELL_FIELD(hj_qos, hjob, qos, oc_cell_str)
+OC_CELL_FIELD(hj_name, hjob, name, oc_cell_str)
+OC_CELL_FIELD(hj_nodelist, hjob, nodes, oc_cell_str)
+OC_CELL_FIELD(hj_nodes, hjob, num_nodes, oc_cell_u32)
+OC_CELL_FIELD(hj_gpus, hjob, gpus, oc_cell_u32)
+OC_CELL_FIELD(hj_workdir, hjob, work_dir, oc_cell_str)
+
+static void hj_id(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_hjob_id_text(hjob(src, row), buf, len);
+}
+
+static void hj_state(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_cell_str(buf, len, oc_hjob_state_name(hjob(src, row)));
+}
+
+static void hj_exit(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_hjob_exit_text(hjob(src, row), buf, len);
+}
+
+static void hj_elapsed(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	oc_elapsed_text(hjob(src, row)->elapsed_s, buf, len);
+}
+
+static void hj_when(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	if (t <= 0 || !localtime_r(&t, &tm) || !strftime(buf, len, "%m-%d %H:%M:%S", &tm))
+		oc_cell_str(buf, len, "");
+}
+
+static void hj_end(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	hj_when(hjob(src, row)->end_time, buf, len);
+}
+
+static void hj_start(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	hj_when(hjob(src, row)->start_time, buf, len);
+}
+
+static void hj_requeues(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	uint32_t r = hjob(src, row)->requeues;
+	oc_cell_str(buf, len, r == OC_NONE ? "" : NULL);
+	if (r != OC_NONE)
+		oc_cell_u32(buf, len, r);
+}
+
+static const struct oc_column hist_cols[] = {
+	{"end", "END", 14, false, false, false, hj_end},
+	{"jobid", "JOBID", 10, true, false, false, hj_id},
+	{"user", "USER", 8, false, false, false, hj_user},
+	{"account", "ACCOUNT", 8, false, true, false, hj_acct},
+	{"partition", "PARTITION", 9, false, true, false, hj_part},
+	{"qos", "QOS", 8, false, true, true, hj_qos},
+	{"name", "NAME", 10, false, true, false, hj_name},
+	{"state", "STATE", 13, false, false, false, hj_state},
+	{"exit", "EXIT", 5, true, false, false, hj_exit},
+	{"elapsed", "ELAPSED", 11, true, false, false, hj_elapsed},
+	{"start", "START", 14, false, true, true, hj_start},
+	{"nodes", "NODES", 5, true, true, false, hj_nodes},
+	{"gpus", "GPUS", 4, true, false, false, hj_gpus},
+	{"requeues", "REQUEUES", 8, true, true, true, hj_requeues},
+	{"workdir", "WORKDIR", 20, false, true, true, hj_workdir},
+	{"nodelist", "NODELIST", 0, false, false, false, hj_nodelist},
+};
+const struct oc_catalogue oc_cat_history = CATALOGUE("history", hist_cols);
+
 /* ---- lookups -------------------------------------------------------------- */
 
 static const struct oc_catalogue *const catalogues[] = {
 	&oc_cat_partitions, &oc_cat_queue, &oc_cat_nodes, &oc_cat_health, &oc_cat_quota, &oc_cat_reservations,
+	&oc_cat_history,
 };
 
 const struct oc_catalogue *oc_catalogue_find(const char *view)

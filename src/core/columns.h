@@ -53,13 +53,15 @@ struct oc_catalogue {
  * health:       rows = struct oc_health_row[] (core/health.h), node rows only;
  * quota:        rows = struct oc_quota_item[], extra = struct oc_quota_row[]
  *               (core/quota.h);
- * reservations: row indexes s->reservations. */
+ * reservations: row indexes s->reservations;
+ * history:      row indexes s->history (never NULL when it is read). */
 extern const struct oc_catalogue oc_cat_partitions;
 extern const struct oc_catalogue oc_cat_queue;
 extern const struct oc_catalogue oc_cat_nodes;
 extern const struct oc_catalogue oc_cat_health;
 extern const struct oc_catalogue oc_cat_quota;
 extern const struct oc_catalogue oc_cat_reservations;
+extern const struct oc_catalogue oc_cat_history;
 
 /* The catalogue of the view called view, NULL when none of the above. */
 const struct oc_catalogue *oc_catalogue_find(const char *view);

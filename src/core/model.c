@@ -41,6 +41,7 @@ OC_OWNS_NOTHING(oc_partitions, oc_partitions)
 OC_OWNS_NOTHING(oc_reservations, oc_reservations)
 OC_OWNS_NOTHING(oc_accounting, oc_accounting)
 OC_OWNS_NOTHING(oc_config, oc_config)
+OC_OWNS_NOTHING(oc_history, oc_history)
 static void oc_jobs_drop_owned(struct oc_jobs *t)
 {
 	if (t->str && atomic_fetch_sub(&t->str->refs, 1) == 1) {
@@ -54,6 +55,7 @@ OC_TABLE_NEW(oc_partitions, oc_partitions)
 OC_TABLE_NEW(oc_reservations, oc_reservations)
 OC_TABLE_NEW(oc_accounting, oc_accounting)
 OC_TABLE_NEW(oc_config, oc_config)
+OC_TABLE_NEW(oc_history, oc_history)
 struct oc_jobs *oc_jobs_new(void)
 {
 	struct oc_jobs *t = calloc(1, sizeof(*t));
@@ -74,6 +76,7 @@ OC_TABLE_FUNCS(oc_jobs, oc_jobs)
 OC_TABLE_FUNCS(oc_reservations, oc_reservations)
 OC_TABLE_FUNCS(oc_accounting, oc_accounting)
 OC_TABLE_FUNCS(oc_config, oc_config)
+OC_TABLE_FUNCS(oc_history, oc_history)
 
 bool oc_job_holds_nodes(const struct oc_job *j)
 {
@@ -119,6 +122,7 @@ void oc_snapshot_unref(struct oc_snapshot **sp)
 	oc_reservations_unref(&s->reservations);
 	oc_accounting_unref(&s->accounting);
 	oc_config_unref(&s->config);
+	oc_history_unref(&s->history);
 	free(s);
 }
 

@@ -243,6 +243,38 @@ struct oc_accounting {
 	char dbd_error[160];
 };
 
+/* ---- history: ended jobs from slurmdbd (sacct -a -X) -------------------- */
+
+struct oc_hjob {
+	uint32_t job_id;
+	uint32_t array_job_id;    /* 0 when not an array */
+	uint32_t array_task_id;   /* OC_NONE when not an array task */
+	uint32_t het_job_id, het_job_offset; /* 0 / OC_NONE when not a het job */
+	const char *name, *user, *account, *partition, *qos;
+	const char *nodes;        /* NodeList, NULL when none */
+	const char *work_dir, *submit_line; /* NULL when slurmdbd has none */
+	enum oc_job_state state;
+	uint32_t flags;           /* OC_JF_REQUEUED */
+	int exit_code, signal;    /* ExitCode "code:signal" */
+	time_t submit_time, start_time, end_time;
+	uint32_t elapsed_s;
+	uint32_t time_limit_min;  /* OC_NONE = unlimited */
+	uint32_t num_nodes, num_cpus, gpus;
+	uint32_t requeues;        /* Restarts (24.11+ on both backends), OC_NONE when not known */
+};
+
+/* The jobs that ended in a window, newest end first as read; loaded on
+ * demand (the history view, --once history), never at the refresh rate. */
+struct oc_history {
+	struct oc_table_head h;
+	struct oc_hjob *v;
+	size_t n;
+	time_t since, until;      /* the window asked, resolved */
+	char since_spec[48], until_spec[48]; /* as given ("now-24hours", "" = now) */
+	bool enabled;             /* false: AccountingStorageType=none */
+	double load_s;            /* how long the load took */
+};
+
 /* ---- tables ------------------------------------------------------------ */
 
 
@@ -325,6 +357,10 @@ struct oc_snapshot {
 	struct oc_accounting *accounting;
 	struct oc_config *config;  /* loaded with the controller's configuration */
 	struct oc_part_status status[OC_PART_COUNT];
+	/* Loaded on demand, not a part: NULL until asked for (see
+	 * oc_collector_set_history); hist_status says how the last load went. */
+	struct oc_history *history;
+	struct oc_part_status hist_status;
 };
 
 /* Allocate an empty table with one reference. Returns NULL on ENOMEM. */
@@ -334,6 +370,7 @@ struct oc_jobs *oc_jobs_new(void);
 struct oc_reservations *oc_reservations_new(void);
 struct oc_accounting *oc_accounting_new(void);
 struct oc_config *oc_config_new(void);
+struct oc_history *oc_history_new(void);
 
 /* Take one more reference; returns its argument (NULL passes through). */
 struct oc_nodes *oc_nodes_ref(struct oc_nodes *t);
@@ -342,6 +379,7 @@ struct oc_jobs *oc_jobs_ref(struct oc_jobs *t);
 struct oc_reservations *oc_reservations_ref(struct oc_reservations *t);
 struct oc_accounting *oc_accounting_ref(struct oc_accounting *t);
 struct oc_config *oc_config_ref(struct oc_config *t);
+struct oc_history *oc_history_ref(struct oc_history *t);
 
 /* Drop one reference, free on the last, and clear *t. */
 void oc_nodes_unref(struct oc_nodes **t);
@@ -353,6 +391,7 @@ bool oc_job_holds_nodes(const struct oc_job *j);
 void oc_reservations_unref(struct oc_reservations **t);
 void oc_accounting_unref(struct oc_accounting **t);
 void oc_config_unref(struct oc_config **t);
+void oc_history_unref(struct oc_history **t);
 
 /* A new snapshot with one reference and empty tables. NULL on ENOMEM. */
 struct oc_snapshot *oc_snapshot_new(void);

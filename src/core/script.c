@@ -12,13 +12,14 @@
 #include "core/cells.h"
 #include "core/columns.h"
 #include "core/health.h"
+#include "core/history.h"
 #include "core/quota.h"
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "core/views.h"
 
 static const char *const script_names[OC_SCRIPT_VIEW_COUNT] = {
-	"partitions", "queue", "nodes", "health", "quota", "reservations",
+	"partitions", "queue", "nodes", "health", "quota", "reservations", "history",
 };
 
 int oc_script_view_parse(const char *name)
@@ -36,7 +37,7 @@ const char *oc_script_view_name(enum oc_script_view v)
 
 const char *oc_script_view_list(void)
 {
-	return "partitions, queue, nodes, health, quota, reservations";
+	return "partitions, queue, nodes, health, quota, reservations, history";
 }
 
 unsigned oc_script_view_parts(enum oc_script_view v)
@@ -92,6 +93,20 @@ int oc_script_check(const struct oc_snapshot *s, const struct oc_script_opts *o,
 		if (!st->fetched) {
 			snprintf(err, errlen, "slurmctld: %s: not read (the controller's configuration could not be loaded)",
 				 script_part_name(p));
+			return -1;
+		}
+	}
+	if (o->view == OC_SCRIPT_HISTORY) {
+		if (s->hist_status.error[0]) {
+			snprintf(err, errlen, "%s", s->hist_status.error);
+			return -1;
+		}
+		if (!s->history) {
+			snprintf(err, errlen, "history: not read");
+			return -1;
+		}
+		if (!s->history->enabled) {
+			snprintf(err, errlen, "accounting is not configured (AccountingStorageType=none): no job history");
 			return -1;
 		}
 	}
@@ -707,6 +722,85 @@ static int script_resv_out(const struct oc_snapshot *s, FILE *f, json_t *rows)
 	return rows ? 0 : script_table_print(f, &t);
 }
 
+/* ---- history ---------------------------------------------------------- */
+
+static const struct script_col hist_cols[] = {
+	{"end", 0},   {"jobid", 0}, {"user", 10},	{"account", 10}, {"partition", 10}, {"name", 16},
+	{"state", 0}, {"exit", 0},  {"elapsed", 0}, {"nodes", 0},	  {"gpus", 0},	     {"nodelist", 0},
+};
+
+static json_t *script_jhjob(const struct oc_hjob *j)
+{
+	char id[32], exitc[24];
+	oc_hjob_id_text(j, id, sizeof(id));
+	oc_hjob_exit_text(j, exitc, sizeof(exitc));
+	json_t *r = json_object();
+	SET(r, "id", json_string(id));
+	SET(r, "job_id", json_integer(j->job_id));
+	SET(r, "array_job_id", j->array_task_id != OC_NONE ? json_integer(j->array_job_id) : json_null());
+	SET(r, "array_task_id", script_ju32(j->array_task_id));
+	SET(r, "het_job_id", j->het_job_offset != OC_NONE ? json_integer(j->het_job_id) : json_null());
+	SET(r, "het_job_offset", script_ju32(j->het_job_offset));
+	SET(r, "name", script_jstr(j->name));
+	SET(r, "user", script_jstr(j->user));
+	SET(r, "account", script_jstr(j->account));
+	SET(r, "partition", script_jstr(j->partition));
+	SET(r, "qos", script_jstr(j->qos));
+	SET(r, "state", json_string(oc_hjob_state_name(j)));
+	SET(r, "exit_code", json_integer(j->exit_code));
+	SET(r, "signal", json_integer(j->signal));
+	SET(r, "exit", json_string(exitc));
+	SET(r, "nodes", script_jstr(j->nodes));
+	SET(r, "num_nodes", json_integer(j->num_nodes));
+	SET(r, "num_cpus", json_integer(j->num_cpus));
+	SET(r, "gpus", json_integer(j->gpus));
+	SET(r, "submit_time", script_jtime(j->submit_time));
+	SET(r, "start_time", script_jtime(j->start_time));
+	SET(r, "end_time", script_jtime(j->end_time));
+	SET(r, "elapsed_s", json_integer(j->elapsed_s));
+	SET(r, "time_limit_min", script_ju32(j->time_limit_min));
+	SET(r, "requeues", script_ju32(j->requeues));
+	SET(r, "work_dir", script_jstr(j->work_dir));
+	SET(r, "submit_line", script_jstr(j->submit_line));
+	return r;
+}
+
+/* Newest end first, then job id. */
+static int hist_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct oc_hjob *v = ctx;
+	const struct oc_hjob *x = &v[*(const uint32_t *)a], *y = &v[*(const uint32_t *)b];
+	if (x->end_time != y->end_time)
+		return x->end_time > y->end_time ? -1 : 1;
+	return x->job_id < y->job_id ? 1 : x->job_id > y->job_id ? -1 : 0;
+}
+
+static int script_hist_out(const struct oc_snapshot *s, FILE *f, json_t *doc, json_t *rows)
+{
+	const struct oc_history *h = s->history;
+	size_t n = h ? h->n : 0;
+	uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	if (!idx)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	if (n)
+		qsort_r(idx, n, sizeof(*idx), hist_cmp, (void *)h->v);
+	if (doc) {
+		SET(doc, "since", script_jtime(h ? h->since : 0));
+		SET(doc, "until", script_jtime(h ? h->until : 0));
+	}
+	struct script_table t = SCRIPT_TABLE(oc_cat_history, hist_cols, s);
+	for (size_t i = 0; i < n; i++) {
+		if (rows)
+			json_array_append_new(rows, script_jhjob(&h->v[idx[i]]));
+		else
+			script_row(&t, idx[i]);
+	}
+	free(idx);
+	return rows ? 0 : script_table_print(f, &t);
+}
+
 /* ---- the document ---------------------------------------------------- */
 
 char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts *o, long *findings, char *err,
@@ -747,6 +841,7 @@ char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts 
 	case OC_SCRIPT_HEALTH: rc = script_health_out(s, f, doc, findings); break;
 	case OC_SCRIPT_QUOTA: rc = script_quota_out(s, f, doc, findings, warning); break;
 	case OC_SCRIPT_RESERVATIONS: rc = script_resv_out(s, f, rows); break;
+	case OC_SCRIPT_HISTORY: rc = script_hist_out(s, f, doc, rows); break;
 	default: rc = -1; break;
 	}
 	if (rc == 0 && doc) {

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "core/model.h"
 #include "core/nodeindex.h"
@@ -99,5 +100,17 @@ int oc_cli_parse_config(const char *text, size_t len, const struct oc_config *pr
 int oc_cli_parse_assoc_mgr(const char *text, size_t len, const char *assoc_text, size_t assoc_len,
 			   const char *qos_text, size_t qos_len, const struct oc_accounting *prev,
 			   struct oc_accounting **out, char *err, size_t errlen);
+
+/* The argv of the history load: `sacct -a -X -n -P --delimiter=<0x1f>
+ * -S since -E until -o <fields>` (since and until as sacct takes them;
+ * the fields of this Slurm version). argv[0] is the bare "sacct". */
+void oc_cli_history_argv(int version, const char *since, const char *until, const char *argv[16]);
+
+/* What that command printed: the jobs that ended in [since, until]
+ * (oc_hjob_ended) into *out (enabled, since and until set). Times are
+ * read as local time. Returns 0, or -1 with err: a line of another
+ * shape, a field that does not read (named). */
+int oc_cli_parse_history(const char *text, size_t len, int version, time_t since, time_t until,
+			 struct oc_history **out, char *err, size_t errlen);
 
 #endif

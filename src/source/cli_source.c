@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/timespec.h"
 #include "source/cli_parse.h"
 #include "source/cli_source.h"
 
@@ -470,6 +471,67 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	return failed;
 }
 
+/* The history: one sacct (cli_hist.c), its window resolved here so that
+ * relative times count from the console's clock. */
+static int cli_history(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	struct oc_part_status *st = &next->hist_status;
+	char err[256];
+	time_t now = time(NULL), s, u;
+	if (oc_time_window(since, until, now, &s, &u, err, sizeof(err)) < 0) {
+		oc_part_status_fail(st, now, "history", err);
+		return -1;
+	}
+	if (!b->version && detect_version(b, err, sizeof(err)) < 0) {
+		oc_part_status_fail(st, now, "sinfo --version", err);
+		return -1;
+	}
+	if (!b->conf_loaded)
+		load_conf(b, next);
+	if (!b->conf_loaded) {
+		oc_part_status_fail(st, now, "history", "scontrol show config failed: the controller's configuration is not known");
+		return -1;
+	}
+	snprintf(next->cluster, sizeof(next->cluster), "%s", b->cluster);
+	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->slurm_version);
+	struct oc_history *h = NULL;
+	if (!b->accounting) {
+		h = oc_history_new();
+		if (!h) {
+			oc_part_status_fail(st, now, "history", "out of memory");
+			return -1;
+		}
+	} else {
+		char from[32], to[32];
+		struct tm tm;
+		strftime(from, sizeof(from), "%Y-%m-%dT%H:%M:%S", localtime_r(&s, &tm));
+		strftime(to, sizeof(to), "%Y-%m-%dT%H:%M:%S", localtime_r(&u, &tm));
+		const char *argv[16];
+		oc_cli_history_argv(b->version, from, to, argv);
+		struct oc_run_result r;
+		double t0 = oc_mono_now();
+		int rc = oc_cli_run(b->t, b->bin, argv, OC_CLI_HIST_TIMEOUT_S, &r, err, sizeof(err));
+		if (rc == 0 && oc_cli_parse_history(r.out, r.out_len, b->version, s, u, &h, err, sizeof(err)) == 0)
+			h->load_s = oc_mono_now() - t0;
+		oc_run_result_clear(&r);
+		if (!h) {
+			oc_part_status_fail(st, now, rc == 0 ? "history" : "sacct", err);
+			return -1;
+		}
+	}
+	h->enabled = b->accounting;
+	h->since = s;
+	h->until = u;
+	snprintf(h->since_spec, sizeof(h->since_spec), "%s", since);
+	snprintf(h->until_spec, sizeof(h->until_spec), "%s", until ? until : "");
+	h->h.generation = next->history ? next->history->h.generation + 1 : 1;
+	oc_history_unref(&next->history);
+	next->history = h;
+	oc_part_status_ok(st, time(NULL));
+	return 0;
+}
+
 static void cli_close(struct oc_backend *base)
 {
 	struct cli_backend *b = (struct cli_backend *)base;
@@ -483,6 +545,7 @@ static void cli_close(struct oc_backend *base)
 static const struct oc_backend_ops cli_backend_ops = {
 	.name = "cli",
 	.refresh = cli_refresh,
+	.history = cli_history,
 	.close = cli_close,
 };
 

@@ -19,6 +19,8 @@
 /* Seconds one command may take before it is killed and its part marked
  * failed (slurmctld's MessageTimeout is 10 s by default). */
 #define OC_CLI_TIMEOUT_S 20
+/* For the history's sacct, which may list 100,000 jobs. */
+#define OC_CLI_HIST_TIMEOUT_S 120
 
 /* Open the CLI backend over t (borrowed: it must outlive the backend).
  * Nothing is run yet: the first refresh detects the version (`sinfo

@@ -38,7 +38,14 @@ struct oc_snapshot *oc_collector_current(struct oc_collector *c);
  * interval; parts that come into focus are fetched at once. */
 void oc_collector_set_focus(struct oc_collector *c, unsigned mask);
 
-/* Fetch every part now. */
+/* Load the history (the jobs that ended in [since, until], time specs of
+ * core/timespec.h, until NULL or "" = now) now and then every minute
+ * (or the slow interval when longer), between refreshes; since NULL:
+ * stop loading it (the last table stays in the snapshots). A changed
+ * window is loaded at once. */
+void oc_collector_set_history(struct oc_collector *c, const char *since, const char *until);
+
+/* Fetch every part now (and the history, when it is loaded). */
 void oc_collector_refresh_now(struct oc_collector *c);
 
 /* A file descriptor that becomes readable when a snapshot is published;
@@ -61,6 +68,12 @@ void oc_collector_stop(struct oc_collector **c);
  * next snapshot from prev (may be NULL) for the parts in mask. Returns a
  * new snapshot (one reference) or NULL on ENOMEM. */
 struct oc_snapshot *oc_collector_refresh_once(struct oc_backend *b, unsigned mask,
+					      const struct oc_snapshot *prev);
+
+/* One history load without a thread (script mode, tests): a new snapshot
+ * with prev's tables (prev may be NULL) and the history of [since, until]
+ * (next->hist_status says how it went). NULL on ENOMEM. */
+struct oc_snapshot *oc_collector_history_once(struct oc_backend *b, const char *since, const char *until,
 					      const struct oc_snapshot *prev);
 
 #endif

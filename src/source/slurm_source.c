@@ -21,6 +21,7 @@
 #include "core/strmap.h"
 #include "core/tres.h"
 #include "source/slurm_acct.h"
+#include "source/slurm_hist.h"
 #include "source/slurm_compat.h"
 #include "source/slurm_convert.h"
 #include "core/jobreason.h"
@@ -859,6 +860,21 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	return failed;
 }
 
+static int slurm_history(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	struct slurm_backend *b = (struct slurm_backend *)base;
+	if (!b->conf_loaded)
+		backend_load_conf(b, next);
+	if (!b->conf_loaded) {
+		oc_part_status_fail(&next->hist_status, time(NULL), "history",
+				    "the controller's configuration could not be loaded");
+		return -1;
+	}
+	snprintf(next->cluster, sizeof(next->cluster), "%s", b->cluster);
+	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->version);
+	return oc_slurm_history_load(b->accounting, b->cluster, since, until, next);
+}
+
 static void slurm_close(struct oc_backend *base)
 {
 	struct slurm_backend *b = (struct slurm_backend *)base;
@@ -869,6 +885,7 @@ static void slurm_close(struct oc_backend *base)
 static const struct oc_backend_ops slurm_backend_ops = {
 	.name = "libslurm",
 	.refresh = slurm_refresh,
+	.history = slurm_history,
 	.close = slurm_close,
 };
 

@@ -22,6 +22,12 @@ struct oc_backend_ops {
 	 * failed. */
 	int (*refresh)(struct oc_backend *b, unsigned mask,
 		       const struct oc_snapshot *prev, struct oc_snapshot *next);
+	/* Load the jobs that ended in [since, until] (time specs of
+	 * core/timespec.h, until "" = now; what `sacct -a -X` lists) into
+	 * next->history and next->hist_status. On failure next keeps the
+	 * table it has (prev's) and the status says why. NULL when the
+	 * backend has no history (a recorded snapshot). Returns 0 or -1. */
+	int (*history)(struct oc_backend *b, const char *since, const char *until, struct oc_snapshot *next);
 	/* Free the backend. */
 	void (*close)(struct oc_backend *b);
 };

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "core/history.h"
 #include "core/hostlist.h"
 #include "core/state.h"
 #include "actions/writer.h"
@@ -811,9 +813,132 @@ static void test_json_commands(void **state)
 	assert_null(argv[4]);
 }
 
+/* sacct_history.txt: `sacct -a -X -n -P --delimiter=<0x1f>` with the
+ * fields of oc_cli_history_argv(2205), recorded on the local cluster in
+ * UTC for the window below: a job that exited 3, one killed by TIMEOUT,
+ * one NODE_FAIL (its node set DOWN under it), requeued demo jobs, jobs
+ * cancelled while pending, an array, and a --wrap of two lines. */
+#define HIST_SINCE ((time_t)1796242891) /* 2026-12-02T20:21:31Z */
+#define HIST_UNTIL ((time_t)1796244091) /* 2026-12-02T20:41:31Z */
+
+static const struct oc_hjob *hist_find(const struct oc_history *h, uint32_t id)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (h->v[i].job_id == id)
+			return &h->v[i];
+	fail_msg("job %u not in the history", (unsigned)id);
+	return NULL;
+}
+
+static void test_history(void **state)
+{
+	(void)state;
+	size_t len;
+	char *t = slurp("sacct_history.txt", &len);
+	struct oc_history *h = NULL;
+	char err[256] = "";
+	assert_int_equal(oc_cli_parse_history(t, len, 2205, HIST_SINCE, HIST_UNTIL, &h, err, sizeof(err)), 0);
+	/* 23 lines, one the second line of a submit line: 22 records, of
+	 * which 5 have not ended (the demo's 3 running and 2 pending jobs). */
+	assert_int_equal(h->n, 17);
+	for (size_t i = 0; i < h->n; i++)
+		assert_true(h->v[i].job_id < 67 || h->v[i].job_id > 71);
+	const struct oc_hjob *j = hist_find(h, 77);
+	assert_int_equal(j->state, OC_JOB_FAILED);
+	assert_int_equal(j->exit_code, 3);
+	assert_int_equal(j->signal, 0);
+	assert_string_equal(j->user, "alice");
+	assert_string_equal(j->account, "team-a");
+	assert_string_equal(j->qos, "large_qos");
+	assert_string_equal(j->nodes, "gpu-st-b300-9");
+	assert_int_equal(j->requeues, OC_NONE);
+	j = hist_find(h, 78);
+	assert_int_equal(j->state, OC_JOB_TIMEOUT);
+	assert_true(j->elapsed_s >= 60);
+	assert_int_equal(j->time_limit_min, 1);
+	j = hist_find(h, 80);
+	assert_int_equal(j->state, OC_JOB_NODE_FAIL);
+	assert_string_equal(j->nodes, "gpu-st-b300-10");
+	assert_int_equal(j->end_time - j->start_time, 3);
+	j = hist_find(h, 65);
+	assert_int_equal(j->state, OC_JOB_CANCELLED); /* "CANCELLED by 0" */
+	assert_int_equal(j->gpus, 16);
+	assert_int_equal(j->num_nodes, 2);
+	j = hist_find(h, 81);
+	assert_string_equal(j->name, "two|lines");
+	assert_non_null(strstr(j->submit_line, "--wrap=echo a\nexit 0"));
+	j = hist_find(h, 83);
+	assert_int_equal(j->array_job_id, 82);
+	assert_int_equal(j->array_task_id, 1);
+	char id[32];
+	oc_hjob_id_text(j, id, sizeof(id));
+	assert_string_equal(id, "82_1");
+	j = hist_find(h, 72); /* cancelled while pending: no start, no nodes */
+	assert_int_equal(j->start_time, 0);
+	assert_null(j->nodes);
+	oc_history_unref(&h);
+
+	/* A narrower window keeps only what ended in it. */
+	assert_int_equal(oc_cli_parse_history(t, len, 2205, HIST_SINCE, 1796243976 /* 20:39:36 */, &h, err,
+					      sizeof(err)),
+			 0);
+	assert_true(h->n > 0 && h->n < 17);
+	for (size_t i = 0; i < h->n; i++)
+		assert_true(h->v[i].end_time <= 1796243976);
+	oc_history_unref(&h);
+	free(t);
+}
+
+/* One record of the history's shape with the given State and ExitCode. */
+static const char *hist_line(char *buf, size_t len, const char *st, const char *exitc)
+{
+	snprintf(buf, len,
+		 "7\0377\037n\037u\037a\037p\037q\037%s\037%s\0371\0372026-12-02T20:00:00\037"
+		 "2026-12-02T20:00:00\0372026-12-02T20:00:01\0375\0371\0371\037\037\037/\0377\037sbatch\n",
+		 st, exitc);
+	return buf;
+}
+
+static void test_history_bad(void **state)
+{
+	(void)state;
+	struct oc_history *h = NULL;
+	char err[256], line[512];
+	const char *three = "1\0371\037x\n";
+	check_bad(oc_cli_parse_history(three, strlen(three), 2205, 0, HIST_UNTIL, &h, err, sizeof(err)), err,
+		  "3 fields, 21 expected");
+	assert_null(h);
+	hist_line(line, sizeof(line), "MELTED", "0:0");
+	check_bad(oc_cli_parse_history(line, strlen(line), 2205, 0, HIST_UNTIL, &h, err, sizeof(err)), err,
+		  "job 7: unexpected State");
+	hist_line(line, sizeof(line), "FAILED", "x:0");
+	check_bad(oc_cli_parse_history(line, strlen(line), 2205, 0, HIST_UNTIL, &h, err, sizeof(err)), err,
+		  "unexpected ExitCode");
+	hist_line(line, sizeof(line), "FAILED", "2:9");
+	assert_int_equal(oc_cli_parse_history(line, strlen(line), 2205, 0, HIST_UNTIL, &h, err, sizeof(err)), 0);
+	assert_int_equal(h->n, 1);
+	assert_int_equal(h->v[0].exit_code, 2);
+	assert_int_equal(h->v[0].signal, 9);
+	oc_history_unref(&h);
+	/* A requeued record ended its run: it is listed, as REQUEUED. */
+	hist_line(line, sizeof(line), "REQUEUED", "0:0");
+	assert_int_equal(oc_cli_parse_history(line, strlen(line), 2205, 0, HIST_UNTIL, &h, err, sizeof(err)), 0);
+	assert_int_equal(h->n, 1);
+	assert_true(h->v[0].flags & OC_JF_REQUEUED);
+	assert_string_equal(oc_hjob_state_name(&h->v[0]), "REQUEUED");
+	oc_history_unref(&h);
+	/* Nothing ended: an empty table, not an error. */
+	assert_int_equal(oc_cli_parse_history("", 0, 2205, 0, HIST_UNTIL, &h, err, sizeof(err)), 0);
+	assert_int_equal(h->n, 0);
+	oc_history_unref(&h);
+}
+
 int main(void)
 {
+	setenv("TZ", "UTC", 1);
+	tzset();
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_history), cmocka_unit_test(test_history_bad),
 		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape), cmocka_unit_test(test_nodes_new_states),
 		cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_jobs_relink),

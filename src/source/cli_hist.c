@@ -1,0 +1,241 @@
+/* cli_hist.c: the history through sacct (cli_parse.h): the command line
+ * and its output. Fields are separated by the ASCII unit separator (0x1f,
+ * sacct --delimiter), which no name, path or command line holds; the
+ * submit line comes last, so that a newline inside it (sbatch --wrap
+ * with two lines) continues that field on the next line. */
+#include "source/cli_parse.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/history.h"
+#include "core/tres.h"
+
+#define SEP '\x1f'
+
+/* In the order of OC_CLI_HIST_FORMAT. */
+enum hcol {
+	H_JOBIDRAW, H_JOBID, H_NAME, H_USER, H_ACCOUNT, H_PARTITION, H_QOS, H_STATE, H_EXIT, H_ELAPSED,
+	H_SUBMIT, H_START, H_END, H_LIMIT, H_NNODES, H_NCPUS, H_TRES, H_NODELIST, H_WORKDIR, H_RESTARTS,
+	H_SUBMITLINE, H_COUNT
+};
+
+void oc_cli_history_argv(int version, const char *since, const char *until, const char *argv[16])
+{
+	int i = 0;
+	argv[i++] = "sacct";
+	argv[i++] = "-a";
+	argv[i++] = "-X";
+	argv[i++] = "-n";
+	argv[i++] = "-P";
+	argv[i++] = "--delimiter=\x1f";
+	argv[i++] = "-S";
+	argv[i++] = since;
+	argv[i++] = "-E";
+	argv[i++] = until;
+	argv[i++] = "-o";
+	/* Restarts is a sacct field from 24.11 on; before it the column is
+	 * JobIDRaw again (a value that is always there) and reads as unknown. */
+	argv[i++] = version >= 2411 ? "JobIDRaw,JobID,JobName,User,Account,Partition,QOS,State,ExitCode,"
+				      "ElapsedRaw,Submit,Start,End,TimelimitRaw,NNodes,NCPUS,AllocTRES,NodeList,"
+				      "WorkDir,Restarts,SubmitLine"
+				    : "JobIDRaw,JobID,JobName,User,Account,Partition,QOS,State,ExitCode,"
+				      "ElapsedRaw,Submit,Start,End,TimelimitRaw,NNodes,NCPUS,AllocTRES,NodeList,"
+				      "WorkDir,JobIDRaw,SubmitLine";
+	argv[i] = NULL;
+}
+
+/* "2026-12-02T20:31:25" (local) or "Unknown"/"None": 0. -1 on anything else. */
+static int hist_time(const char *s, time_t *out)
+{
+	*out = 0;
+	if (!*s || strcmp(s, "Unknown") == 0 || strcmp(s, "None") == 0)
+		return 0;
+	struct tm tm = {0};
+	char rest;
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+		   &tm.tm_sec, &rest) != 6)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	tm.tm_isdst = -1;
+	*out = mktime(&tm);
+	return *out == (time_t)-1 ? -1 : 0;
+}
+
+static int hist_u32(const char *s, uint32_t *v, uint32_t empty)
+{
+	if (!*s) {
+		*v = empty;
+		return 0;
+	}
+	char *e;
+	unsigned long long x = strtoull(s, &e, 10);
+	if (!isdigit((unsigned char)*s) || *e || x > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static const char *hist_str(struct oc_arena *a, const char *s)
+{
+	return *s ? oc_arena_strdup(a, s) : NULL;
+}
+
+/* "100_3" / "200+1" / "123" / "100_[4-9]" (pending, not ended). */
+static void hist_jobid(const char *s, struct oc_hjob *j)
+{
+	j->array_task_id = OC_NONE;
+	j->het_job_offset = OC_NONE;
+	const char *u = strchr(s, '_'), *p = strchr(s, '+');
+	char *e;
+	if (u && isdigit((unsigned char)u[1])) {
+		j->array_job_id = (uint32_t)strtoul(s, NULL, 10);
+		unsigned long t = strtoul(u + 1, &e, 10);
+		if (!*e)
+			j->array_task_id = (uint32_t)t;
+	} else if (p && isdigit((unsigned char)p[1])) {
+		j->het_job_id = (uint32_t)strtoul(s, NULL, 10);
+		j->het_job_offset = (uint32_t)strtoul(p + 1, NULL, 10);
+	}
+}
+
+/* One record's fields f[0..H_COUNT-1] into j. Returns 0, or -1 with err. */
+static int hist_record(struct oc_arena *a, char **f, bool have_restarts, struct oc_hjob *j, char *err,
+		       size_t errlen)
+{
+	memset(j, 0, sizeof(*j));
+	const char *bad = NULL;
+	if (hist_u32(f[H_JOBIDRAW], &j->job_id, 0) < 0 || !j->job_id)
+		bad = "JobIDRaw";
+	hist_jobid(f[H_JOBID], j);
+	/* "CANCELLED by 0": the first word. */
+	char *sp = strchr(f[H_STATE], ' ');
+	if (sp)
+		*sp = '\0';
+	enum oc_job_state st = OC_JOB_STATE_COUNT;
+	bool have = false;
+	j->flags = oc_cli_job_state_word(f[H_STATE], &st, &have) & OC_JF_REQUEUED;
+	if (st == OC_JOB_STATE_COUNT && !bad)
+		bad = "State";
+	j->state = st;
+	int ec = 0, sig = 0;
+	char rest;
+	if (!bad && sscanf(f[H_EXIT], "%d:%d%c", &ec, &sig, &rest) != 2)
+		bad = "ExitCode";
+	j->exit_code = ec;
+	j->signal = sig;
+	if (!bad && (hist_u32(f[H_ELAPSED], &j->elapsed_s, 0) < 0))
+		bad = "ElapsedRaw";
+	if (!bad && (hist_time(f[H_SUBMIT], &j->submit_time) < 0 || hist_time(f[H_START], &j->start_time) < 0 ||
+		     hist_time(f[H_END], &j->end_time) < 0))
+		bad = "Submit/Start/End";
+	if (!bad) {
+		if (strcmp(f[H_LIMIT], "UNLIMITED") == 0 || strcmp(f[H_LIMIT], "Partition_Limit") == 0)
+			j->time_limit_min = OC_NONE;
+		else if (hist_u32(f[H_LIMIT], &j->time_limit_min, OC_NONE) < 0)
+			bad = "TimelimitRaw";
+	}
+	if (!bad && (hist_u32(f[H_NNODES], &j->num_nodes, 0) < 0 || hist_u32(f[H_NCPUS], &j->num_cpus, 0) < 0))
+		bad = "NNodes/NCPUS";
+	j->requeues = OC_NONE;
+	if (!bad && have_restarts && hist_u32(f[H_RESTARTS], &j->requeues, OC_NONE) < 0)
+		bad = "Restarts";
+	if (bad) {
+		snprintf(err, errlen, "sacct: job %s: unexpected %s", f[H_JOBID], bad);
+		return -1;
+	}
+	uint64_t g = oc_tres_gpus(f[H_TRES]);
+	j->gpus = g > UINT32_MAX ? UINT32_MAX : (uint32_t)g;
+	j->name = hist_str(a, f[H_NAME]);
+	j->user = hist_str(a, f[H_USER]);
+	j->account = hist_str(a, f[H_ACCOUNT]);
+	j->partition = hist_str(a, f[H_PARTITION]);
+	j->qos = hist_str(a, f[H_QOS]);
+	j->nodes = strcmp(f[H_NODELIST], "None assigned") == 0 ? NULL : hist_str(a, f[H_NODELIST]);
+	j->work_dir = hist_str(a, f[H_WORKDIR]);
+	j->submit_line = hist_str(a, f[H_SUBMITLINE]);
+	return 0;
+}
+
+/* Split rec into its H_COUNT fields (the last keeps any separator). */
+static void hist_split(char *rec, char *f[H_COUNT])
+{
+	char *p = rec;
+	for (int k = 0; k < H_COUNT; k++) {
+		f[k] = p;
+		char *s = k < H_COUNT - 1 ? strchr(p, SEP) : NULL;
+		if (s) {
+			*s = '\0';
+			p = s + 1;
+		} else if (k < H_COUNT - 1) {
+			p = p + strlen(p); /* the following fields are "" */
+		}
+	}
+}
+
+int oc_cli_parse_history(const char *text, size_t len, int version, time_t since, time_t until,
+			 struct oc_history **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	char *buf = malloc(len + 1);
+	struct oc_history *h = oc_history_new();
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	char **recs = malloc(lines * sizeof(*recs));
+	if (!buf || !h || !recs)
+		goto nomem;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	/* Records are the lines with H_COUNT - 1 separators; a line without
+	 * one continues the submit line of the record before it (its newline
+	 * is put back). */
+	size_t nrec = 0;
+	char *next;
+	for (char *line = buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		size_t seps = 0;
+		for (char *c = line; *c; c++)
+			seps += *c == SEP;
+		if (seps == H_COUNT - 1) {
+			recs[nrec++] = line;
+		} else if (seps == 0 && nrec) {
+			line[-1] = '\n';
+		} else if (*line) {
+			snprintf(err, errlen, "sacct: a line with %zu fields, %d expected: \"%.60s\"", seps + 1,
+				 (int)H_COUNT, line);
+			goto fail;
+		}
+	}
+	h->v = nrec ? oc_arena_alloc(&h->h.arena, nrec * sizeof(*h->v)) : NULL;
+	if (nrec && !h->v)
+		goto nomem;
+	for (size_t i = 0; i < nrec; i++) {
+		char *f[H_COUNT];
+		hist_split(recs[i], f);
+		if (hist_record(&h->h.arena, f, version >= 2411, &h->v[h->n], err, errlen) < 0)
+			goto fail;
+		if (oc_hjob_ended(&h->v[h->n], since, until))
+			h->n++;
+	}
+	free(recs);
+	free(buf);
+	h->enabled = true;
+	h->since = since;
+	h->until = until;
+	*out = h;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+fail:
+	free(recs);
+	free(buf);
+	oc_history_unref(&h);
+	return -1;
+}

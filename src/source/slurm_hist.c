@@ -1,0 +1,252 @@
+/* slurm_hist.c: the jobs that ended in a window, from slurmdbd
+ * (slurm_hist.h). One connection per load: slurmdb_jobs_get with the
+ * flags sacct -X uses (no steps, times not cut to the window), the TRES
+ * and QoS tables of slurmdbd to name ids, then the records converted into
+ * a struct oc_history and the list freed. */
+#include "source/slurm_hist.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+#include <slurm/slurmdb.h>
+
+#include "core/history.h"
+#include "core/timespec.h"
+#include "source/slurm_compat.h"
+#include "source/slurm_convert.h"
+
+struct id_name {
+	uint32_t id;
+	const char *name; /* in the history's arena */
+};
+
+struct hist_ids {
+	uint32_t gpu_tres;    /* id of gres/gpu, 0 when slurmdbd has none */
+	uint32_t cpu_tres;    /* id of cpu */
+	uint32_t node_tres;   /* id of node */
+	struct id_name *qos;
+	size_t nqos;
+};
+
+static int hist_ids_load(void *db, struct oc_history *h, struct hist_ids *ids)
+{
+	slurmdb_tres_cond_t tc;
+	memset(&tc, 0, sizeof(tc));
+	oc_list l = slurmdb_tres_get(db, &tc);
+	if (!l)
+		return -1;
+	oc_list_itr it = slurm_list_iterator_create(l);
+	slurmdb_tres_rec_t *t;
+	while ((t = slurm_list_next(it)))
+		if (t->type && t->name && strcmp(t->type, "gres") == 0 && strcmp(t->name, "gpu") == 0)
+			ids->gpu_tres = t->id;
+		else if (t->type && strcmp(t->type, "cpu") == 0)
+			ids->cpu_tres = t->id;
+		else if (t->type && strcmp(t->type, "node") == 0)
+			ids->node_tres = t->id;
+	slurm_list_iterator_destroy(it);
+	slurm_list_destroy(l);
+
+	slurmdb_qos_cond_t qc;
+	memset(&qc, 0, sizeof(qc));
+	l = slurmdb_qos_get(db, &qc);
+	if (!l)
+		return -1;
+	int n = slurm_list_count(l);
+	ids->qos = n > 0 ? oc_arena_alloc(&h->h.arena, (size_t)n * sizeof(*ids->qos)) : NULL;
+	it = slurm_list_iterator_create(l);
+	slurmdb_qos_rec_t *q;
+	while (ids->qos && (q = slurm_list_next(it)) && ids->nqos < (size_t)n)
+		if (q->name) {
+			ids->qos[ids->nqos].id = q->id;
+			ids->qos[ids->nqos++].name = oc_arena_strdup(&h->h.arena, q->name);
+		}
+	slurm_list_iterator_destroy(it);
+	slurm_list_destroy(l);
+	return 0;
+}
+
+/* The value of TRES id in "1=2,4=1,1001=8" (database ids), 0 when absent. */
+static uint32_t tres_id_value(const char *s, uint32_t id)
+{
+	while (s && *s) {
+		char *end;
+		unsigned long k = strtoul(s, &end, 10);
+		if (*end != '=')
+			return 0;
+		unsigned long long v = strtoull(end + 1, &end, 10);
+		if (k == id)
+			return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+		s = strchr(end, ',');
+		if (s)
+			s++;
+	}
+	return 0;
+}
+
+static const char *qos_name(const struct hist_ids *ids, uint32_t id)
+{
+	for (size_t i = 0; i < ids->nqos; i++)
+		if (ids->qos[i].id == id)
+			return ids->qos[i].name;
+	return NULL;
+}
+
+/* One record into j (strings in a). Returns 0, -1 on ENOMEM. */
+static int hist_fill(struct oc_arena *a, const slurmdb_job_rec_t *r, const struct hist_ids *ids, struct oc_hjob *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->job_id = r->jobid;
+	j->array_job_id = r->array_job_id;
+	j->array_task_id = r->array_task_id == NO_VAL ? OC_NONE : r->array_task_id;
+	j->het_job_id = r->het_job_id;
+	j->het_job_offset = r->het_job_offset == NO_VAL ? OC_NONE : r->het_job_offset;
+	j->name = oc_arena_strdup_nonempty(a, r->jobname);
+	j->user = oc_arena_strdup_nonempty(a, r->user);
+	j->account = oc_arena_strdup_nonempty(a, r->account);
+	j->partition = oc_arena_strdup_nonempty(a, r->partition);
+	j->nodes = r->nodes && strcmp(r->nodes, "None assigned") != 0 ? oc_arena_strdup_nonempty(a, r->nodes) : NULL;
+	j->work_dir = oc_arena_strdup_nonempty(a, r->work_dir);
+	j->submit_line = oc_arena_strdup_nonempty(a, r->submit_line);
+	if ((r->jobname && !j->name) || (r->user && *r->user && !j->user))
+		return -1;
+	j->qos = qos_name(ids, r->qosid);
+	j->state = oc_slurm_job_state(r->state);
+	if (r->state & JOB_REQUEUE)
+		j->flags |= OC_JF_REQUEUED;
+	int ec = (int)r->exitcode;
+	if (WIFSIGNALED(ec))
+		j->signal = WTERMSIG(ec);
+	else if (WIFEXITED(ec))
+		j->exit_code = WEXITSTATUS(ec);
+	j->submit_time = r->submit;
+	/* A job that never started: sacct prints "None"/"Unknown". */
+	j->start_time = r->start == (time_t)NO_VAL || r->start == (time_t)INFINITE || r->start == (time_t)NO_VAL64 ||
+				(r->end && r->start > r->end)
+				? 0
+				: r->start;
+	j->end_time = r->end;
+	j->elapsed_s = r->elapsed;
+	j->time_limit_min = r->timelimit == INFINITE || r->timelimit == NO_VAL ? OC_NONE : r->timelimit;
+	/* As sacct's NNodes and NCPUS: the allocated TRES, or when there are
+	 * none (a job cancelled while pending) the requested ones. */
+	const char *tres = r->tres_alloc_str && *r->tres_alloc_str ? r->tres_alloc_str : r->tres_req_str;
+	j->num_nodes = r->alloc_nodes;
+	if (!j->num_nodes && ids->node_tres)
+		j->num_nodes = tres_id_value(tres, ids->node_tres);
+	j->num_cpus = ids->cpu_tres ? tres_id_value(tres, ids->cpu_tres) : 0;
+	j->gpus = ids->gpu_tres ? tres_id_value(r->tres_alloc_str, ids->gpu_tres) : 0;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	j->requeues = r->restart_cnt;
+#else
+	j->requeues = OC_NONE;
+#endif
+	return 0;
+}
+
+static struct oc_history *hist_convert(oc_list l, void *db, time_t since, time_t until, char *err, size_t errlen)
+{
+	struct oc_history *h = oc_history_new();
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	struct hist_ids ids = {0};
+	if (hist_ids_load(db, h, &ids) < 0) {
+		snprintf(err, errlen, "slurmdbd: TRES/QoS query: %s", slurm_strerror(errno ? errno : SLURM_ERROR));
+		oc_history_unref(&h);
+		return NULL;
+	}
+	int count = slurm_list_count(l);
+	h->v = count > 0 ? oc_arena_alloc(&h->h.arena, (size_t)count * sizeof(*h->v)) : NULL;
+	if (count > 0 && !h->v)
+		goto nomem;
+	oc_list_itr it = slurm_list_iterator_create(l);
+	slurmdb_job_rec_t *r;
+	while ((r = slurm_list_next(it)) && h->n < (size_t)count) {
+		if (hist_fill(&h->h.arena, r, &ids, &h->v[h->n]) < 0) {
+			slurm_list_iterator_destroy(it);
+			goto nomem;
+		}
+		if (oc_hjob_ended(&h->v[h->n], since, until))
+			h->n++;
+	}
+	slurm_list_iterator_destroy(it);
+	return h;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	oc_history_unref(&h);
+	return NULL;
+}
+
+/* The records of [since, until] from slurmdbd; NULL with err. */
+static struct oc_history *hist_query(const char *cluster, time_t since, time_t until, char *err, size_t errlen)
+{
+	uint16_t flags = 0;
+	errno = 0;
+	void *db = slurmdb_connection_get(&flags);
+	int e = errno;
+	if (!db || e) {
+		snprintf(err, errlen, "slurmdbd unreachable: %s", slurm_strerror(e ? e : SLURM_ERROR));
+		if (db)
+			slurmdb_connection_close(&db);
+		return NULL;
+	}
+	slurmdb_job_cond_t cond;
+	memset(&cond, 0, sizeof(cond));
+	cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC;
+	cond.usage_start = since;
+	cond.usage_end = until;
+	cond.db_flags = SLURMDB_JOB_FLAG_NOTSET; /* as sacct: no filter on the scheduling flags */
+	cond.cluster_list = slurm_list_create(NULL);
+	if (cluster && *cluster)
+		slurm_list_append(cond.cluster_list, (void *)cluster);
+	errno = 0;
+	oc_list l = slurmdb_jobs_get(db, &cond);
+	e = errno;
+	slurm_list_destroy(cond.cluster_list);
+	struct oc_history *h = NULL;
+	if (!l)
+		snprintf(err, errlen, "slurmdbd: job query: %s", slurm_strerror(e ? e : SLURM_ERROR));
+	else
+		h = hist_convert(l, db, since, until, err, errlen);
+	if (l)
+		slurm_list_destroy(l);
+	slurmdb_connection_close(&db);
+	return h;
+}
+
+int oc_slurm_history_load(bool enabled, const char *cluster, const char *since, const char *until,
+			  struct oc_snapshot *next)
+{
+	time_t now = time(NULL), s, u;
+	char err[200] = "";
+	struct oc_part_status *st = &next->hist_status;
+	if (oc_time_window(since, until, now, &s, &u, err, sizeof(err)) < 0) {
+		oc_part_status_fail(st, now, "history", err);
+		return -1;
+	}
+	double t0 = oc_mono_now();
+	struct oc_history *h = enabled ? hist_query(cluster, s, u, err, sizeof(err)) : oc_history_new();
+	if (!h) {
+		oc_part_status_fail(st, now, "history", err[0] ? err : "out of memory");
+		return -1;
+	}
+	h->enabled = enabled;
+	h->since = s;
+	h->until = u;
+	snprintf(h->since_spec, sizeof(h->since_spec), "%s", since);
+	snprintf(h->until_spec, sizeof(h->until_spec), "%s", until ? until : "");
+	h->load_s = oc_mono_now() - t0;
+	h->h.generation = next->history ? next->history->h.generation + 1 : 1;
+	oc_history_unref(&next->history);
+	next->history = h;
+	oc_part_status_ok(st, time(NULL));
+	return 0;
+}
