@@ -52,7 +52,7 @@ static void usage(FILE *out)
 		"                       /etc/opsconsole/clusters/NAME.json), or else the\n"
 		"                       default slurm.conf when its ClusterName is NAME\n"
 		"      --view VIEW      start in VIEW: partitions, queue, nodes, health,\n"
-		"                       quota, reservations, audit, rehearsal\n"
+		"                       quota, reservations, audit, rehearsal, history\n"
 		"  -p, --partition P    start in the queue of partition P\n"
 		"      --show-hidden    list hidden partitions too (toggle with H)\n"
 		"      --readonly       offer no action that changes the cluster\n"
@@ -211,6 +211,10 @@ static void h_ack(void *ctx)
 static time_t h_inflight(void *ctx)
 {
 	return oc_collector_inflight_since(((struct hooks_ctx *)ctx)->c);
+}
+static void h_set_history(void *ctx, const char *since, const char *until)
+{
+	oc_collector_set_history(((struct hooks_ctx *)ctx)->c, since, until);
 }
 
 /* Script mode (once_cli.c): no terminal, no threads. */
@@ -423,7 +427,7 @@ static int main_parse(int argc, char **argv, struct main_opts *o)
 static int main_check_view(const char *view)
 {
 	static const char *const view_names[] = {"partitions", "queue",	   "nodes", "health",
-						 "quota",      "reservations", "audit", "rehearsal"};
+						 "quota",      "reservations", "audit", "rehearsal", "history"};
 	if (!view)
 		return 0;
 	for (size_t i = 0; i < sizeof(view_names) / sizeof(view_names[0]); i++)
@@ -431,7 +435,7 @@ static int main_check_view(const char *view)
 			return 0;
 	fprintf(stderr,
 		"opsconsole: unknown view '%s' (partitions, queue, nodes, health, quota, reservations, audit, "
-		"rehearsal)\n",
+		"rehearsal, history)\n",
 		view);
 	return EXIT_USAGE;
 }
@@ -581,6 +585,7 @@ static int console_run_ui(struct console *c, char *err, size_t errlen)
 		.wake_fd = h_wake_fd,
 		.ack = h_ack,
 		.inflight_since = h_inflight,
+		.set_history = h_set_history,
 	};
 	const char *libslurm_version = NULL;
 #ifdef OC_WITH_LIBSLURM

@@ -170,6 +170,12 @@ JOB_ACTION(a_job_nice, OC_JOB_OP_NICE)
 JOB_ACTION(a_job_priority, OC_JOB_OP_PRIORITY)
 
 /* ":queue normal": the partition must exist. */
+/* :history [SINCE [UNTIL]]: the view checks and takes the window. */
+static bool c_history(struct oc_app *app, const char *arg)
+{
+	return oc_app_goto(app, "history", arg);
+}
+
 static bool c_queue(struct oc_app *app, const char *arg)
 {
 	if (arg && app->snap && app->snap->partitions) {
@@ -256,6 +262,13 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_VIEW_REHEARSAL] = {.id = "view.rehearsal",
 				   VIEW("rehearsal", "rehearsal", "the failure rehearsal: steps, evidence, verdicts"),
 				   .arg_help = "[FILTER]"},
+	[OC_ACT_VIEW_HISTORY] = {.id = "view.history",
+				 .help = "jobs that ended (sacct -a -X), default the last 24 hours",
+				 .view = "history",
+				 .cmd = "history hist sacct",
+				 .args = OC_ARGS_REST,
+				 .arg_help = "[SINCE [UNTIL]]",
+				 .run_cmd = c_history},
 	[OC_ACT_ONBOARD] = {.id = "team.onboard",
 			    .help = "onboard a team or change the selected one (quota view)",
 			    .run = a_onboard,

@@ -19,7 +19,7 @@ struct oc_listview;
 /* What a selected row may name, for the actions that need one. */
 enum oc_sel { OC_SEL_NODE, OC_SEL_RESERVATION, OC_SEL_ACCOUNT, OC_SEL_JOB };
 
-#define OC_MAX_VIEWS 8
+#define OC_MAX_VIEWS 16
 
 struct oc_tagset {
 	char **keys;

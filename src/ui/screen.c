@@ -39,9 +39,10 @@
 
 static const struct oc_listview_def *const view_defs[] = {
 	&oc_lv_partitions, &oc_lv_queue, &oc_lv_nodes, &oc_lv_health, &oc_lv_quota, &oc_lv_reservations,
-	&oc_lv_audit,        &oc_lv_rehearsal,
+	&oc_lv_audit,        &oc_lv_rehearsal,	  &oc_lv_history,
 };
 #define NVIEWS ((int)(sizeof(view_defs) / sizeof(view_defs[0])))
+_Static_assert(sizeof(view_defs) / sizeof(view_defs[0]) <= OC_MAX_VIEWS, "app.h: OC_MAX_VIEWS too small");
 
 /* OC_LATENCY_LOG=FILE (for tests/bench/bench_ui.sh): one line per frame
  * drawn after keys, "key MS PREP" = from the first key read to the end
@@ -178,6 +179,8 @@ bool oc_app_goto(struct oc_app *app, const char *name, const char *arg)
 		if (app->snap)
 			oc_listview_update(lv, app->snap);
 		app->hooks->set_focus(app->hooks->ctx, lv->def->focus);
+		if (!lv->def->history && app->hooks->set_history)
+			app->hooks->set_history(app->hooks->ctx, NULL, NULL);
 		app->dirty = true;
 		return true;
 	}

@@ -22,6 +22,9 @@ struct oc_ui_hooks {
 	void (*ack)(void *ctx);
 	/* Since when a request has been in flight (0 = idle). */
 	time_t (*inflight_since)(void *ctx);
+	/* Load the history of [since, until] (time specs) from now on;
+	 * since NULL: stop loading it. NULL: no history (not offered). */
+	void (*set_history)(void *ctx, const char *since, const char *until);
 };
 
 struct oc_worker;

@@ -17,5 +17,6 @@ extern const struct oc_listview_def oc_lv_quota;
 extern const struct oc_listview_def oc_lv_reservations;
 extern const struct oc_listview_def oc_lv_audit;
 extern const struct oc_listview_def oc_lv_rehearsal;
+extern const struct oc_listview_def oc_lv_history;
 
 #endif
