@@ -13,6 +13,7 @@
 #include "core/history.h"
 #include "core/jobexplain.h"
 #include "core/state.h"
+#include "core/views.h"
 #include "ui/app.h"
 #include "ui/detail.h"
 #include "ui/draw.h"
@@ -146,14 +147,16 @@ void oc_job_detail_fill(struct oc_app *app, WINDOW *w, int h, int width, uint32_
 	wattrset(w, A_NORMAL);
 	wmove(w, 0, width - 15 > 0 ? width - 15 : 0);
 	oc_put_text(w, " Esc closes ", 12, false, false);
+	/* A job that ended (slurmctld keeps it MinJobAge seconds) reads
+	 * better from slurmdbd's record: exit code, elapsed, submit line. */
+	const struct oc_hjob *e = !j || !oc_job_active(j) ? find_ended(app->snap, id) : NULL;
+	if (e) {
+		ended_lines(app, w, h, width, e);
+		return;
+	}
 	if (!j) {
-		const struct oc_hjob *e = find_ended(app->snap, id);
-		if (e)
-			ended_lines(app, w, h, width, e);
-		else
-			oc_detail_field(w, 2, width, "",
-					"this job has left the queue (it ended; the history view, 9, lists it)",
-					oc_theme_attr(OC_ROLE_DIM));
+		oc_detail_field(w, 2, width, "", "this job has left the queue (it ended; the history view, 9, lists it)",
+				oc_theme_attr(OC_ROLE_DIM));
 		return;
 	}
 	int y = job_head_lines(app, w, 1, h - 10, width, j);

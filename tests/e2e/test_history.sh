@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# History (the jobs that ended, from slurmdbd): a job that exited 3, one
+# killed by its time limit (TIMEOUT) and one whose node went DOWN under it
+# (NODE_FAIL: the node is set DOWN with scontrol, which is what slurmctld
+# does itself once SlurmdTimeout passes without the node's slurmd; the
+# test cluster's SlurmdTimeout is 300 s). `--once history --json` on both
+# backends against `sacct -X -P -j`, field by field; the history view (9)
+# lists them and Enter shows the exit code; with slurmdbd stopped
+# --once history exits 2 and the view says accounting is unreachable.
+. "$(dirname "$0")/lib.sh"
+
+cluster="$(cd "$(dirname "$0")/../cluster" && pwd)/cluster.sh"
+name="e2e-hist-$$"
+since="@$(($(date +%s) - 2))"
+e2e_cancel_on_exit "$name-3" "$name-t" "$name-n"
+sub() { runuser -u alice -- sbatch --parsable -J "$1" -p large --qos large_qos -N1 --mem=1G --output=/dev/null "${@:2}"; }
+# The NODE_FAIL job alone on its node; the others elsewhere.
+jn=$(sub "$name-n" --time=10 --no-requeue --exclusive --wrap='sleep 600')
+[ -n "$jn" ] || fail "sbatch gave no job id"
+wait_cmd 60 sh -c "[ \"\$(squeue -h -j $jn -o %T)\" = RUNNING ]"
+node=$(squeue -h -j "$jn" -o %N)
+[ -n "$node" ] || fail "job $jn runs on no node"
+j3=$(sub "$name-3" --time=5 --exclude="$node" --wrap='exit 3')
+jt=$(sub "$name-t" --time=1 --exclude="$node" --wrap='sleep 600')
+[ -n "$j3" ] && [ -n "$jt" ] || fail "sbatch gave no job id"
+e2e_on_exit scontrol update nodename="$node" state=resume
+scontrol update nodename="$node" state=down reason="e2e history node_fail" || fail "cannot set $node down"
+# Ended, and slurmdbd has the whole record (a job that ends at once may
+# reach it as an end before its start: name and partition come after).
+ended() { sacct -n -X -P -j "$1" -o End,JobName,Partition | grep -q "^[0-9].*|$name-.*|large\$"; }
+wait_cmd 30 ended "$jn"
+scontrol update nodename="$node" state=resume 2>/dev/null || true
+wait_cmd 30 ended "$j3"
+# The time limit: slurmctld checks it about every 30 s after the minute.
+wait_cmd 150 ended "$jt"
+ok "ended: $j3 (exit 3), $jt (time limit), $jn (node $node set DOWN)"
+
+# sacct's view of a job, as the JSON fields compare: state (first word),
+# exit code, signal, elapsed, nodes, node count, CPUs, user, account,
+# partition, QoS, name.
+sacct_row() {
+	sacct -n -X -P -j "$1" -o State,ExitCode,ElapsedRaw,NodeList,NNodes,NCPUS,User,Account,Partition,QOS,JobName |
+		awk -F'|' '{ split($1, st, " "); split($2, ec, ":");
+			if ($4 == "None assigned") $4 = "";
+			printf "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n", st[1], ec[1], ec[2], $3, $4, $5, $6, $7, $8, $9, $10, $11 }'
+}
+ours_row() { # JSON FILE, JOB
+	jq -r --argjson id "$2" '.rows[] | select(.job_id == $id) |
+		[.state, .exit_code, .signal, .elapsed_s, (.nodes // ""), .num_nodes, .num_cpus, .user, .account,
+		 .partition, .qos, .name] | map(tostring) | join("|")' "$1"
+}
+check_backend() { # LABEL (XDG_CONFIG_HOME set by the caller)
+	local json rc j want got
+	json=$(mktemp)
+	e2e_on_exit rm -f "$json"
+	"$OC_BIN" --cluster llm-poc --once history --since "$since" --json >"$json"
+	rc=$?
+	[ "$rc" -eq 0 ] || fail "$1: --once history exited $rc"
+	jq -e '.schema == "opsconsole.once/1" and .view == "history" and (.rows | type == "array")' "$json" >/dev/null ||
+		fail "$1: not a history document: $(head -c 300 "$json")"
+	for j in "$j3" "$jt" "$jn"; do
+		want=$(sacct_row "$j")
+		got=$(ours_row "$json" "$j")
+		[ -n "$want" ] || fail "sacct has no row for $j"
+		[ "$got" = "$want" ] || fail "$1: job $j: ours '$got', sacct '$want'"
+	done
+	[ "$(ours_row "$json" "$j3" | cut -d'|' -f1-3)" = "FAILED|3|0" ] || fail "$1: $j3 not FAILED 3:0"
+	[ "$(ours_row "$json" "$jt" | cut -d'|' -f1)" = "TIMEOUT" ] || fail "$1: $jt not TIMEOUT"
+	[ "$(ours_row "$json" "$jn" | cut -d'|' -f1)" = "NODE_FAIL" ] || fail "$1: $jn not NODE_FAIL"
+	ok "$1: FAILED 3:0, TIMEOUT and NODE_FAIL as sacct has them, field by field"
+}
+set +e
+check_backend "$(if [ -n "${E2E_BACKEND:-}" ]; then echo "backend $E2E_BACKEND"; else echo "profile's backend"; fi)"
+# The other backend too: a private copy of the profile with "backend": "cli".
+if [ -z "${E2E_BACKEND:-}" ]; then
+	xdg=$(mktemp -d /tmp/oc-e2e-hist.XXXXXX)
+	e2e_on_exit rm -rf "$xdg"
+	mkdir -p "$xdg/opsconsole/clusters"
+	chmod 0700 "$xdg/opsconsole" "$xdg/opsconsole/clusters"
+	jq '. + {backend: "cli"}' "$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json" >"$xdg/opsconsole/clusters/llm-poc.json"
+	chmod 0600 "$xdg/opsconsole/clusters/llm-poc.json"
+	XDG_CONFIG_HOME=$xdg check_backend "backend cli"
+fi
+set -e
+
+# Bad windows: a clear message, exit 2.
+out=$("$OC_BIN" --cluster llm-poc --once history --since yesterday 2>&1) && fail "--since yesterday accepted"
+echo "$out" | grep -q "'yesterday' is not a time" || fail "--since yesterday: $out"
+out=$("$OC_BIN" --cluster llm-poc --once history --since now --until now-1hour 2>&1) && fail "since after until accepted"
+echo "$out" | grep -q "is after --until" || fail "since after until: $out"
+out=$("$OC_BIN" --cluster llm-poc --once queue --since now-1hour 2>&1) && fail "--since with queue accepted"
+echo "$out" | grep -q -- "--since goes with --once history" || fail "--since with queue: $out"
+ok "bad windows refused with the reason"
+
+# The view: the three jobs, newest first; Enter on the exit-3 job.
+e2e_start 120x30 --cluster llm-poc --view history
+e2e_wait "jobs ended since now-24hours" 20
+e2e_keys /
+e2e_type "$name"
+e2e_keys Enter
+e2e_wait "3 of [0-9]+ jobs ended" 10
+e2e_wait "^[0-9-]+ [0-9:]+ +$j3 +alice .*FAILED +3:0" 5
+e2e_wait "^[0-9-]+ [0-9:]+ +$jt +alice .*TIMEOUT" 5
+e2e_wait "^[0-9-]+ [0-9:]+ +$jn +alice .*NODE_FAIL .*$node" 5
+ok "the history view lists the three with state and exit code"
+e2e_keys /
+e2e_keys C-u
+e2e_type "$name-3"
+e2e_keys Enter
+e2e_wait "1 of [0-9]+ jobs ended" 10
+e2e_keys Enter
+e2e_wait "job $j3 " 5
+e2e_wait "State +FAILED +exit code 3, signal 0" 5
+e2e_wait "Submitted as +sbatch --parsable -J $name-3 " 5
+ok "Enter shows the ended job: exit code 3 and its submit line"
+e2e_keys Escape
+e2e_wait_gone "job $j3 " 5
+
+# slurmdbd stopped: the view says so, --once history exits 2.
+gone() { ! kill -0 "$1" 2>/dev/null || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+restore() { "$cluster" start >/dev/null 2>&1 || "$cluster" start; }
+e2e_on_exit restore
+pid=$(cat "$OC_CLUSTER_DIR/run/slurmdbd.pid") || fail "no slurmdbd pid file"
+kill -TERM "$pid"
+wait_cmd 30 gone "$pid"
+e2e_keys r
+e2e_wait "accounting unreachable: .*slurmdbd" 60
+ok "slurmdbd stopped: the view says accounting is unreachable"
+rc=0
+out=$("$OC_BIN" --cluster llm-poc --once history 2>&1) || rc=$?
+[ "$rc" -eq 2 ] || fail "--once history without slurmdbd: exit $rc ($out)"
+echo "$out" | grep -qi "slurmdbd" || fail "--once history without slurmdbd: $out"
+ok "--once history without slurmdbd: exit 2: $out"
+restore
+e2e_keys r
+e2e_wait_gone "accounting unreachable" 60
+e2e_wait "jobs ended since now-24hours" 10
+ok "slurmdbd back: the view recovers"
+e2e_keys q
+e2e_wait 'EXIT=0' 10
