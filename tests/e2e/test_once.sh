@@ -57,9 +57,18 @@ for _ in $(seq 100); do
 done
 [ "$(sinfo -h -n gpu-st-b300-[15-16] -N -o %t | sort -u)" = maint ] || fail "nodes 15-16 never became maint"
 
+# The history has a row: a job that ended (slurmdbd has its whole record).
+hname="e2e-once-$$"
+e2e_cancel_on_exit "$hname"
+runuser -u alice -- sbatch --parsable -J "$hname" -p large --qos large_qos -N1 --mem=1G --time=5 \
+	--output=/dev/null --wrap='exit 0' >/dev/null || fail "sbatch failed"
+wait_cmd 60 sh -c "sacct -n -X -P -S now-1hours -o End,JobName | grep -q '^[0-9].*|$hname\$'"
+
 # ---- every view: shape, exit code, common fields ------------------------
-for v in partitions queue nodes health quota reservations; do
-	once "$v" --once "$v" --json --show-hidden
+for v in partitions queue nodes health quota reservations history; do
+	args=(--show-hidden)
+	[ "$v" = history ] && args=(--since now-1hours)
+	once "$v" --once "$v" --json "${args[@]}"
 	shape "$v"
 	case $v in
 	health | quota) want=1 ;; # the demo: a drained node; bench has no GPU limit
@@ -158,8 +167,12 @@ flags=$(scontrol show res "$resv" | sed -nE 's/.*Flags=([^ ]+).*/\1/p')
 [ "$(jq -r '.flags | join(",")' <<<"$row")" = "$flags" ] || fail "$resv flags $(jq -c .flags <<<"$row"), scontrol: $flags"
 ok "reservations: $resv ACTIVE on gpu-st-b300-[15-16] with $flags"
 
+[ "$(jq --arg n "$hname" '[.rows[] | select(.name == $n and .state == "COMPLETED" and .exit == "0:0")] | length' \
+	"$work/history.out")" = 1 ] || fail "history: $hname is not listed COMPLETED 0:0"
+ok "history: the job that ended is listed COMPLETED 0:0"
+
 # ---- tables: plain ASCII, columns like the console's -------------------
-for v in partitions queue nodes health quota reservations; do
+for v in partitions queue nodes health quota reservations history; do
 	once "t_$v" --once "$v"
 	[ "$rc" -le 1 ] || fail "--once $v (table): exit $rc: $(cat "$work/t_$v.err")"
 	if LC_ALL=C grep -q '[^ -~]' "$work/t_$v.out"; then
