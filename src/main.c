@@ -42,7 +42,7 @@ static void usage(FILE *out)
 		"       opsconsole onboard --cluster NAME --file TEAM.json [--dry-run] [--yes]\n"
 		"       opsconsole rehearse --cluster NAME [--checklist FILE] [--auto] [--report DIR]\n"
 		"       opsconsole --cluster NAME --once VIEW [--json] [--partition P] [--show-hidden]\n"
-		"       opsconsole --cluster NAME --once history [--since TIME] [--until TIME] [--json]\n"
+		"       opsconsole --cluster NAME --once history|events [--since TIME] [--until TIME] [--json]\n"
 		"       opsconsole --cluster NAME --record FILE\n"
 		"       opsconsole --snapshot FILE [--cluster NAME] [options]\n"
 		"A terminal operations console for Slurm GPU clusters.\n"
@@ -52,20 +52,20 @@ static void usage(FILE *out)
 		"                       /etc/opsconsole/clusters/NAME.json), or else the\n"
 		"                       default slurm.conf when its ClusterName is NAME\n"
 		"      --view VIEW      start in VIEW: partitions, queue, nodes, health,\n"
-		"                       quota, reservations, audit, rehearsal, history\n"
+		"                       quota, reservations, audit, rehearsal, history, events\n"
 		"  -p, --partition P    start in the queue of partition P\n"
 		"      --show-hidden    list hidden partitions too (toggle with H)\n"
 		"      --readonly       offer no action that changes the cluster\n"
 		"      --theme NAME     themes/NAME.json (default, light, high-contrast, mono)\n"
 		"      --keymap NAME    keymaps/NAME.json (default, vim)\n"
 		"      --once VIEW      print VIEW once and exit, for scripts: partitions, queue,\n"
-		"                       nodes, health, quota, reservations, history\n"
+		"                       nodes, health, quota, reservations, history, events\n"
 		"                       (docs/script-mode.md)\n"
 		"      --json           with --once: JSON (schema opsconsole.once/1)\n"
-		"      --since TIME     with --once history: jobs that ended from TIME on, in\n"
-		"                       sacct -S forms (now-24hours, the default; today;\n"
+		"      --since TIME     with --once history or events: from TIME on, in sacct\n"
+		"                       -S forms (now-24hours, the default; today;\n"
 		"                       2026-12-01T08:00)\n"
-		"      --until TIME     with --once history: ... up to TIME (default now)\n"
+		"      --until TIME     with --once history or events: up to TIME (default now)\n"
 		"      --record FILE    write the cluster's nodes, partitions, jobs and\n"
 		"                       reservations to FILE and exit (docs/snapshots.md)\n"
 		"      --snapshot FILE  the console on a recorded FILE instead of a cluster,\n"
@@ -212,9 +212,9 @@ static time_t h_inflight(void *ctx)
 {
 	return oc_collector_inflight_since(((struct hooks_ctx *)ctx)->c);
 }
-static void h_set_history(void *ctx, const char *since, const char *until)
+static void h_set_report(void *ctx, enum oc_report kind, const char *since, const char *until)
 {
-	oc_collector_set_history(((struct hooks_ctx *)ctx)->c, since, until);
+	oc_collector_set_report(((struct hooks_ctx *)ctx)->c, kind, since, until);
 }
 
 /* Script mode (once_cli.c): no terminal, no threads. */
@@ -427,7 +427,7 @@ static int main_parse(int argc, char **argv, struct main_opts *o)
 static int main_check_view(const char *view)
 {
 	static const char *const view_names[] = {"partitions", "queue",	   "nodes", "health",
-						 "quota",      "reservations", "audit", "rehearsal", "history"};
+						 "quota",      "reservations", "audit", "rehearsal", "history", "events"};
 	if (!view)
 		return 0;
 	for (size_t i = 0; i < sizeof(view_names) / sizeof(view_names[0]); i++)
@@ -435,7 +435,7 @@ static int main_check_view(const char *view)
 			return 0;
 	fprintf(stderr,
 		"opsconsole: unknown view '%s' (partitions, queue, nodes, health, quota, reservations, audit, "
-		"rehearsal, history)\n",
+		"rehearsal, history, events)\n",
 		view);
 	return EXIT_USAGE;
 }
@@ -585,7 +585,7 @@ static int console_run_ui(struct console *c, char *err, size_t errlen)
 		.wake_fd = h_wake_fd,
 		.ack = h_ack,
 		.inflight_since = h_inflight,
-		.set_history = h_set_history,
+		.set_report = h_set_report,
 	};
 	const char *libslurm_version = NULL;
 #ifdef OC_WITH_LIBSLURM

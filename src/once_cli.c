@@ -26,12 +26,13 @@ int oc_once_check_args(const struct oc_once_args *a)
 		fprintf(stderr, "opsconsole: --partition goes with --once queue, not --once %s\n", a->view);
 		return 2;
 	}
-	if ((a->since || a->until) && v != OC_SCRIPT_HISTORY) {
-		fprintf(stderr, "opsconsole: --%s goes with --once history, not --once %s\n", a->since ? "since" : "until",
-			a->view);
+	bool report = v == OC_SCRIPT_HISTORY || v == OC_SCRIPT_EVENTS;
+	if ((a->since || a->until) && !report) {
+		fprintf(stderr, "opsconsole: --%s goes with --once history or events, not --once %s\n",
+			a->since ? "since" : "until", a->view);
 		return 2;
 	}
-	if (v == OC_SCRIPT_HISTORY) {
+	if (report) {
 		time_t s, u;
 		char err[256];
 		if (oc_time_window(a->since ? a->since : OC_HISTORY_DEFAULT_SINCE, a->until, time(NULL), &s, &u, err,
@@ -63,9 +64,13 @@ int oc_once_run(struct oc_setup *setup, const struct oc_once_args *a)
 	/* Partitions index nodes: they are read together, as the collector does. */
 	if (mask & OC_MASK(OC_PART_PARTITIONS))
 		mask |= OC_MASK(OC_PART_NODES);
-	struct oc_snapshot *s = o.view == OC_SCRIPT_HISTORY
-					? oc_collector_history_once(setup->backend, o.since, o.until, NULL)
-					: oc_collector_refresh_once(setup->backend, mask, NULL);
+	struct oc_snapshot *s;
+	if (o.view == OC_SCRIPT_HISTORY || o.view == OC_SCRIPT_EVENTS)
+		s = oc_collector_report_once(setup->backend,
+					     o.view == OC_SCRIPT_HISTORY ? OC_REPORT_HISTORY : OC_REPORT_EVENTS, o.since,
+					     o.until, NULL);
+	else
+		s = oc_collector_refresh_once(setup->backend, mask, NULL);
 	oc_setup_close(setup);
 	if (!s) {
 		fprintf(stderr, "opsconsole: %s: out of memory\n", p->name);

@@ -564,11 +564,55 @@ static const struct oc_column hist_cols[] = {
 };
 const struct oc_catalogue oc_cat_history = CATALOGUE("history", hist_cols);
 
+/* ---- node events: row indexes s->events ------------------------------------ */
+
+static const struct oc_event *ev(const struct oc_cell_src *src, uint32_t row)
+{
+	return &src->s->events->v[row];
+}
+
+OC_CELL_FIELD(ev_node, ev, node, oc_cell_str)
+OC_CELL_FIELD(ev_state, ev, state, oc_cell_str)
+OC_CELL_FIELD(ev_user, ev, user, oc_cell_str)
+OC_CELL_FIELD(ev_reason, ev, reason, oc_cell_str)
+
+static void ev_start(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	hj_when(ev(src, row)->start, buf, len);
+}
+
+static void ev_end(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	time_t e = ev(src, row)->end;
+	if (e)
+		hj_when(e, buf, len);
+	else
+		oc_cell_str(buf, len, "ongoing");
+}
+
+static void ev_duration(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_event *e = ev(src, row);
+	time_t end = e->end ? e->end : src->now;
+	oc_elapsed_text(end > e->start ? (uint32_t)(end - e->start) : 0, buf, len);
+}
+
+static const struct oc_column event_cols[] = {
+	{"start", "START", 14, false, false, false, ev_start},
+	{"end", "END", 14, false, true, false, ev_end},
+	{"duration", "DURATION", 11, true, true, false, ev_duration},
+	{"node", "NODE", 15, false, false, false, ev_node},
+	{"state", "STATE", 6, false, false, false, ev_state},
+	{"user", "USER", 8, false, false, false, ev_user},
+	{"reason", "REASON", 0, false, false, false, ev_reason},
+};
+const struct oc_catalogue oc_cat_events = CATALOGUE("events", event_cols);
+
 /* ---- lookups -------------------------------------------------------------- */
 
 static const struct oc_catalogue *const catalogues[] = {
 	&oc_cat_partitions, &oc_cat_queue, &oc_cat_nodes, &oc_cat_health, &oc_cat_quota, &oc_cat_reservations,
-	&oc_cat_history,
+	&oc_cat_history, &oc_cat_events,
 };
 
 const struct oc_catalogue *oc_catalogue_find(const char *view)

@@ -54,7 +54,8 @@ struct oc_catalogue {
  * quota:        rows = struct oc_quota_item[], extra = struct oc_quota_row[]
  *               (core/quota.h);
  * reservations: row indexes s->reservations;
- * history:      row indexes s->history (never NULL when it is read). */
+ * history:      row indexes s->history (never NULL when it is read);
+ * events:       row indexes s->events (the same). */
 extern const struct oc_catalogue oc_cat_partitions;
 extern const struct oc_catalogue oc_cat_queue;
 extern const struct oc_catalogue oc_cat_nodes;
@@ -62,6 +63,7 @@ extern const struct oc_catalogue oc_cat_health;
 extern const struct oc_catalogue oc_cat_quota;
 extern const struct oc_catalogue oc_cat_reservations;
 extern const struct oc_catalogue oc_cat_history;
+extern const struct oc_catalogue oc_cat_events;
 
 /* The catalogue of the view called view, NULL when none of the above. */
 const struct oc_catalogue *oc_catalogue_find(const char *view);

@@ -42,6 +42,7 @@ OC_OWNS_NOTHING(oc_reservations, oc_reservations)
 OC_OWNS_NOTHING(oc_accounting, oc_accounting)
 OC_OWNS_NOTHING(oc_config, oc_config)
 OC_OWNS_NOTHING(oc_history, oc_history)
+OC_OWNS_NOTHING(oc_events, oc_events)
 static void oc_jobs_drop_owned(struct oc_jobs *t)
 {
 	if (t->str && atomic_fetch_sub(&t->str->refs, 1) == 1) {
@@ -56,6 +57,7 @@ OC_TABLE_NEW(oc_reservations, oc_reservations)
 OC_TABLE_NEW(oc_accounting, oc_accounting)
 OC_TABLE_NEW(oc_config, oc_config)
 OC_TABLE_NEW(oc_history, oc_history)
+OC_TABLE_NEW(oc_events, oc_events)
 struct oc_jobs *oc_jobs_new(void)
 {
 	struct oc_jobs *t = calloc(1, sizeof(*t));
@@ -77,6 +79,7 @@ OC_TABLE_FUNCS(oc_reservations, oc_reservations)
 OC_TABLE_FUNCS(oc_accounting, oc_accounting)
 OC_TABLE_FUNCS(oc_config, oc_config)
 OC_TABLE_FUNCS(oc_history, oc_history)
+OC_TABLE_FUNCS(oc_events, oc_events)
 
 bool oc_job_holds_nodes(const struct oc_job *j)
 {
@@ -123,6 +126,7 @@ void oc_snapshot_unref(struct oc_snapshot **sp)
 	oc_accounting_unref(&s->accounting);
 	oc_config_unref(&s->config);
 	oc_history_unref(&s->history);
+	oc_events_unref(&s->events);
 	free(s);
 }
 

@@ -275,6 +275,31 @@ struct oc_history {
 	double load_s;            /* how long the load took */
 };
 
+/* ---- node events from slurmdbd (sacctmgr show event) -------------------- */
+
+/* One period a node spent down or drained, as slurmdbd recorded it. */
+struct oc_event {
+	const char *node;
+	time_t start, end;        /* end 0: still going on */
+	const char *state;        /* as sacctmgr prints it: "DOWN", "DRAIN", "IDLE*" */
+	const char *reason;       /* NULL when none */
+	const char *user;         /* who set the reason (name, or uid as text), NULL when not known */
+};
+
+/* The node events that overlap a window, loaded on demand like the history. */
+struct oc_events {
+	struct oc_table_head h;
+	struct oc_event *v;
+	size_t n;
+	time_t since, until;
+	char since_spec[48], until_spec[48];
+	bool enabled;
+	double load_s;
+};
+
+/* The lists loaded on demand for a window (oc_collector_set_report). */
+enum oc_report { OC_REPORT_NONE = 0, OC_REPORT_HISTORY, OC_REPORT_EVENTS, OC_REPORT_COUNT };
+
 /* ---- tables ------------------------------------------------------------ */
 
 
@@ -361,6 +386,8 @@ struct oc_snapshot {
 	 * oc_collector_set_history); hist_status says how the last load went. */
 	struct oc_history *history;
 	struct oc_part_status hist_status;
+	struct oc_events *events;   /* the same for the node events */
+	struct oc_part_status ev_status;
 };
 
 /* Allocate an empty table with one reference. Returns NULL on ENOMEM. */
@@ -371,6 +398,7 @@ struct oc_reservations *oc_reservations_new(void);
 struct oc_accounting *oc_accounting_new(void);
 struct oc_config *oc_config_new(void);
 struct oc_history *oc_history_new(void);
+struct oc_events *oc_events_new(void);
 
 /* Take one more reference; returns its argument (NULL passes through). */
 struct oc_nodes *oc_nodes_ref(struct oc_nodes *t);
@@ -380,6 +408,7 @@ struct oc_reservations *oc_reservations_ref(struct oc_reservations *t);
 struct oc_accounting *oc_accounting_ref(struct oc_accounting *t);
 struct oc_config *oc_config_ref(struct oc_config *t);
 struct oc_history *oc_history_ref(struct oc_history *t);
+struct oc_events *oc_events_ref(struct oc_events *t);
 
 /* Drop one reference, free on the last, and clear *t. */
 void oc_nodes_unref(struct oc_nodes **t);
@@ -392,6 +421,7 @@ void oc_reservations_unref(struct oc_reservations **t);
 void oc_accounting_unref(struct oc_accounting **t);
 void oc_config_unref(struct oc_config **t);
 void oc_history_unref(struct oc_history **t);
+void oc_events_unref(struct oc_events **t);
 
 /* A new snapshot with one reference and empty tables. NULL on ENOMEM. */
 struct oc_snapshot *oc_snapshot_new(void);

@@ -19,7 +19,7 @@
 #include "core/views.h"
 
 static const char *const script_names[OC_SCRIPT_VIEW_COUNT] = {
-	"partitions", "queue", "nodes", "health", "quota", "reservations", "history",
+	"partitions", "queue", "nodes", "health", "quota", "reservations", "history", "events",
 };
 
 int oc_script_view_parse(const char *name)
@@ -37,7 +37,7 @@ const char *oc_script_view_name(enum oc_script_view v)
 
 const char *oc_script_view_list(void)
 {
-	return "partitions, queue, nodes, health, quota, reservations, history";
+	return "partitions, queue, nodes, health, quota, reservations, history, events";
 }
 
 unsigned oc_script_view_parts(enum oc_script_view v)
@@ -96,17 +96,22 @@ int oc_script_check(const struct oc_snapshot *s, const struct oc_script_opts *o,
 			return -1;
 		}
 	}
-	if (o->view == OC_SCRIPT_HISTORY) {
-		if (s->hist_status.error[0]) {
-			snprintf(err, errlen, "%s", s->hist_status.error);
+	if (o->view == OC_SCRIPT_HISTORY || o->view == OC_SCRIPT_EVENTS) {
+		bool hist = o->view == OC_SCRIPT_HISTORY;
+		const struct oc_part_status *st = hist ? &s->hist_status : &s->ev_status;
+		bool have = hist ? s->history != NULL : s->events != NULL;
+		bool enabled = hist ? s->history && s->history->enabled : s->events && s->events->enabled;
+		if (st->error[0]) {
+			snprintf(err, errlen, "%s", st->error);
 			return -1;
 		}
-		if (!s->history) {
-			snprintf(err, errlen, "history: not read");
+		if (!have) {
+			snprintf(err, errlen, "%s: not read", hist ? "history" : "events");
 			return -1;
 		}
-		if (!s->history->enabled) {
-			snprintf(err, errlen, "accounting is not configured (AccountingStorageType=none): no job history");
+		if (!enabled) {
+			snprintf(err, errlen, "accounting is not configured (AccountingStorageType=none): no %s",
+				 hist ? "job history" : "node events");
 			return -1;
 		}
 	}
@@ -801,6 +806,60 @@ static int script_hist_out(const struct oc_snapshot *s, FILE *f, json_t *doc, js
 	return rows ? 0 : script_table_print(f, &t);
 }
 
+/* ---- node events ------------------------------------------------------ */
+
+static const struct script_col event_cols[] = {
+	{"start", 0}, {"end", 0}, {"duration", 0}, {"node", 0}, {"state", 0}, {"user", 10}, {"reason", 0},
+};
+
+/* Newest start first, then node. */
+static int event_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct oc_event *v = ctx;
+	const struct oc_event *x = &v[*(const uint32_t *)a], *y = &v[*(const uint32_t *)b];
+	if (x->start != y->start)
+		return x->start > y->start ? -1 : 1;
+	return oc_natcmp(x->node, y->node);
+}
+
+static int script_events_out(const struct oc_snapshot *s, FILE *f, json_t *doc, json_t *rows)
+{
+	const struct oc_events *t = s->events;
+	size_t n = t ? t->n : 0;
+	uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	if (!idx)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	if (n)
+		qsort_r(idx, n, sizeof(*idx), event_cmp, (void *)t->v);
+	if (doc) {
+		SET(doc, "since", script_jtime(t ? t->since : 0));
+		SET(doc, "until", script_jtime(t ? t->until : 0));
+	}
+	struct script_table tb = SCRIPT_TABLE(oc_cat_events, event_cols, s);
+	for (size_t i = 0; i < n; i++) {
+		const struct oc_event *e = &t->v[idx[i]];
+		if (!rows) {
+			script_row(&tb, idx[i]);
+			continue;
+		}
+		json_t *r = json_object();
+		SET(r, "node", script_jstr(e->node));
+		SET(r, "state", script_jstr(e->state));
+		SET(r, "start_time", script_jtime(e->start));
+		SET(r, "end_time", script_jtime(e->end));
+		SET(r, "ongoing", json_boolean(e->end == 0));
+		time_t end = e->end ? e->end : s->taken;
+		SET(r, "duration_s", json_integer(end > e->start ? (json_int_t)(end - e->start) : 0));
+		SET(r, "user", script_jstr(e->user));
+		SET(r, "reason", script_jstr(e->reason));
+		json_array_append_new(rows, r);
+	}
+	free(idx);
+	return rows ? 0 : script_table_print(f, &tb);
+}
+
 /* ---- the document ---------------------------------------------------- */
 
 char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts *o, long *findings, char *err,
@@ -842,6 +901,7 @@ char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts 
 	case OC_SCRIPT_QUOTA: rc = script_quota_out(s, f, doc, findings, warning); break;
 	case OC_SCRIPT_RESERVATIONS: rc = script_resv_out(s, f, rows); break;
 	case OC_SCRIPT_HISTORY: rc = script_hist_out(s, f, doc, rows); break;
+	case OC_SCRIPT_EVENTS: rc = script_events_out(s, f, doc, rows); break;
 	default: rc = -1; break;
 	}
 	if (rc == 0 && doc) {

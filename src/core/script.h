@@ -24,6 +24,7 @@ enum oc_script_view {
 	OC_SCRIPT_QUOTA,
 	OC_SCRIPT_RESERVATIONS,
 	OC_SCRIPT_HISTORY,      /* from s->history, not a part: loaded on demand */
+	OC_SCRIPT_EVENTS,       /* from s->events, the same */
 	OC_SCRIPT_VIEW_COUNT,
 };
 
@@ -47,7 +48,7 @@ struct oc_script_opts {
 	const char *partition;  /* queue: only the jobs of this partition; NULL = all */
 	bool show_hidden;       /* hidden partitions (and their jobs) too */
 	bool json;              /* JSON instead of the table */
-	const char *since, *until; /* history: the window as asked (for the document) */
+	const char *since, *until; /* history, events: the window as asked */
 };
 
 /* Whether snapshot s can answer o: every part the view needs came back

@@ -239,3 +239,126 @@ fail:
 	oc_history_unref(&h);
 	return -1;
 }
+
+/* ---- node events: sacctmgr show event --------------------------------- */
+
+void oc_cli_events_argv(const char *cluster, const char *since, const char *until, char *buf, size_t len,
+			const char *argv[12])
+{
+	/* Reason last: it may hold '|' and newlines (sacctmgr has no
+	 * delimiter option); a record starts with the cluster's name and a
+	 * start time. */
+	snprintf(buf, len, "Clusters=%s", cluster);
+	int i = 0;
+	argv[i++] = "sacctmgr";
+	argv[i++] = "-n";
+	argv[i++] = "-P";
+	argv[i++] = "show";
+	argv[i++] = "event";
+	argv[i++] = "Event=Node";
+	argv[i++] = buf;
+	argv[i++] = since;
+	argv[i++] = until;
+	argv[i++] = "Format=Cluster,NodeName,TimeStart,TimeEnd,State,User,Reason";
+	argv[i] = NULL;
+}
+
+/* Whether line is the start of a record of cluster: "CLUSTER|NODE|TIME|". */
+static bool event_start(const char *line, const char *cluster)
+{
+	size_t cl = strlen(cluster);
+	if (strncmp(line, cluster, cl) != 0 || line[cl] != '|')
+		return false;
+	const char *p = strchr(line + cl + 1, '|');
+	if (!p)
+		return false;
+	time_t t;
+	char when[32];
+	size_t wl = strcspn(p + 1, "|");
+	if (wl == 0 || wl >= sizeof(when) || !p[1 + wl])
+		return false;
+	memcpy(when, p + 1, wl);
+	when[wl] = '\0';
+	return hist_time(when, &t) == 0 && t > 0;
+}
+
+int oc_cli_parse_events(const char *text, size_t len, const char *cluster, struct oc_events **out, char *err,
+			size_t errlen)
+{
+	*out = NULL;
+	char *buf = malloc(len + 1);
+	struct oc_events *t = oc_events_new();
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	char **recs = malloc(lines * sizeof(*recs));
+	if (!buf || !t || !recs)
+		goto nomem;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	size_t nrec = 0;
+	char *next;
+	for (char *line = buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (event_start(line, cluster))
+			recs[nrec++] = line;
+		else if (nrec)
+			line[-1] = '\n'; /* a reason of several lines */
+		else if (*line) {
+			snprintf(err, errlen, "sacctmgr show event: unexpected line \"%.60s\"", line);
+			goto fail;
+		}
+	}
+	t->v = nrec ? oc_arena_alloc(&t->h.arena, nrec * sizeof(*t->v)) : NULL;
+	if (nrec && !t->v)
+		goto nomem;
+	for (size_t i = 0; i < nrec; i++) {
+		/* Cluster|Node|Start|End|State|User|Reason... */
+		char *f[7];
+		char *p = recs[i];
+		for (int k = 0; k < 7; k++) {
+			f[k] = p;
+			char *s = k < 6 ? strchr(p, '|') : NULL;
+			if (s) {
+				*s = '\0';
+				p = s + 1;
+			} else if (k < 6) {
+				snprintf(err, errlen, "sacctmgr show event: a record with %d fields, 7 expected", k + 1);
+				goto fail;
+			}
+		}
+		struct oc_event *e = &t->v[t->n];
+		memset(e, 0, sizeof(*e));
+		if (!*f[1])
+			continue; /* a cluster event */
+		if (hist_time(f[2], &e->start) < 0 || hist_time(f[3], &e->end) < 0) {
+			snprintf(err, errlen, "sacctmgr show event: %s: unexpected TimeStart/TimeEnd", f[1]);
+			goto fail;
+		}
+		/* "root(0)": the name. */
+		char *paren = strchr(f[5], '(');
+		if (paren)
+			*paren = '\0';
+		e->node = oc_arena_strdup(&t->h.arena, f[1]);
+		e->state = oc_arena_strdup(&t->h.arena, f[4]);
+		e->user = hist_str(&t->h.arena, f[5]);
+		e->reason = hist_str(&t->h.arena, f[6]);
+		if (!e->node || !e->state)
+			goto nomem;
+		t->n++;
+	}
+	free(recs);
+	free(buf);
+	t->enabled = true;
+	*out = t;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+fail:
+	free(recs);
+	free(buf);
+	oc_events_unref(&t);
+	return -1;
+}

@@ -113,4 +113,19 @@ void oc_cli_history_argv(int version, const char *since, const char *until, cons
 int oc_cli_parse_history(const char *text, size_t len, int version, time_t since, time_t until,
 			 struct oc_history **out, char *err, size_t errlen);
 
+/* The argv of the node events' load: `sacctmgr -n -P show event
+ * Event=Node Clusters=CLUSTER SINCE UNTIL Format=Cluster,NodeName,
+ * TimeStart,TimeEnd,State,User,Reason`; since and until are "Start=..."
+ * and "End=..." words; buf holds the Clusters= word. */
+void oc_cli_events_argv(const char *cluster, const char *since, const char *until, char *buf, size_t len,
+			const char *argv[12]);
+
+/* What that command printed: the node events into *out (enabled set; the
+ * cluster's own events left out). A reason may hold '|' and newlines: a
+ * record is a line that starts "CLUSTER|NODE|TIME|", any other line
+ * continues the reason before it. User "root(0)" is "root". Returns 0, or
+ * -1 with err. */
+int oc_cli_parse_events(const char *text, size_t len, const char *cluster, struct oc_events **out, char *err,
+			size_t errlen);
+
 #endif

@@ -471,55 +471,74 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	return failed;
 }
 
-/* The history: one sacct (cli_hist.c), its window resolved here so that
- * relative times count from the console's clock. */
-static int cli_history(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+/* Before a report (history, events): the window resolved here (relative
+ * times count from the console's clock), the version and the
+ * configuration known. false with the reason in *st. */
+static bool cli_report_ready(struct cli_backend *b, struct oc_snapshot *next, struct oc_part_status *st,
+			     const char *what, const char *since, const char *until, time_t *s, time_t *u)
 {
-	struct cli_backend *b = (struct cli_backend *)base;
-	struct oc_part_status *st = &next->hist_status;
 	char err[256];
-	time_t now = time(NULL), s, u;
-	if (oc_time_window(since, until, now, &s, &u, err, sizeof(err)) < 0) {
-		oc_part_status_fail(st, now, "history", err);
-		return -1;
+	time_t now = time(NULL);
+	if (oc_time_window(since, until, now, s, u, err, sizeof(err)) < 0) {
+		oc_part_status_fail(st, now, what, err);
+		return false;
 	}
 	if (!b->version && detect_version(b, err, sizeof(err)) < 0) {
 		oc_part_status_fail(st, now, "sinfo --version", err);
-		return -1;
+		return false;
 	}
 	if (!b->conf_loaded)
 		load_conf(b, next);
 	if (!b->conf_loaded) {
-		oc_part_status_fail(st, now, "history", "scontrol show config failed: the controller's configuration is not known");
-		return -1;
+		oc_part_status_fail(st, now, what, "scontrol show config failed: the controller's configuration is not known");
+		return false;
 	}
 	snprintf(next->cluster, sizeof(next->cluster), "%s", b->cluster);
 	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->slurm_version);
+	return true;
+}
+
+/* A time for sacct's and sacctmgr's options, local. */
+static void cli_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", localtime_r(&t, &tm));
+}
+
+/* The history: one sacct (cli_hist.c). */
+static int cli_history(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	struct oc_part_status *st = &next->hist_status;
+	time_t s, u;
+	if (!cli_report_ready(b, next, st, "history", since, until, &s, &u))
+		return -1;
+	char err[256];
+	const char *what = "history";
 	struct oc_history *h = NULL;
+	double t0 = oc_mono_now();
 	if (!b->accounting) {
 		h = oc_history_new();
-		if (!h) {
-			oc_part_status_fail(st, now, "history", "out of memory");
-			return -1;
-		}
+		snprintf(err, sizeof(err), "out of memory");
 	} else {
 		char from[32], to[32];
-		struct tm tm;
-		strftime(from, sizeof(from), "%Y-%m-%dT%H:%M:%S", localtime_r(&s, &tm));
-		strftime(to, sizeof(to), "%Y-%m-%dT%H:%M:%S", localtime_r(&u, &tm));
+		cli_time(s, from, sizeof(from));
+		cli_time(u, to, sizeof(to));
 		const char *argv[16];
 		oc_cli_history_argv(b->version, from, to, argv);
 		struct oc_run_result r;
-		double t0 = oc_mono_now();
 		int rc = oc_cli_run(b->t, b->bin, argv, OC_CLI_HIST_TIMEOUT_S, &r, err, sizeof(err));
-		if (rc == 0 && oc_cli_parse_history(r.out, r.out_len, b->version, s, u, &h, err, sizeof(err)) == 0)
-			h->load_s = oc_mono_now() - t0;
+		if (rc == 0)
+			oc_cli_parse_history(r.out, r.out_len, b->version, s, u, &h, err, sizeof(err));
+		else
+			what = "sacct";
 		oc_run_result_clear(&r);
-		if (!h) {
-			oc_part_status_fail(st, now, rc == 0 ? "history" : "sacct", err);
-			return -1;
-		}
 	}
+	if (!h) {
+		oc_part_status_fail(st, time(NULL), what, err);
+		return -1;
+	}
+	h->load_s = oc_mono_now() - t0;
 	h->enabled = b->accounting;
 	h->since = s;
 	h->until = u;
@@ -528,6 +547,54 @@ static int cli_history(struct oc_backend *base, const char *since, const char *u
 	h->h.generation = next->history ? next->history->h.generation + 1 : 1;
 	oc_history_unref(&next->history);
 	next->history = h;
+	oc_part_status_ok(st, time(NULL));
+	return 0;
+}
+
+/* The node events: one sacctmgr show event (cli_hist.c). */
+static int cli_events(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	struct oc_part_status *st = &next->ev_status;
+	time_t s, u;
+	if (!cli_report_ready(b, next, st, "events", since, until, &s, &u))
+		return -1;
+	char err[256];
+	const char *what = "events";
+	struct oc_events *t = NULL;
+	double t0 = oc_mono_now();
+	if (!b->accounting) {
+		t = oc_events_new();
+		snprintf(err, sizeof(err), "out of memory");
+	} else {
+		char from[48], to[48], clusters[96];
+		snprintf(from, sizeof(from), "Start=");
+		cli_time(s, from + 6, sizeof(from) - 6);
+		snprintf(to, sizeof(to), "End=");
+		cli_time(u, to + 4, sizeof(to) - 4);
+		const char *argv[12];
+		oc_cli_events_argv(b->cluster, from, to, clusters, sizeof(clusters), argv);
+		struct oc_run_result r;
+		int rc = oc_cli_run(b->t, b->bin, argv, OC_CLI_HIST_TIMEOUT_S, &r, err, sizeof(err));
+		if (rc == 0)
+			oc_cli_parse_events(r.out, r.out_len, b->cluster, &t, err, sizeof(err));
+		else
+			what = "sacctmgr show event";
+		oc_run_result_clear(&r);
+	}
+	if (!t) {
+		oc_part_status_fail(st, time(NULL), what, err);
+		return -1;
+	}
+	t->load_s = oc_mono_now() - t0;
+	t->enabled = b->accounting;
+	t->since = s;
+	t->until = u;
+	snprintf(t->since_spec, sizeof(t->since_spec), "%s", since);
+	snprintf(t->until_spec, sizeof(t->until_spec), "%s", until ? until : "");
+	t->h.generation = next->events ? next->events->h.generation + 1 : 1;
+	oc_events_unref(&next->events);
+	next->events = t;
 	oc_part_status_ok(st, time(NULL));
 	return 0;
 }
@@ -546,6 +613,7 @@ static const struct oc_backend_ops cli_backend_ops = {
 	.name = "cli",
 	.refresh = cli_refresh,
 	.history = cli_history,
+	.events = cli_events,
 	.close = cli_close,
 };
 

@@ -21,10 +21,14 @@ struct oc_collector {
 	pthread_cond_t done_cv;  /* stop waits here for the thread to end */
 	bool quit, done, now_requested;
 	unsigned focus;
-	/* History: loaded while hist_on, every hist_period_s and on request. */
-	bool hist_on;
-	char hist_since[48], hist_until[48];
-	double hist_due, hist_period_s;
+	/* The reports (history, events), each loaded while rep[kind].on,
+	 * every rep_period_s and on request. */
+	struct {
+		bool on;
+		char since[48], until[48];
+		double due;
+	} rep[OC_REPORT_COUNT];
+	double rep_period_s;
 
 	struct oc_snapshot *current; /* under lock */
 	int pipe_rd, pipe_wr;
@@ -70,6 +74,8 @@ static struct oc_snapshot *snapshot_next(const struct oc_snapshot *prev)
 		next->config = oc_config_ref(prev->config);
 		next->history = oc_history_ref(prev->history);
 		next->hist_status = prev->hist_status;
+		next->events = oc_events_ref(prev->events);
+		next->ev_status = prev->ev_status;
 		memcpy(next->status, prev->status, sizeof(next->status));
 		memcpy(next->cluster, prev->cluster, sizeof(next->cluster));
 		memcpy(next->slurm_version, prev->slurm_version, sizeof(next->slurm_version));
@@ -92,16 +98,20 @@ struct oc_snapshot *oc_collector_refresh_once(struct oc_backend *b, unsigned mas
 	return next;
 }
 
-struct oc_snapshot *oc_collector_history_once(struct oc_backend *b, const char *since, const char *until,
-					      const struct oc_snapshot *prev)
+struct oc_snapshot *oc_collector_report_once(struct oc_backend *b, enum oc_report kind, const char *since,
+					     const char *until, const struct oc_snapshot *prev)
 {
 	struct oc_snapshot *next = snapshot_next(prev);
 	if (!next)
 		return NULL;
-	if (b->ops->history)
-		b->ops->history(b, since, until, next);
+	bool events = kind == OC_REPORT_EVENTS;
+	int (*load)(struct oc_backend *, const char *, const char *, struct oc_snapshot *) =
+		events ? b->ops->events : b->ops->history;
+	if (load)
+		load(b, since, until, next);
 	else
-		oc_part_status_fail(&next->hist_status, time(NULL), "history",
+		oc_part_status_fail(events ? &next->ev_status : &next->hist_status, time(NULL),
+				    events ? "events" : "history",
 				    "not available from this source (a recorded snapshot has no accounting history)");
 	if (!prev)
 		next->taken = time(NULL);
@@ -141,8 +151,9 @@ static void collector_sleep(struct oc_collector *c, const double due[], double n
 	for (int p = 1; p < OC_PART_COUNT; p++)
 		if (due[p] < next_due)
 			next_due = due[p];
-	if (c->hist_on && c->hist_due < next_due)
-		next_due = c->hist_due;
+	for (int k = 1; k < OC_REPORT_COUNT; k++)
+		if (c->rep[k].on && c->rep[k].due < next_due)
+			next_due = c->rep[k].due;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	double wait = next_due - now;
@@ -189,27 +200,27 @@ static void collector_publish(struct oc_collector *c, struct oc_snapshot *next)
 	}
 }
 
-/* With c->lock held (released meanwhile): loads the history window asked
- * for on top of the current snapshot and publishes the result. Runs when
- * no part is due, so the views in focus are never held up by it longer
- * than one load. */
-static void collector_history(struct oc_collector *c)
+/* With c->lock held (released meanwhile): loads the report and window
+ * asked for on top of the current snapshot and publishes the result. Runs
+ * when no part is due, so the views in focus are never held up by it
+ * longer than one load. */
+static void collector_report(struct oc_collector *c, enum oc_report kind)
 {
-	char since[sizeof(c->hist_since)], until[sizeof(c->hist_until)];
-	memcpy(since, c->hist_since, sizeof(since));
-	memcpy(until, c->hist_until, sizeof(until));
+	char since[sizeof(c->rep[0].since)], until[sizeof(c->rep[0].until)];
+	memcpy(since, c->rep[kind].since, sizeof(since));
+	memcpy(until, c->rep[kind].until, sizeof(until));
 	struct oc_snapshot *prev = oc_snapshot_ref(c->current);
 	pthread_mutex_unlock(&c->lock);
 	double cpu0 = thread_cpu();
 	atomic_store(&c->inflight_since, (long long)time(NULL));
-	struct oc_snapshot *next = oc_collector_history_once(c->backend, since, until, prev);
+	struct oc_snapshot *next = oc_collector_report_once(c->backend, kind, since, until, prev);
 	atomic_store(&c->inflight_since, 0);
 	oc_snapshot_unref(&prev);
 	atomic_store(&c->cpu_s, atomic_load(&c->cpu_s) + (thread_cpu() - cpu0));
 	pthread_mutex_lock(&c->lock);
-	/* A window changed meanwhile stays due (set_history made it so). */
-	if (strcmp(since, c->hist_since) == 0 && strcmp(until, c->hist_until) == 0)
-		c->hist_due = mono_now() + c->hist_period_s;
+	/* A report or window changed meanwhile stays due (set_report made it so). */
+	if (strcmp(since, c->rep[kind].since) == 0 && strcmp(until, c->rep[kind].until) == 0)
+		c->rep[kind].due = mono_now() + c->rep_period_s;
 	collector_publish(c, next);
 }
 
@@ -227,8 +238,12 @@ static void *collector_main(void *arg)
 	while (!c->quit) {
 		double now;
 		unsigned mask = collector_due_mask(c, due, &sched_focus, &now);
-		if (!mask && c->hist_on && now >= c->hist_due) {
-			collector_history(c);
+		enum oc_report due_rep = OC_REPORT_NONE;
+		for (int k = 1; k < OC_REPORT_COUNT && !mask && !due_rep; k++)
+			if (c->rep[k].on && now >= c->rep[k].due)
+				due_rep = (enum oc_report)k;
+		if (due_rep) {
+			collector_report(c, due_rep);
 			continue;
 		}
 		if (!mask) {
@@ -282,7 +297,7 @@ struct oc_collector *oc_collector_start(const struct oc_collector_config *cfg, c
 	c->slow_s = cfg->slow_s > 0 ? cfg->slow_s : c->fast_s * 10;
 	c->medium_s = c->fast_s * 5 < c->slow_s ? c->fast_s * 5 : c->slow_s;
 	c->focus = cfg->focus ? cfg->focus : OC_MASK_ALL;
-	c->hist_period_s = c->slow_s > 60 ? c->slow_s : 60;
+	c->rep_period_s = c->slow_s > 60 ? c->slow_s : 60;
 	c->current = oc_snapshot_new();
 	int fds[2];
 	if (!c->current || pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
@@ -332,26 +347,32 @@ void oc_collector_set_focus(struct oc_collector *c, unsigned mask)
 	pthread_mutex_unlock(&c->lock);
 }
 
-void oc_collector_set_history(struct oc_collector *c, const char *since, const char *until)
+void oc_collector_set_report(struct oc_collector *c, enum oc_report kind, const char *since, const char *until)
 {
+	if (kind <= OC_REPORT_NONE || kind >= OC_REPORT_COUNT) {
+		for (int k = 1; k < OC_REPORT_COUNT; k++)
+			oc_collector_set_report(c, (enum oc_report)k, NULL, NULL);
+		return;
+	}
 	pthread_mutex_lock(&c->lock);
-	bool on = since != NULL;
 	if (!until)
 		until = "";
-	if (on && (!c->hist_on || strcmp(since, c->hist_since) != 0 || strcmp(until, c->hist_until) != 0)) {
-		snprintf(c->hist_since, sizeof(c->hist_since), "%s", since);
-		snprintf(c->hist_until, sizeof(c->hist_until), "%s", until);
-		c->hist_due = 0; /* now */
+	bool on = since != NULL;
+	if (on && (!c->rep[kind].on || strcmp(since, c->rep[kind].since) != 0 || strcmp(until, c->rep[kind].until) != 0)) {
+		snprintf(c->rep[kind].since, sizeof(c->rep[kind].since), "%s", since);
+		snprintf(c->rep[kind].until, sizeof(c->rep[kind].until), "%s", until);
+		c->rep[kind].due = 0; /* now */
 		pthread_cond_signal(&c->wake);
 	}
-	c->hist_on = on;
+	c->rep[kind].on = on;
 	pthread_mutex_unlock(&c->lock);
 }
 
 void oc_collector_refresh_now(struct oc_collector *c)
 {
 	pthread_mutex_lock(&c->lock);
-	c->hist_due = 0;
+	for (int k = 1; k < OC_REPORT_COUNT; k++)
+		c->rep[k].due = 0;
 	c->now_requested = true;
 	pthread_cond_signal(&c->wake);
 	pthread_mutex_unlock(&c->lock);

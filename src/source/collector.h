@@ -38,14 +38,15 @@ struct oc_snapshot *oc_collector_current(struct oc_collector *c);
  * interval; parts that come into focus are fetched at once. */
 void oc_collector_set_focus(struct oc_collector *c, unsigned mask);
 
-/* Load the history (the jobs that ended in [since, until], time specs of
- * core/timespec.h, until NULL or "" = now) now and then every minute
- * (or the slow interval when longer), between refreshes; since NULL:
- * stop loading it (the last table stays in the snapshots). A changed
- * window is loaded at once. */
-void oc_collector_set_history(struct oc_collector *c, const char *since, const char *until);
+/* Load a report for [since, until] (time specs of core/timespec.h, until
+ * NULL or "" = now): the history (the jobs that ended) or the node
+ * events, now and then every minute (or the slow interval when longer),
+ * between refreshes. Each report has its own window. since NULL: stop
+ * loading that report; OC_REPORT_NONE: stop loading both (the last
+ * tables stay in the snapshots). A changed window is loaded at once. */
+void oc_collector_set_report(struct oc_collector *c, enum oc_report kind, const char *since, const char *until);
 
-/* Fetch every part now (and the history, when it is loaded). */
+/* Fetch every part now (and the report, when one is loaded). */
 void oc_collector_refresh_now(struct oc_collector *c);
 
 /* A file descriptor that becomes readable when a snapshot is published;
@@ -70,10 +71,11 @@ void oc_collector_stop(struct oc_collector **c);
 struct oc_snapshot *oc_collector_refresh_once(struct oc_backend *b, unsigned mask,
 					      const struct oc_snapshot *prev);
 
-/* One history load without a thread (script mode, tests): a new snapshot
- * with prev's tables (prev may be NULL) and the history of [since, until]
- * (next->hist_status says how it went). NULL on ENOMEM. */
-struct oc_snapshot *oc_collector_history_once(struct oc_backend *b, const char *since, const char *until,
-					      const struct oc_snapshot *prev);
+/* One report load without a thread (script mode, tests): a new snapshot
+ * with prev's tables (prev may be NULL) and the history (or the events)
+ * of [since, until] (next->hist_status or ev_status says how it went).
+ * NULL on ENOMEM. */
+struct oc_snapshot *oc_collector_report_once(struct oc_backend *b, enum oc_report kind, const char *since,
+					     const char *until, const struct oc_snapshot *prev);
 
 #endif

@@ -5,6 +5,7 @@
  * a struct oc_history and the list freed. */
 #include "source/slurm_hist.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <slurm/slurmdb.h>
 
 #include "core/history.h"
+#include "core/state.h"
 #include "core/timespec.h"
 #include "source/slurm_compat.h"
 #include "source/slurm_convert.h"
@@ -185,8 +187,8 @@ nomem:
 	return NULL;
 }
 
-/* The records of [since, until] from slurmdbd; NULL with err. */
-static struct oc_history *hist_query(const char *cluster, time_t since, time_t until, char *err, size_t errlen)
+/* A connection to slurmdbd, NULL with err. */
+static void *dbd_connect(char *err, size_t errlen)
 {
 	uint16_t flags = 0;
 	errno = 0;
@@ -198,6 +200,15 @@ static struct oc_history *hist_query(const char *cluster, time_t since, time_t u
 			slurmdb_connection_close(&db);
 		return NULL;
 	}
+	return db;
+}
+
+/* The records of [since, until] from slurmdbd; NULL with err. */
+static struct oc_history *hist_query(const char *cluster, time_t since, time_t until, char *err, size_t errlen)
+{
+	void *db = dbd_connect(err, errlen);
+	if (!db)
+		return NULL;
 	slurmdb_job_cond_t cond;
 	memset(&cond, 0, sizeof(cond));
 	cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC;
@@ -209,7 +220,7 @@ static struct oc_history *hist_query(const char *cluster, time_t since, time_t u
 		slurm_list_append(cond.cluster_list, (void *)cluster);
 	errno = 0;
 	oc_list l = slurmdb_jobs_get(db, &cond);
-	e = errno;
+	int e = errno;
 	slurm_list_destroy(cond.cluster_list);
 	struct oc_history *h = NULL;
 	if (!l)
@@ -249,4 +260,129 @@ int oc_slurm_history_load(bool enabled, const char *cluster, const char *since, 
 	next->history = h;
 	oc_part_status_ok(st, time(NULL));
 	return 0;
+}
+
+/* ---- node events ------------------------------------------------------ */
+
+/* The state as sacctmgr prints an event's (Slurm's compact node state in
+ * capitals: "DOWN", "DRAIN", "DRNG", "IDLE*"). */
+static void event_state(uint32_t raw, char *buf, size_t len)
+{
+	struct oc_node n = {0};
+	char other[64];
+	oc_slurm_node_state(raw, &n.base, &n.flags, other, sizeof(other));
+	n.flags &= ~OC_NF_OTHER;
+	oc_node_state_compact(&n, buf, len);
+	for (char *p = buf; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+}
+
+static struct oc_events *events_convert(oc_list l, char *err, size_t errlen)
+{
+	struct oc_events *t = oc_events_new();
+	int count = l ? slurm_list_count(l) : 0;
+	if (t && count > 0)
+		t->v = oc_arena_alloc(&t->h.arena, (size_t)count * sizeof(*t->v));
+	if (!t || (count > 0 && !t->v)) {
+		snprintf(err, errlen, "out of memory");
+		oc_events_unref(&t);
+		return NULL;
+	}
+	struct oc_slurm_uid_cache *uids = calloc(1, sizeof(*uids));
+	oc_list_itr it = count > 0 ? slurm_list_iterator_create(l) : NULL;
+	slurmdb_event_rec_t *r;
+	while (it && (r = slurm_list_next(it)) && t->n < (size_t)count) {
+		if (r->event_type != SLURMDB_EVENT_NODE || !r->node_name)
+			continue;
+		struct oc_event *e = &t->v[t->n++];
+		char st[32];
+		event_state(r->state, st, sizeof(st));
+		e->node = oc_arena_strdup(&t->h.arena, r->node_name);
+		e->start = r->period_start;
+		e->end = r->period_end;
+		e->state = oc_arena_strdup(&t->h.arena, st);
+		e->reason = oc_arena_strdup_nonempty(&t->h.arena, r->reason);
+		e->user = r->reason_uid == NO_VAL || !uids ? NULL
+							   : oc_arena_strdup(&t->h.arena, oc_slurm_uid_name(uids, r->reason_uid));
+	}
+	if (it)
+		slurm_list_iterator_destroy(it);
+	free(uids);
+	return t;
+}
+
+static struct oc_events *events_query(const char *cluster, time_t since, time_t until, char *err, size_t errlen)
+{
+	void *db = dbd_connect(err, errlen);
+	if (!db)
+		return NULL;
+	slurmdb_event_cond_t cond;
+	memset(&cond, 0, sizeof(cond));
+	cond.event_type = SLURMDB_EVENT_NODE;
+	cond.period_start = since;
+	cond.period_end = until;
+	cond.cluster_list = slurm_list_create(NULL);
+	if (cluster && *cluster)
+		slurm_list_append(cond.cluster_list, (void *)cluster);
+	errno = 0;
+	oc_list l = slurmdb_events_get(db, &cond);
+	int e = errno;
+	slurm_list_destroy(cond.cluster_list);
+	struct oc_events *t = NULL;
+	if (!l)
+		snprintf(err, errlen, "slurmdbd: event query: %s", slurm_strerror(e ? e : SLURM_ERROR));
+	else
+		t = events_convert(l, err, errlen);
+	if (l)
+		slurm_list_destroy(l);
+	slurmdb_connection_close(&db);
+	return t;
+}
+
+int oc_slurm_events_load(bool enabled, const char *cluster, const char *since, const char *until,
+			 struct oc_snapshot *next)
+{
+	time_t now = time(NULL), s, u;
+	char err[200] = "";
+	struct oc_part_status *st = &next->ev_status;
+	if (oc_time_window(since, until, now, &s, &u, err, sizeof(err)) < 0) {
+		oc_part_status_fail(st, now, "events", err);
+		return -1;
+	}
+	double t0 = oc_mono_now();
+	struct oc_events *t = enabled ? events_query(cluster, s, u, err, sizeof(err)) : oc_events_new();
+	if (!t) {
+		oc_part_status_fail(st, now, "events", err[0] ? err : "out of memory");
+		return -1;
+	}
+	t->enabled = enabled;
+	t->since = s;
+	t->until = u;
+	snprintf(t->since_spec, sizeof(t->since_spec), "%s", since);
+	snprintf(t->until_spec, sizeof(t->until_spec), "%s", until ? until : "");
+	t->load_s = oc_mono_now() - t0;
+	t->h.generation = next->events ? next->events->h.generation + 1 : 1;
+	oc_events_unref(&next->events);
+	next->events = t;
+	oc_part_status_ok(st, time(NULL));
+	return 0;
+}
+
+/* ---- a symbol libslurm.so lacks ---------------------------------------- */
+
+/* accounting_storage_slurmdbd.so, the plugin every slurmdb_* call goes
+ * through, names the message of a request that failed mid-way (slurmdbd
+ * stopped while it answered) with slurmdbd_msg_type_2_str(), which only
+ * libslurmfull (sacct's, sacctmgr's) defines: libslurm.so does not export
+ * it, and the dynamic linker ended the console ("symbol lookup error",
+ * exit 127) the first time such a request failed. The program exports
+ * this stand-in (it is linked with ENABLE_EXPORTS), which the plugin's
+ * lookup finds first; it only names the message in a log line. Declared
+ * as Slurm does (src/common/slurmdbd_defs.h) but with an int for the enum. */
+extern char *slurmdbd_msg_type_2_str(int msg_type, int get_enum);
+char *slurmdbd_msg_type_2_str(int msg_type, int get_enum)
+{
+	static _Thread_local char name[48];
+	snprintf(name, sizeof(name), "%s %d", get_enum ? "DBD message" : "slurmdbd message", msg_type);
+	return name;
 }

@@ -16,4 +16,10 @@
 int oc_slurm_history_load(bool enabled, const char *cluster, const char *since, const char *until,
 			  struct oc_snapshot *next);
 
+/* The same for the node events that overlap [since, until]
+ * (slurmdb_events_get, what `sacctmgr show event` reads) into
+ * next->events and next->ev_status. */
+int oc_slurm_events_load(bool enabled, const char *cluster, const char *since, const char *until,
+			 struct oc_snapshot *next);
+
 #endif

@@ -860,19 +860,36 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	return failed;
 }
 
-static int slurm_history(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+/* Before a report (history, events): the cluster's name and whether it
+ * has accounting. false with the reason in *st when not known. */
+static bool report_ready(struct slurm_backend *b, struct oc_snapshot *next, struct oc_part_status *st,
+			 const char *what)
 {
-	struct slurm_backend *b = (struct slurm_backend *)base;
 	if (!b->conf_loaded)
 		backend_load_conf(b, next);
 	if (!b->conf_loaded) {
-		oc_part_status_fail(&next->hist_status, time(NULL), "history",
-				    "the controller's configuration could not be loaded");
-		return -1;
+		oc_part_status_fail(st, time(NULL), what, "the controller's configuration could not be loaded");
+		return false;
 	}
 	snprintf(next->cluster, sizeof(next->cluster), "%s", b->cluster);
 	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->version);
+	return true;
+}
+
+static int slurm_history(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	struct slurm_backend *b = (struct slurm_backend *)base;
+	if (!report_ready(b, next, &next->hist_status, "history"))
+		return -1;
 	return oc_slurm_history_load(b->accounting, b->cluster, since, until, next);
+}
+
+static int slurm_events(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	struct slurm_backend *b = (struct slurm_backend *)base;
+	if (!report_ready(b, next, &next->ev_status, "events"))
+		return -1;
+	return oc_slurm_events_load(b->accounting, b->cluster, since, until, next);
 }
 
 static void slurm_close(struct oc_backend *base)
@@ -886,6 +903,7 @@ static const struct oc_backend_ops slurm_backend_ops = {
 	.name = "libslurm",
 	.refresh = slurm_refresh,
 	.history = slurm_history,
+	.events = slurm_events,
 	.close = slurm_close,
 };
 

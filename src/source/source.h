@@ -28,6 +28,9 @@ struct oc_backend_ops {
 	 * table it has (prev's) and the status says why. NULL when the
 	 * backend has no history (a recorded snapshot). Returns 0 or -1. */
 	int (*history)(struct oc_backend *b, const char *since, const char *until, struct oc_snapshot *next);
+	/* The same for the node events that overlap [since, until] (what
+	 * `sacctmgr show event` lists) into next->events and next->ev_status. */
+	int (*events)(struct oc_backend *b, const char *since, const char *until, struct oc_snapshot *next);
 	/* Free the backend. */
 	void (*close)(struct oc_backend *b);
 };

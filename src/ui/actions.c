@@ -170,10 +170,15 @@ JOB_ACTION(a_job_nice, OC_JOB_OP_NICE)
 JOB_ACTION(a_job_priority, OC_JOB_OP_PRIORITY)
 
 /* ":queue normal": the partition must exist. */
-/* :history [SINCE [UNTIL]]: the view checks and takes the window. */
+/* :history and :events [SINCE [UNTIL]]: the view checks and takes the window. */
 static bool c_history(struct oc_app *app, const char *arg)
 {
 	return oc_app_goto(app, "history", arg);
+}
+
+static bool c_events(struct oc_app *app, const char *arg)
+{
+	return oc_app_goto(app, "events", arg);
 }
 
 static bool c_queue(struct oc_app *app, const char *arg)
@@ -269,6 +274,13 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 				 .args = OC_ARGS_REST,
 				 .arg_help = "[SINCE [UNTIL]]",
 				 .run_cmd = c_history},
+	[OC_ACT_VIEW_EVENTS] = {.id = "view.events",
+				.help = "when nodes went down or drained, why, by whom (sacctmgr show event)",
+				.view = "events",
+				.cmd = "events event",
+				.args = OC_ARGS_REST,
+				.arg_help = "[SINCE [UNTIL]]",
+				.run_cmd = c_events},
 	[OC_ACT_ONBOARD] = {.id = "team.onboard",
 			    .help = "onboard a team or change the selected one (quota view)",
 			    .run = a_onboard,

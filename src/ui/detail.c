@@ -1,24 +1,36 @@
 /* detail.c: the detail panel of one node, everything `scontrol show node`
- * tells that an admin needs, plus the jobs running on it, drawn in an
- * ncurses panel over the current view. */
+ * tells that an admin needs, plus the jobs running on it, its node events
+ * (when it went down or drained, from slurmdbd) and the jobs that ended
+ * on it, drawn in an ncurses panel over the current view. */
 #include <panel.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/history.h"
+#include "core/hostlist.h"
 #include "core/reason.h"
 #include "core/state.h"
+#include "core/timespec.h"
 #include "ui/app.h"
 #include "ui/detail.h"
 #include "ui/draw.h"
 #include "ui/listview.h"
 #include "ui/overlay.h"
 #include "ui/registry.h"
+#include "ui/ui.h"
 
-/* The overlay's state: the node or the job shown. */
+/* The overlay's state: the node or the job shown, and which of the
+ * history's jobs ran on that node (found again when the table or the
+ * node changes: a node list is a hostlist expression). */
 struct detail {
 	char node[128];
 	uint32_t job_id;  /* 0: the node */
+	const struct oc_history *ended_of; /* the table ended[] indexes (not a reference: compared only) */
+	uint64_t ended_gen;
+	char ended_node[128];
+	uint32_t *ended;  /* newest first */
+	size_t nended;
 };
 
 static const struct oc_overlay_ops detail_ops;
@@ -146,8 +158,9 @@ static bool job_on(const struct oc_job *j, long idx)
 	return false;
 }
 
-/* The jobs on the node at idx from line y, as many as fit. */
-static void node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, long idx)
+/* The jobs on the node at idx from line y, as many as fit. Returns the
+ * next line. */
+static int node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, long idx)
 {
 	const struct oc_snapshot *s = app->snap;
 	char buf[512];
@@ -168,6 +181,130 @@ static void node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, lo
 		wmove(w, y++, 4);
 		oc_put_text(w, buf, width - 6, true, false);
 	}
+	return y;
+}
+
+static int name_is(void *ctx, const char *name)
+{
+	return strcmp(ctx, name) == 0;
+}
+
+static int ended_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct oc_hjob *v = ctx;
+	time_t x = v[*(const uint32_t *)a].end_time, y = v[*(const uint32_t *)b].end_time;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The history's jobs that ran on node, into d->ended (newest end first). */
+static void ended_find(struct detail *d, const struct oc_history *h, const char *node)
+{
+	if (d->ended_of == h && h && d->ended_gen == h->h.generation && strcmp(d->ended_node, node) == 0)
+		return;
+	free(d->ended);
+	d->ended = NULL;
+	d->nended = 0;
+	d->ended_of = h;
+	d->ended_gen = h ? h->h.generation : 0;
+	snprintf(d->ended_node, sizeof(d->ended_node), "%s", node);
+	/* The name's stem (before its number) must appear in the list. */
+	char stem[128];
+	snprintf(stem, sizeof(stem), "%s", node);
+	size_t l = strlen(stem);
+	while (l > 0 && stem[l - 1] >= '0' && stem[l - 1] <= '9')
+		stem[--l] = '\0';
+	for (size_t i = 0; h && i < h->n; i++) {
+		const char *nl = h->v[i].nodes;
+		char err[8];
+		if (!nl || !strstr(nl, stem) || oc_hostlist_foreach(nl, 1u << 16, name_is, (void *)node, err, sizeof(err)) != 1)
+			continue;
+		uint32_t *g = realloc(d->ended, (d->nended + 1) * sizeof(*g));
+		if (!g)
+			break;
+		d->ended = g;
+		d->ended[d->nended++] = (uint32_t)i;
+	}
+	if (d->nended)
+		qsort_r(d->ended, d->nended, sizeof(*d->ended), ended_cmp, (void *)h->v);
+}
+
+/* "since now-7days, read 14:02:11", or why there is nothing. */
+static void report_label(const struct oc_part_status *st, const char *since, bool have, char *buf, size_t len)
+{
+	char when[16] = "";
+	if (st->error[0]) {
+		snprintf(buf, len, "accounting unreachable: %s", st->error);
+		return;
+	}
+	if (!have) {
+		snprintf(buf, len, "loading...");
+		return;
+	}
+	struct tm tm;
+	localtime_r(&st->fetched, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	snprintf(buf, len, "since %s, read %s", since, when);
+}
+
+/* The node's events (slurmdbd) from line y. Returns the next line. */
+static int node_events(struct oc_app *app, WINDOW *w, int y, int h, int width, const char *node)
+{
+	const struct oc_snapshot *s = app->snap;
+	const struct oc_events *t = s->events;
+	char buf[512], label[256];
+	size_t n = 0;
+	for (size_t i = 0; t && i < t->n; i++)
+		n += strcmp(t->v[i].node, node) == 0;
+	report_label(&s->ev_status, t ? t->since_spec : "", t != NULL, label, sizeof(label));
+	snprintf(buf, sizeof(buf), "%zu down or drained (%s)", n, label);
+	y = oc_detail_field(w, y, width, "Events", buf, A_NORMAL);
+	/* Newest first: the table is in slurmdbd's order (oldest first). */
+	for (size_t k = t ? t->n : 0; k > 0 && y < h - 1; k--) {
+		const struct oc_event *e = &t->v[k - 1];
+		if (strcmp(e->node, node) != 0)
+			continue;
+		char from[32], to[32];
+		struct tm tm;
+		localtime_r(&e->start, &tm);
+		strftime(from, sizeof(from), "%m-%d %H:%M", &tm);
+		if (e->end) {
+			localtime_r(&e->end, &tm);
+			strftime(to, sizeof(to), "%m-%d %H:%M", &tm);
+		} else {
+			snprintf(to, sizeof(to), "ongoing");
+		}
+		snprintf(buf, sizeof(buf), "%s to %-11s %-6s %-8s %s", from, to, e->state, e->user ? e->user : "",
+			 e->reason ? e->reason : "");
+		wmove(w, y++, 4);
+		oc_put_text(w, buf, width - 6, true, false);
+	}
+	return y;
+}
+
+/* The jobs that ended on the node (the history) from line y. */
+static int node_ended(struct oc_app *app, WINDOW *w, int y, int h, int width, struct detail *d, const char *node)
+{
+	const struct oc_snapshot *s = app->snap;
+	const struct oc_history *t = s->history;
+	char buf[512], label[256];
+	ended_find(d, t, node);
+	report_label(&s->hist_status, t ? t->since_spec : "", t != NULL, label, sizeof(label));
+	snprintf(buf, sizeof(buf), "%zu jobs (%s)", d->nended, label);
+	y = oc_detail_field(w, y, width, "Ended here", buf, A_NORMAL);
+	for (size_t k = 0; k < d->nended && y < h - 1; k++) {
+		const struct oc_hjob *j = &t->v[d->ended[k]];
+		char id[32], ex[24], when[32];
+		struct tm tm;
+		localtime_r(&j->end_time, &tm);
+		strftime(when, sizeof(when), "%m-%d %H:%M", &tm);
+		oc_hjob_id_text(j, id, sizeof(id));
+		oc_hjob_exit_text(j, ex, sizeof(ex));
+		snprintf(buf, sizeof(buf), "%s %8s %-13s %5s %-8s %-8s %s", when, id, oc_hjob_state_name(j), ex,
+			 j->user ? j->user : "", j->account ? j->account : "", j->name ? j->name : "");
+		wmove(w, y++, 4);
+		oc_put_text(w, buf, width - 6, true, false);
+	}
+	return y;
 }
 
 int oc_detail_wrapped(WINDOW *w, int y, int last, int width, const char *label, const char *text, attr_t a)
@@ -224,7 +361,11 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	}
 	int y = node_state_lines(app, w, 1, width, &s->nodes->v[idx]);
 	y = node_resource_lines(app, w, y, width, idx);
-	node_jobs(app, w, y, h, width, idx);
+	y = node_jobs(app, w, y, h, width, idx);
+	if (y < h - 1)
+		y = node_events(app, w, y, h, width, detail_node(app));
+	if (y < h - 1 && d)
+		node_ended(app, w, y, h, width, (struct detail *)d, detail_node(app));
 }
 
 void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,
@@ -275,6 +416,9 @@ static void detail_key(struct oc_app *app, void *priv, int ch, bool wide, int ac
 static void detail_close(struct oc_app *app, void *priv)
 {
 	(void)app;
+	struct detail *d = priv;
+	if (d)
+		free(d->ended);
 	free(priv);
 }
 
@@ -309,6 +453,15 @@ void oc_app_show_node(struct oc_app *app, const char *node)
 	if (d) {
 		snprintf(d->node, sizeof(d->node), "%s", node);
 		d->job_id = 0;
+	}
+	/* Its events of the week and the jobs that ended on it today, unless
+	 * a report view already has them loaded (with its own window). */
+	const struct oc_snapshot *s = app->snap;
+	if (d && app->hooks->set_report) {
+		if (!s || !s->events)
+			app->hooks->set_report(app->hooks->ctx, OC_REPORT_EVENTS, "now-7days", NULL);
+		if (!s || !s->history)
+			app->hooks->set_report(app->hooks->ctx, OC_REPORT_HISTORY, OC_HISTORY_DEFAULT_SINCE, NULL);
 	}
 }
 

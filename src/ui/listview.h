@@ -87,10 +87,6 @@ struct oc_listview_def {
 	 * minute old), the items are not collected again (nor filtered and
 	 * sorted again when the filter and sort did not change either). */
 	bool pure_collect;
-	/* The view shows the history (s->history): the collector loads it
-	 * while the view is on screen (collect() asks, through
-	 * hooks->set_history); switching to any other view stops that. */
-	bool history;
 };
 
 struct oc_listview {

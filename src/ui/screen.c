@@ -39,7 +39,7 @@
 
 static const struct oc_listview_def *const view_defs[] = {
 	&oc_lv_partitions, &oc_lv_queue, &oc_lv_nodes, &oc_lv_health, &oc_lv_quota, &oc_lv_reservations,
-	&oc_lv_audit,        &oc_lv_rehearsal,	  &oc_lv_history,
+	&oc_lv_audit,        &oc_lv_rehearsal,	  &oc_lv_history,      &oc_lv_events,
 };
 #define NVIEWS ((int)(sizeof(view_defs) / sizeof(view_defs[0])))
 _Static_assert(sizeof(view_defs) / sizeof(view_defs[0]) <= OC_MAX_VIEWS, "app.h: OC_MAX_VIEWS too small");
@@ -176,11 +176,13 @@ bool oc_app_goto(struct oc_app *app, const char *name, const char *arg)
 		if (app->mode == OC_MODE_FILTER)
 			app->mode = OC_MODE_NORMAL;
 		oc_overlay_view_changed(app);
+		/* No report is loaded unless the view asks for it again (a
+		 * report view does in collect()). */
+		if (app->hooks->set_report)
+			app->hooks->set_report(app->hooks->ctx, OC_REPORT_NONE, NULL, NULL);
 		if (app->snap)
 			oc_listview_update(lv, app->snap);
 		app->hooks->set_focus(app->hooks->ctx, lv->def->focus);
-		if (!lv->def->history && app->hooks->set_history)
-			app->hooks->set_history(app->hooks->ctx, NULL, NULL);
 		app->dirty = true;
 		return true;
 	}
@@ -300,10 +302,12 @@ static void draw_tabs(struct oc_app *app, int y, int width)
 	bool narrow = width < 140;
 	for (int i = 0; i < app->nviews && used < width; i++) {
 		char label[64];
+		/* The digit the default keymap binds: 1 to 9, then 0. */
+		int digit = (i + 1) % 10;
 		if (narrow && i != app->cur)
-			snprintf(label, sizeof(label), "%d", i + 1);
+			snprintf(label, sizeof(label), "%d", digit);
 		else
-			snprintf(label, sizeof(label), "%d %s", i + 1, app->view[i]->def->title);
+			snprintf(label, sizeof(label), "%d %s", digit, app->view[i]->def->title);
 		attrset(oc_theme_attr(i == app->cur ? OC_ROLE_TAB_ACTIVE : OC_ROLE_TAB));
 		if (used < width) {
 			addch(' ');

@@ -22,9 +22,9 @@ struct oc_ui_hooks {
 	void (*ack)(void *ctx);
 	/* Since when a request has been in flight (0 = idle). */
 	time_t (*inflight_since)(void *ctx);
-	/* Load the history of [since, until] (time specs) from now on;
-	 * since NULL: stop loading it. NULL: no history (not offered). */
-	void (*set_history)(void *ctx, const char *since, const char *until);
+	/* Load the report (history, node events) of [since, until] (time
+	 * specs) from now on; OC_REPORT_NONE: stop loading it. */
+	void (*set_report)(void *ctx, enum oc_report kind, const char *since, const char *until);
 };
 
 struct oc_worker;

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# History (the jobs that ended, from slurmdbd): a job that exited 3, one
-# killed by its time limit (TIMEOUT) and one whose node went DOWN under it
+# History and node events (from slurmdbd): a job that exited 3, one killed
+# by its time limit (TIMEOUT) and one whose node went DOWN under it
 # (NODE_FAIL: the node is set DOWN with scontrol, which is what slurmctld
 # does itself once SlurmdTimeout passes without the node's slurmd; the
-# test cluster's SlurmdTimeout is 300 s). `--once history --json` on both
-# backends against `sacct -X -P -j`, field by field; the history view (9)
-# lists them and Enter shows the exit code; with slurmdbd stopped
-# --once history exits 2 and the view says accounting is unreachable.
+# test cluster's SlurmdTimeout is 300 s), and a drain and resume of
+# another node. `--once history --json` on both backends against `sacct
+# -X -P -j`, field by field, and `--once events --json` against `sacctmgr
+# show event`; the history view (9) lists the jobs and Enter shows the
+# exit code; the events view (0) lists the drain and Enter on it opens the
+# node, whose panel shows the event and the jobs that ended on it; with
+# slurmdbd stopped --once history exits 2 and the view says accounting is
+# unreachable.
 . "$(dirname "$0")/lib.sh"
 
 cluster="$(cd "$(dirname "$0")/../cluster" && pwd)/cluster.sh"
@@ -34,6 +38,17 @@ wait_cmd 30 ended "$j3"
 # The time limit: slurmctld checks it about every 30 s after the minute.
 wait_cmd 150 ended "$jt"
 ok "ended: $j3 (exit 3), $jt (time limit), $jn (node $node set DOWN)"
+# A drain and a resume of an idle node: an event that ended.
+dnode=$(sinfo -h -N -p large -t idle -o %N | grep -v "^$node\$" | tail -1)
+[ -n "$dnode" ] || fail "no idle node to drain"
+dreason="e2e events $$ | drained"
+e2e_on_exit scontrol update nodename="$dnode" state=resume
+scontrol update nodename="$dnode" state=drain reason="$dreason" || fail "cannot drain $dnode"
+wait_cmd 20 sh -c "sinfo -h -n $dnode -o %t | grep -q drain"
+scontrol update nodename="$dnode" state=resume || fail "cannot resume $dnode"
+ev_ended() { sacctmgr -n -P show event Event=Node Nodes="$dnode" Start=now-1hours Format=TimeEnd,Reason | grep -q "^[0-9].*|$dreason\$"; }
+wait_cmd 30 ev_ended
+ok "drained and resumed $dnode"
 
 # sacct's view of a job, as the JSON fields compare: state (first word),
 # exit code, signal, elapsed, nodes, node count, CPUs, user, account,
@@ -68,6 +83,27 @@ check_backend() { # LABEL (XDG_CONFIG_HOME set by the caller)
 	[ "$(ours_row "$json" "$jt" | cut -d'|' -f1)" = "TIMEOUT" ] || fail "$1: $jt not TIMEOUT"
 	[ "$(ours_row "$json" "$jn" | cut -d'|' -f1)" = "NODE_FAIL" ] || fail "$1: $jn not NODE_FAIL"
 	ok "$1: FAILED 3:0, TIMEOUT and NODE_FAIL as sacct has them, field by field"
+
+	# Node events against sacctmgr: node, start, end, state, user, reason.
+	"$OC_BIN" --cluster llm-poc --once events --since "$since" --json >"$json"
+	rc=$?
+	[ "$rc" -eq 0 ] || fail "$1: --once events exited $rc"
+	want=$(TZ=UTC sacctmgr -n -P show event Event=Node Start="$(date -u -d "@${since#@}" +%Y-%m-%dT%H:%M:%S)" \
+		Format=NodeName,TimeStart,TimeEnd,State,User,Reason | grep -E "^($node|$dnode)\|" |
+		awk -F'|' '{ u = $5; sub(/\(.*/, "", u); e = ($3 == "Unknown") ? "" : $3; r = $6
+			for (i = 7; i <= NF; i++) r = r "|" $i   # a reason may hold |
+			print $1 "|" $2 "|" e "|" $4 "|" u "|" r }' | sort)
+	got=$(jq -r --arg a "$node" --arg b "$dnode" '.rows[] | select(.node == $a or .node == $b) |
+		[.node, (.start_time | sub("Z$"; "")), ((.end_time // "") | sub("Z$"; "")), .state, (.user // ""),
+		 (.reason // "")] | join("|")' "$json" | sort)
+	[ -n "$want" ] || fail "sacctmgr lists no event of $node or $dnode"
+	[ "$got" = "$want" ] || fail "$1: events: ours
+$got
+sacctmgr
+$want"
+	grep -q "^$dnode|.*|DRAIN|root|$dreason\$" <<<"$got" || fail "$1: no ended DRAIN event of $dnode: $got"
+	grep -q "^$node|.*|DOWN|root|e2e history node_fail\$" <<<"$got" || fail "$1: no DOWN event of $node: $got"
+	ok "$1: the DOWN of $node and the drain of $dnode as sacctmgr show event has them"
 }
 set +e
 check_backend "$(if [ -n "${E2E_BACKEND:-}" ]; then echo "backend $E2E_BACKEND"; else echo "profile's backend"; fi)"
@@ -89,7 +125,7 @@ echo "$out" | grep -q "'yesterday' is not a time" || fail "--since yesterday: $o
 out=$("$OC_BIN" --cluster llm-poc --once history --since now --until now-1hour 2>&1) && fail "since after until accepted"
 echo "$out" | grep -q "is after --until" || fail "since after until: $out"
 out=$("$OC_BIN" --cluster llm-poc --once queue --since now-1hour 2>&1) && fail "--since with queue accepted"
-echo "$out" | grep -q -- "--since goes with --once history" || fail "--since with queue: $out"
+echo "$out" | grep -q -- "--since goes with --once history or events" || fail "--since with queue: $out"
 ok "bad windows refused with the reason"
 
 # The view: the three jobs, newest first; Enter on the exit-3 job.
@@ -115,6 +151,24 @@ e2e_wait "Submitted as +sbatch --parsable -J $name-3 " 5
 ok "Enter shows the ended job: exit code 3 and its submit line"
 e2e_keys Escape
 e2e_wait_gone "job $j3 " 5
+
+# The events view: the drain; Enter opens the node with its events and
+# the jobs that ended on it.
+e2e_keys 0
+e2e_wait "node events since now-24hours" 20
+e2e_keys /
+e2e_type "e2e events $$"
+e2e_keys Enter
+e2e_wait "1 of [0-9]+ node events" 10
+e2e_wait "$dnode +DRAIN +root +e2e events $$ \\| drained" 5
+e2e_keys Enter
+e2e_wait "Events +[0-9]+ down or drained \\(since now-24hours" 10
+e2e_wait "to [0-9-]+ [0-9:]+ +DRAIN +root +e2e events $$" 5
+e2e_wait "Ended here +[0-9]+ jobs \\(since now-24hours" 20
+ok "the events view lists the drain; Enter opens $dnode with its event and the jobs that ended on it"
+e2e_keys Escape
+e2e_keys 9
+e2e_wait "jobs ended since now-24hours" 20
 
 # slurmdbd stopped: the view says so, --once history exits 2.
 gone() { ! kill -0 "$1" 2>/dev/null || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
