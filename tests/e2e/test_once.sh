@@ -65,9 +65,9 @@ runuser -u alice -- sbatch --parsable -J "$hname" -p large --qos large_qos -N1 -
 wait_cmd 60 sh -c "sacct -n -X -P -S now-1hours -o End,JobName | grep -q '^[0-9].*|$hname\$'"
 
 # ---- every view: shape, exit code, common fields ------------------------
-for v in partitions queue nodes health quota reservations history; do
+for v in partitions queue nodes health quota reservations history events; do
 	args=(--show-hidden)
-	[ "$v" = history ] && args=(--since now-1hours)
+	case $v in history | events) args=(--since now-1hours) ;; esac
 	once "$v" --once "$v" --json "${args[@]}"
 	shape "$v"
 	case $v in
@@ -170,9 +170,12 @@ ok "reservations: $resv ACTIVE on gpu-st-b300-[15-16] with $flags"
 [ "$(jq --arg n "$hname" '[.rows[] | select(.name == $n and .state == "COMPLETED" and .exit == "0:0")] | length' \
 	"$work/history.out")" = 1 ] || fail "history: $hname is not listed COMPLETED 0:0"
 ok "history: the job that ended is listed COMPLETED 0:0"
+[ "$(jq --arg n "$node7" --arg r "$reason7" '[.rows[] | select(.node == $n and .ongoing and .reason == $r)] | length' \
+	"$work/events.out")" = 1 ] || fail "events: the drain of $node7 is not listed as ongoing"
+ok "events: the demo's drain of $node7 is listed, ongoing"
 
 # ---- tables: plain ASCII, columns like the console's -------------------
-for v in partitions queue nodes health quota reservations history; do
+for v in partitions queue nodes health quota reservations history events; do
 	once "t_$v" --once "$v"
 	[ "$rc" -le 1 ] || fail "--once $v (table): exit $rc: $(cat "$work/t_$v.err")"
 	if LC_ALL=C grep -q '[^ -~]' "$work/t_$v.out"; then

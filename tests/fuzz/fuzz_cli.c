@@ -1,7 +1,7 @@
 /* fuzz_cli.c: the CLI backend's parsers of what the Slurm commands print
  * (source/cli_json.c, cli_text.c: `sinfo --json`, `squeue --json`,
  * `scontrol show partition|reservation|config|assoc_mgr|job`, `sacctmgr
- * -P -n`). The first byte picks the parser, the rest is the command's
+ * -P -n`, sacct's history and sacctmgr's node events, cli_hist.c). The first byte picks the parser, the rest is the command's
  * output (followed by a NUL, as a transport returns it). Properties: 0 with a table or -1 with a message and no table;
  * every node index of a table points into the node table it was resolved
  * against; rows hold NUL-terminated names. */
@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct oc_nodes *nodes = fuzz_nodes();
 	struct oc_node_index ix = {.nodes = nodes};
 	int rc = -1;
-	switch (data[0] % 8) {
+	switch (data[0] % 10) {
 	case 0: {
 		struct oc_nodes *out = NULL;
 		rc = oc_cli_parse_nodes_json(text, len, NULL, &out, err, sizeof(err));
@@ -114,12 +114,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT((unsigned)out.state < OC_JOB_STATE_COUNT, "a job state out of range");
 		break;
 	}
+	case 8: {
+		/* sacct's history output (24.11's fields when the second byte is odd). */
+		struct oc_history *out = NULL;
+		int version = len && (text[0] & 1) ? 2411 : 2205;
+		rc = oc_cli_parse_history(text, len, version, 0, (time_t)4102444800, &out, err, sizeof(err));
+		FUZZ_ASSERT(rc < 0 ? out == NULL : out != NULL, "table and return code disagree");
+		for (size_t i = 0; out && i < out->n; i++)
+			FUZZ_ASSERT(out->v[i].job_id != 0 && out->v[i].end_time > 0, "a history row without id or end");
+		oc_history_unref(&out);
+		break;
+	}
+	case 9: {
+		/* sacctmgr show event of cluster llm-poc. */
+		struct oc_events *out = NULL;
+		rc = oc_cli_parse_events(text, len, "llm-poc", &out, err, sizeof(err));
+		FUZZ_ASSERT(rc < 0 ? out == NULL : out != NULL, "table and return code disagree");
+		for (size_t i = 0; out && i < out->n; i++)
+			FUZZ_ASSERT(out->v[i].node != NULL && out->v[i].state != NULL, "an event without node or state");
+		oc_events_unref(&out);
+		break;
+	}
 	default: {
 		/* assoc_mgr text alone (5), or split at the first NUL into
 		 * assoc_mgr, sacctmgr assoc and sacctmgr qos output (6). */
 		const char *parts[3] = {text, NULL, NULL};
 		size_t lens[3] = {len, 0, 0};
-		if (data[0] % 8 == 6) {
+		if (data[0] % 10 == 6) {
 			for (int p = 0; p < 2; p++) {
 				const char *nul = memchr(parts[p], '\0', lens[p]);
 				if (!nul)

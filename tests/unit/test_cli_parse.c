@@ -933,12 +933,61 @@ static void test_history_bad(void **state)
 	oc_history_unref(&h);
 }
 
+/* sacctmgr_events.txt: `sacctmgr -n -P show event Event=Node` with the
+ * fields oc_cli_events_argv asks for, recorded on the local cluster (UTC):
+ * 30 events, reasons with quotes, '|' and newlines (the tests' hostile
+ * drain reasons), one drain still going on. */
+static void test_events(void **state)
+{
+	(void)state;
+	size_t len;
+	char *t = slurp("sacctmgr_events.txt", &len);
+	struct oc_events *e = NULL;
+	char err[256] = "";
+	assert_int_equal(oc_cli_parse_events(t, len, "llm-poc", &e, err, sizeof(err)), 0);
+	assert_int_equal(e->n, 30);
+	size_t ongoing = 0, multi = 0, piped = 0;
+	for (size_t i = 0; i < e->n; i++) {
+		const struct oc_event *v = &e->v[i];
+		assert_non_null(v->node);
+		assert_true(v->start > 0);
+		assert_string_equal(v->user, "root");
+		ongoing += v->end == 0;
+		multi += v->reason && strchr(v->reason, '\n') != NULL;
+		piped += v->reason && strstr(v->reason, " | drained") != NULL;
+		if (v->end == 0) {
+			assert_string_equal(v->node, "gpu-st-b300-7");
+			assert_string_equal(v->state, "DRAIN");
+			assert_string_equal(v->reason, "prolog: gpu count 7");
+			assert_int_equal(v->start, 1796244998); /* 2026-12-02T20:56:38Z */
+		}
+	}
+	assert_int_equal(ongoing, 1);
+	assert_int_equal(multi, 6);
+	assert_int_equal(piped, 2);
+	oc_events_unref(&e);
+	free(t);
+
+	/* A line before any record, a record of too few fields: refused. */
+	const char *junk = "garbage\nllm-poc|n1|2026-12-02T20:00:00|Unknown|DOWN|root(0)|r\n";
+	check_bad(oc_cli_parse_events(junk, strlen(junk), "llm-poc", &e, err, sizeof(err)), err, "unexpected line");
+	const char *few = "llm-poc|n1|2026-12-02T20:00:00|Unknown\n";
+	check_bad(oc_cli_parse_events(few, strlen(few), "llm-poc", &e, err, sizeof(err)), err, "7 expected");
+	/* Another cluster's lines are not records of this one. */
+	const char *other = "other|n1|2026-12-02T20:00:00|Unknown|DOWN|root(0)|r\n";
+	check_bad(oc_cli_parse_events(other, strlen(other), "llm-poc", &e, err, sizeof(err)), err, "unexpected line");
+	/* Nothing: an empty table. */
+	assert_int_equal(oc_cli_parse_events("", 0, "llm-poc", &e, err, sizeof(err)), 0);
+	assert_int_equal(e->n, 0);
+	oc_events_unref(&e);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_history), cmocka_unit_test(test_history_bad),
+		cmocka_unit_test(test_history), cmocka_unit_test(test_history_bad), cmocka_unit_test(test_events),
 		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape), cmocka_unit_test(test_nodes_new_states),
 		cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_jobs_relink),
