@@ -290,3 +290,14 @@ void oc_part_status_fail(struct oc_part_status *st, time_t now, const char *what
 		snprintf(st->error + w, sizeof(st->error) - (size_t)w, "%.*s", (int)(sizeof(st->error) - (size_t)w - 1),
 			 why ? why : "unknown error");
 }
+
+void oc_report_info_set(struct oc_report_info *r, bool enabled, const char *since, const char *until, time_t s,
+			time_t u, double load_s)
+{
+	r->enabled = enabled;
+	r->since = s;
+	r->until = u;
+	snprintf(r->since_spec, sizeof(r->since_spec), "%s", since ? since : "");
+	snprintf(r->until_spec, sizeof(r->until_spec), "%s", until ? until : "");
+	r->load_s = load_s;
+}

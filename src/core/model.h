@@ -263,16 +263,21 @@ struct oc_hjob {
 	uint32_t requeues;        /* Restarts (24.11+ on both backends), OC_NONE when not known */
 };
 
-/* The jobs that ended in a window, newest end first as read; loaded on
- * demand (the history view, --once history), never at the refresh rate. */
-struct oc_history {
-	struct oc_table_head h;
-	struct oc_hjob *v;
-	size_t n;
+/* What a report table (history, events) says of its load. */
+struct oc_report_info {
 	time_t since, until;      /* the window asked, resolved */
 	char since_spec[48], until_spec[48]; /* as given ("now-24hours", "" = now) */
 	bool enabled;             /* false: AccountingStorageType=none */
 	double load_s;            /* how long the load took */
+};
+
+/* The jobs that ended in a window, as read; loaded on demand (the history
+ * view, --once history), never at the refresh rate. */
+struct oc_history {
+	struct oc_table_head h;
+	struct oc_hjob *v;
+	size_t n;
+	struct oc_report_info r;
 };
 
 /* ---- node events from slurmdbd (sacctmgr show event) -------------------- */
@@ -291,10 +296,7 @@ struct oc_events {
 	struct oc_table_head h;
 	struct oc_event *v;
 	size_t n;
-	time_t since, until;
-	char since_spec[48], until_spec[48];
-	bool enabled;
-	double load_s;
+	struct oc_report_info r;
 };
 
 /* The lists loaded on demand for a window (oc_collector_set_report). */
@@ -446,6 +448,11 @@ const char *oc_config_get(const struct oc_config *c, const char *key);
  * 0 (t unchanged when it has no indexed key), or -1 on ENOMEM (t then
  * unchanged too). */
 int oc_config_fold_arrays(struct oc_config *t);
+
+/* Fill a report table's r (the window as given and resolved, whether
+ * accounting is enabled, how long the load took). */
+void oc_report_info_set(struct oc_report_info *r, bool enabled, const char *since, const char *until, time_t s,
+			time_t u, double load_s);
 
 /* Find a node by name (linear scan; the source keeps an index for hot
  * paths). Returns its index or -1. */

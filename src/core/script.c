@@ -100,7 +100,7 @@ int oc_script_check(const struct oc_snapshot *s, const struct oc_script_opts *o,
 		bool hist = o->view == OC_SCRIPT_HISTORY;
 		const struct oc_part_status *st = hist ? &s->hist_status : &s->ev_status;
 		bool have = hist ? s->history != NULL : s->events != NULL;
-		bool enabled = hist ? s->history && s->history->enabled : s->events && s->events->enabled;
+		bool enabled = hist ? s->history && s->history->r.enabled : s->events && s->events->r.enabled;
 		if (st->error[0]) {
 			snprintf(err, errlen, "%s", st->error);
 			return -1;
@@ -780,21 +780,32 @@ static int hist_cmp(const void *a, const void *b, void *ctx)
 	return x->job_id < y->job_id ? 1 : x->job_id > y->job_id ? -1 : 0;
 }
 
+/* The rows of a report in the order cmp gives (ctx: its rows), and its
+ * window in the document. A malloc'd array of n indexes, NULL on ENOMEM. */
+static uint32_t *script_report_rows(size_t n, int (*cmp)(const void *, const void *, void *), const void *ctx,
+				    const struct oc_report_info *r, json_t *doc)
+{
+	uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	if (n)
+		qsort_r(idx, n, sizeof(*idx), cmp, (void *)ctx);
+	if (doc) {
+		SET(doc, "since", script_jtime(r ? r->since : 0));
+		SET(doc, "until", script_jtime(r ? r->until : 0));
+	}
+	return idx;
+}
+
 static int script_hist_out(const struct oc_snapshot *s, FILE *f, json_t *doc, json_t *rows)
 {
 	const struct oc_history *h = s->history;
 	size_t n = h ? h->n : 0;
-	uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	uint32_t *idx = script_report_rows(n, hist_cmp, h ? h->v : NULL, h ? &h->r : NULL, doc);
 	if (!idx)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = (uint32_t)i;
-	if (n)
-		qsort_r(idx, n, sizeof(*idx), hist_cmp, (void *)h->v);
-	if (doc) {
-		SET(doc, "since", script_jtime(h ? h->since : 0));
-		SET(doc, "until", script_jtime(h ? h->until : 0));
-	}
 	struct script_table t = SCRIPT_TABLE(oc_cat_history, hist_cols, s);
 	for (size_t i = 0; i < n; i++) {
 		if (rows)
@@ -826,17 +837,9 @@ static int script_events_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 {
 	const struct oc_events *t = s->events;
 	size_t n = t ? t->n : 0;
-	uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	uint32_t *idx = script_report_rows(n, event_cmp, t ? t->v : NULL, t ? &t->r : NULL, doc);
 	if (!idx)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = (uint32_t)i;
-	if (n)
-		qsort_r(idx, n, sizeof(*idx), event_cmp, (void *)t->v);
-	if (doc) {
-		SET(doc, "since", script_jtime(t ? t->since : 0));
-		SET(doc, "until", script_jtime(t ? t->until : 0));
-	}
 	struct script_table tb = SCRIPT_TABLE(oc_cat_events, event_cols, s);
 	for (size_t i = 0; i < n; i++) {
 		const struct oc_event *e = &t->v[idx[i]];

@@ -161,6 +161,78 @@ static int hist_record(struct oc_arena *a, char **f, bool have_restarts, struct 
 	return 0;
 }
 
+/* The records of a command's output, in a copy of it. A line is a record
+ * when starts(line, ctx) says so; another line continues the record
+ * before it (its newline is put back: a submit line or a reason of
+ * several lines) unless it comes first or cont(line, ctx) refuses it,
+ * which ends the split with that line in *bad. */
+struct records {
+	char *buf;
+	char **v;
+	size_t n;
+};
+
+static int records_split(const char *text, size_t len, bool (*starts)(const char *line, const void *ctx),
+			 bool (*cont)(const char *line, const void *ctx), const void *ctx, struct records *r,
+			 const char **bad)
+{
+	memset(r, 0, sizeof(*r));
+	*bad = NULL;
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	r->buf = malloc(len + 1);
+	r->v = malloc(lines * sizeof(*r->v));
+	if (!r->buf || !r->v)
+		return -1;
+	memcpy(r->buf, text, len);
+	r->buf[len] = '\0';
+	char *next;
+	for (char *line = r->buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (starts(line, ctx)) {
+			r->v[r->n++] = line;
+		} else if (r->n && cont(line, ctx)) {
+			line[-1] = '\n';
+		} else if (*line) {
+			*bad = line;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void records_free(struct records *r)
+{
+	free(r->buf);
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+static size_t hist_seps(const char *line)
+{
+	size_t n = 0;
+	for (; *line; line++)
+		n += *line == SEP;
+	return n;
+}
+
+/* A history record has H_COUNT - 1 separators; a line without one
+ * continues the submit line. */
+static bool hist_starts(const char *line, const void *ctx)
+{
+	(void)ctx;
+	return hist_seps(line) == H_COUNT - 1;
+}
+
+static bool hist_cont(const char *line, const void *ctx)
+{
+	(void)ctx;
+	return hist_seps(line) == 0;
+}
+
 /* Split rec into its H_COUNT fields (the last keeps any separator). */
 static void hist_split(char *rec, char *f[H_COUNT])
 {
@@ -181,61 +253,38 @@ int oc_cli_parse_history(const char *text, size_t len, int version, time_t since
 			 struct oc_history **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	char *buf = malloc(len + 1);
+	struct records r = {0};
+	const char *bad = NULL;
 	struct oc_history *h = oc_history_new();
-	size_t lines = 1;
-	for (size_t i = 0; i < len; i++)
-		lines += text[i] == '\n';
-	char **recs = malloc(lines * sizeof(*recs));
-	if (!buf || !h || !recs)
-		goto nomem;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	/* Records are the lines with H_COUNT - 1 separators; a line without
-	 * one continues the submit line of the record before it (its newline
-	 * is put back). */
-	size_t nrec = 0;
-	char *next;
-	for (char *line = buf; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		size_t seps = 0;
-		for (char *c = line; *c; c++)
-			seps += *c == SEP;
-		if (seps == H_COUNT - 1) {
-			recs[nrec++] = line;
-		} else if (seps == 0 && nrec) {
-			line[-1] = '\n';
-		} else if (*line) {
-			snprintf(err, errlen, "sacct: a line with %zu fields, %d expected: \"%.60s\"", seps + 1,
-				 (int)H_COUNT, line);
-			goto fail;
-		}
+	if (!h || records_split(text, len, hist_starts, hist_cont, NULL, &r, &bad) < 0) {
+		if (h && bad)
+			snprintf(err, errlen, "sacct: a line with %zu fields, %d expected: \"%.60s\"", hist_seps(bad) + 1,
+				 (int)H_COUNT, bad);
+		else
+			snprintf(err, errlen, "out of memory");
+		goto fail;
 	}
-	h->v = nrec ? oc_arena_alloc(&h->h.arena, nrec * sizeof(*h->v)) : NULL;
-	if (nrec && !h->v)
-		goto nomem;
-	for (size_t i = 0; i < nrec; i++) {
+	h->v = r.n ? oc_arena_alloc(&h->h.arena, r.n * sizeof(*h->v)) : NULL;
+	if (r.n && !h->v) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < r.n; i++) {
 		char *f[H_COUNT];
-		hist_split(recs[i], f);
+		hist_split(r.v[i], f);
 		if (hist_record(&h->h.arena, f, version >= 2411, &h->v[h->n], err, errlen) < 0)
 			goto fail;
 		if (oc_hjob_ended(&h->v[h->n], since, until))
 			h->n++;
 	}
-	free(recs);
-	free(buf);
-	h->enabled = true;
-	h->since = since;
-	h->until = until;
+	records_free(&r);
+	h->r.enabled = true;
+	h->r.since = since;
+	h->r.until = until;
 	*out = h;
 	return 0;
-nomem:
-	snprintf(err, errlen, "out of memory");
 fail:
-	free(recs);
-	free(buf);
+	records_free(&r);
 	oc_history_unref(&h);
 	return -1;
 }
@@ -282,48 +331,47 @@ static bool event_start(const char *line, const char *cluster)
 	return hist_time(when, &t) == 0 && t > 0;
 }
 
+static bool event_cont(const char *line, const void *ctx)
+{
+	(void)line;
+	(void)ctx;
+	return true;
+}
+
+static bool event_starts(const char *line, const void *ctx)
+{
+	return event_start(line, ctx);
+}
+
 int oc_cli_parse_events(const char *text, size_t len, const char *cluster, struct oc_events **out, char *err,
 			size_t errlen)
 {
 	*out = NULL;
-	char *buf = malloc(len + 1);
+	struct records r = {0};
+	const char *bad = NULL;
 	struct oc_events *t = oc_events_new();
-	size_t lines = 1;
-	for (size_t i = 0; i < len; i++)
-		lines += text[i] == '\n';
-	char **recs = malloc(lines * sizeof(*recs));
-	if (!buf || !t || !recs)
-		goto nomem;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	size_t nrec = 0;
-	char *next;
-	for (char *line = buf; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (event_start(line, cluster))
-			recs[nrec++] = line;
-		else if (nrec)
-			line[-1] = '\n'; /* a reason of several lines */
-		else if (*line) {
-			snprintf(err, errlen, "sacctmgr show event: unexpected line \"%.60s\"", line);
-			goto fail;
-		}
+	if (!t || records_split(text, len, event_starts, event_cont, cluster, &r, &bad) < 0) {
+		if (t && bad)
+			snprintf(err, errlen, "sacctmgr show event: unexpected line \"%.60s\"", bad);
+		else
+			snprintf(err, errlen, "out of memory");
+		goto fail;
 	}
-	t->v = nrec ? oc_arena_alloc(&t->h.arena, nrec * sizeof(*t->v)) : NULL;
-	if (nrec && !t->v)
-		goto nomem;
-	for (size_t i = 0; i < nrec; i++) {
+	t->v = r.n ? oc_arena_alloc(&t->h.arena, r.n * sizeof(*t->v)) : NULL;
+	if (r.n && !t->v) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < r.n; i++) {
 		/* Cluster|Node|Start|End|State|User|Reason... */
 		char *f[7];
-		char *p = recs[i];
+		char *p = r.v[i];
 		for (int k = 0; k < 7; k++) {
 			f[k] = p;
-			char *s = k < 6 ? strchr(p, '|') : NULL;
-			if (s) {
-				*s = '\0';
-				p = s + 1;
+			char *sep = k < 6 ? strchr(p, '|') : NULL;
+			if (sep) {
+				*sep = '\0';
+				p = sep + 1;
 			} else if (k < 6) {
 				snprintf(err, errlen, "sacctmgr show event: a record with %d fields, 7 expected", k + 1);
 				goto fail;
@@ -345,20 +393,18 @@ int oc_cli_parse_events(const char *text, size_t len, const char *cluster, struc
 		e->state = oc_arena_strdup(&t->h.arena, f[4]);
 		e->user = hist_str(&t->h.arena, f[5]);
 		e->reason = hist_str(&t->h.arena, f[6]);
-		if (!e->node || !e->state)
-			goto nomem;
+		if (!e->node || !e->state) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
 		t->n++;
 	}
-	free(recs);
-	free(buf);
-	t->enabled = true;
+	records_free(&r);
+	t->r.enabled = true;
 	*out = t;
 	return 0;
-nomem:
-	snprintf(err, errlen, "out of memory");
 fail:
-	free(recs);
-	free(buf);
+	records_free(&r);
 	oc_events_unref(&t);
 	return -1;
 }

@@ -538,12 +538,7 @@ static int cli_history(struct oc_backend *base, const char *since, const char *u
 		oc_part_status_fail(st, time(NULL), what, err);
 		return -1;
 	}
-	h->load_s = oc_mono_now() - t0;
-	h->enabled = b->accounting;
-	h->since = s;
-	h->until = u;
-	snprintf(h->since_spec, sizeof(h->since_spec), "%s", since);
-	snprintf(h->until_spec, sizeof(h->until_spec), "%s", until ? until : "");
+	oc_report_info_set(&h->r, b->accounting, since, until, s, u, oc_mono_now() - t0);
 	h->h.generation = next->history ? next->history->h.generation + 1 : 1;
 	oc_history_unref(&next->history);
 	next->history = h;
@@ -586,12 +581,7 @@ static int cli_events(struct oc_backend *base, const char *since, const char *un
 		oc_part_status_fail(st, time(NULL), what, err);
 		return -1;
 	}
-	t->load_s = oc_mono_now() - t0;
-	t->enabled = b->accounting;
-	t->since = s;
-	t->until = u;
-	snprintf(t->since_spec, sizeof(t->since_spec), "%s", since);
-	snprintf(t->until_spec, sizeof(t->until_spec), "%s", until ? until : "");
+	oc_report_info_set(&t->r, b->accounting, since, until, s, u, oc_mono_now() - t0);
 	t->h.generation = next->events ? next->events->h.generation + 1 : 1;
 	oc_events_unref(&next->events);
 	next->events = t;

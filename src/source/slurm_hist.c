@@ -249,12 +249,7 @@ int oc_slurm_history_load(bool enabled, const char *cluster, const char *since, 
 		oc_part_status_fail(st, now, "history", err[0] ? err : "out of memory");
 		return -1;
 	}
-	h->enabled = enabled;
-	h->since = s;
-	h->until = u;
-	snprintf(h->since_spec, sizeof(h->since_spec), "%s", since);
-	snprintf(h->until_spec, sizeof(h->until_spec), "%s", until ? until : "");
-	h->load_s = oc_mono_now() - t0;
+	oc_report_info_set(&h->r, enabled, since, until, s, u, oc_mono_now() - t0);
 	h->h.generation = next->history ? next->history->h.generation + 1 : 1;
 	oc_history_unref(&next->history);
 	next->history = h;
@@ -355,12 +350,7 @@ int oc_slurm_events_load(bool enabled, const char *cluster, const char *since, c
 		oc_part_status_fail(st, now, "events", err[0] ? err : "out of memory");
 		return -1;
 	}
-	t->enabled = enabled;
-	t->since = s;
-	t->until = u;
-	snprintf(t->since_spec, sizeof(t->since_spec), "%s", since);
-	snprintf(t->until_spec, sizeof(t->until_spec), "%s", until ? until : "");
-	t->load_s = oc_mono_now() - t0;
+	oc_report_info_set(&t->r, enabled, since, until, s, u, oc_mono_now() - t0);
 	t->h.generation = next->events ? next->events->h.generation + 1 : 1;
 	oc_events_unref(&next->events);
 	next->events = t;

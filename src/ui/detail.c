@@ -255,7 +255,7 @@ static int node_events(struct oc_app *app, WINDOW *w, int y, int h, int width, c
 	size_t n = 0;
 	for (size_t i = 0; t && i < t->n; i++)
 		n += strcmp(t->v[i].node, node) == 0;
-	report_label(&s->ev_status, t ? t->since_spec : "", t != NULL, label, sizeof(label));
+	report_label(&s->ev_status, t ? t->r.since_spec : "", t != NULL, label, sizeof(label));
 	snprintf(buf, sizeof(buf), "%zu down or drained (%s)", n, label);
 	y = oc_detail_field(w, y, width, "Events", buf, A_NORMAL);
 	/* Newest first: the table is in slurmdbd's order (oldest first). */
@@ -288,7 +288,7 @@ static int node_ended(struct oc_app *app, WINDOW *w, int y, int h, int width, st
 	const struct oc_history *t = s->history;
 	char buf[512], label[256];
 	ended_find(d, t, node);
-	report_label(&s->hist_status, t ? t->since_spec : "", t != NULL, label, sizeof(label));
+	report_label(&s->hist_status, t ? t->r.since_spec : "", t != NULL, label, sizeof(label));
 	snprintf(buf, sizeof(buf), "%zu jobs (%s)", d->nended, label);
 	y = oc_detail_field(w, y, width, "Ended here", buf, A_NORMAL);
 	for (size_t k = 0; k < d->nended && y < h - 1; k++) {

@@ -43,27 +43,21 @@ static struct rep rep_of(const struct oc_listview *lv, enum oc_report kind)
 	r.what = kind == OC_REPORT_EVENTS ? "node events" : "jobs ended";
 	if (!s)
 		return r;
-	const char *since = NULL, *until = NULL;
+	const struct oc_report_info *info = NULL;
 	if (kind == OC_REPORT_EVENTS) {
 		r.st = &s->ev_status;
-		if (s->events) {
-			since = s->events->since_spec;
-			until = s->events->until_spec;
-			r.n = s->events->n;
-			r.enabled = s->events->enabled;
-			r.load_s = s->events->load_s;
-		}
+		info = s->events ? &s->events->r : NULL;
+		r.n = s->events ? s->events->n : 0;
 	} else {
 		r.st = &s->hist_status;
-		if (s->history) {
-			since = s->history->since_spec;
-			until = s->history->until_spec;
-			r.n = s->history->n;
-			r.enabled = s->history->enabled;
-			r.load_s = s->history->load_s;
-		}
+		info = s->history ? &s->history->r : NULL;
+		r.n = s->history ? s->history->n : 0;
 	}
-	r.loaded = since && strcmp(since, p->since) == 0 && strcmp(until, p->until) == 0;
+	if (info) {
+		r.enabled = info->enabled;
+		r.load_s = info->load_s;
+	}
+	r.loaded = info && strcmp(info->since_spec, p->since) == 0 && strcmp(info->until_spec, p->until) == 0;
 	return r;
 }
 
