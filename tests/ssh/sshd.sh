@@ -164,10 +164,17 @@ MaxStartups 100:30:200
 MaxSessions 50
 Subsystem sftp internal-sftp
 EOF
+	# SHLVL=1: bash, run by sshd for a command, reads ~/.bashrc only when
+	# SHLVL was below 1 (Debian builds bash with SSH_SOURCE_BASHRC); the
+	# sessions must not depend on the logins' rc files (this machine's
+	# root .bashrc runs pyenv, whose rehash lock made parallel sessions
+	# wait 60 s and print to stderr). One SetEnv line: sshd keeps the first.
+	local env="SHLVL=1"
 	if [[ -n ${SLURM_CONF:-} ]]; then
 		[[ $SLURM_CONF != *[[:space:]\"]* ]] || die "SLURM_CONF must not hold blanks or quotes for SetEnv: $SLURM_CONF"
-		printf 'SetEnv SLURM_CONF=%s\n' "$SLURM_CONF"
+		env+=" SLURM_CONF=$SLURM_CONF"
 	fi
+	printf 'SetEnv %s\n' "$env"
 }
 
 # Keys and files made once per DIR (the known_hosts every time: the port may change).
