@@ -423,12 +423,52 @@ static void q_nodes(const struct oc_cell_src *src, uint32_t row, char *buf, size
 	snprintf(buf, len, "%llu/%s", (unsigned long long)r->node.used, lim);
 }
 
+/* The association of an account or user item (fair share), NULL for QoS. */
+static const struct oc_assoc *qassoc(const struct oc_cell_src *src, uint32_t row)
+{
+	const struct oc_quota_user *u = quser(src, row);
+	if (u)
+		return u->assoc;
+	return qitem(src, row)->kind == OC_QI_ACCOUNT ? qrow(src, row)->assoc : NULL;
+}
+
+/* NormShares and EffectvUsage as percentages, the fair-share factor. */
+static void q_share(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_assoc *a = qassoc(src, row);
+	if (a && a->have_fairshare)
+		snprintf(buf, len, "%.0f%%", a->shares_norm * 100);
+	else
+		oc_cell_str(buf, len, "");
+}
+
+static void q_usage(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_assoc *a = qassoc(src, row);
+	if (a && a->have_fairshare)
+		snprintf(buf, len, "%.0f%%", a->usage_efctv * 100);
+	else
+		oc_cell_str(buf, len, "");
+}
+
+static void q_fairshare(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_assoc *a = qassoc(src, row);
+	if (a && a->have_fairshare && a->user)
+		snprintf(buf, len, "%.2f", a->fs_factor);
+	else
+		oc_cell_str(buf, len, "");
+}
+
 static const struct oc_column quota_cols[] = {
 	{"account", "ACCOUNT", 16, false, false, false, q_account},
 	{"gpus", "GPUS", 9, true, false, false, q_gpus},
 	{"bar", "USE OF GrpTRES", 16, false, false, false, q_bar},
 	{"running", "RUN", 4, true, false, false, q_running},
 	{"pending", "PEND G/J", 8, true, false, false, q_pending},
+	{"share", "SHARE", 5, true, true, false, q_share},
+	{"usage", "USAGE", 5, true, true, false, q_usage},
+	{"fairshare", "FS", 4, true, true, false, q_fairshare},
 	{"blocked", "BLOCKED", 0, false, false, false, q_blocked},
 	{"cpu", "CPU", 10, true, true, true, q_cpu},
 	{"mem", "MEM", 12, true, true, true, q_mem},
@@ -608,11 +648,74 @@ static const struct oc_column event_cols[] = {
 };
 const struct oc_catalogue oc_cat_events = CATALOGUE("events", event_cols);
 
+/* ---- fair share: rows = const struct oc_assoc *[] ---------------------------- */
+
+static const struct oc_assoc *fsa(const struct oc_cell_src *src, uint32_t row)
+{
+	return ((const struct oc_assoc *const *)src->rows)[row];
+}
+
+OC_CELL_FIELD(fs_account, fsa, account, oc_cell_str)
+OC_CELL_FIELD(fs_user, fsa, user, oc_cell_str)
+
+static void fs_num(char *buf, size_t len, bool have, int decimals, double v)
+{
+	if (have)
+		snprintf(buf, len, "%.*f", decimals, v);
+	else
+		oc_cell_str(buf, len, "");
+}
+
+static void fs_raw_shares(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	uint32_t s = fsa(src, row)->shares;
+	if (s == OC_NONE)
+		oc_cell_str(buf, len, "parent");
+	else
+		oc_cell_u32(buf, len, s);
+}
+
+static void fs_norm_shares(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_assoc *a = fsa(src, row);
+	fs_num(buf, len, a->have_fairshare, 6, a->shares_norm);
+}
+
+static void fs_raw_usage(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_assoc *a = fsa(src, row);
+	fs_num(buf, len, a->have_fairshare, 0, a->usage_raw);
+}
+
+static void fs_efctv(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_assoc *a = fsa(src, row);
+	fs_num(buf, len, a->have_fairshare, 6, a->usage_efctv);
+}
+
+/* The fair-share factor, as sshare shows it: for users. */
+static void fs_factor(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_assoc *a = fsa(src, row);
+	fs_num(buf, len, a->have_fairshare && a->user, 6, a->fs_factor);
+}
+
+static const struct oc_column fairshare_cols[] = {
+	{"account", "ACCOUNT", 16, false, false, false, fs_account},
+	{"user", "USER", 10, false, false, false, fs_user},
+	{"rawshares", "RAWSHARES", 9, true, false, false, fs_raw_shares},
+	{"normshares", "NORMSHARES", 10, true, false, false, fs_norm_shares},
+	{"rawusage", "RAWUSAGE", 12, true, false, false, fs_raw_usage},
+	{"effectvusage", "EFFECTVUSAGE", 12, true, false, false, fs_efctv},
+	{"fairshare", "FAIRSHARE", 0, true, false, false, fs_factor},
+};
+const struct oc_catalogue oc_cat_fairshare = CATALOGUE("fairshare", fairshare_cols);
+
 /* ---- lookups -------------------------------------------------------------- */
 
 static const struct oc_catalogue *const catalogues[] = {
 	&oc_cat_partitions, &oc_cat_queue, &oc_cat_nodes, &oc_cat_health, &oc_cat_quota, &oc_cat_reservations,
-	&oc_cat_history, &oc_cat_events,
+	&oc_cat_history, &oc_cat_events, &oc_cat_fairshare,
 };
 
 const struct oc_catalogue *oc_catalogue_find(const char *view)

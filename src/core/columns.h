@@ -55,7 +55,8 @@ struct oc_catalogue {
  *               (core/quota.h);
  * reservations: row indexes s->reservations;
  * history:      row indexes s->history (never NULL when it is read);
- * events:       row indexes s->events (the same). */
+ * events:       row indexes s->events (the same);
+ * fairshare:    rows = const struct oc_assoc *[] (script mode's order). */
 extern const struct oc_catalogue oc_cat_partitions;
 extern const struct oc_catalogue oc_cat_queue;
 extern const struct oc_catalogue oc_cat_nodes;
@@ -64,6 +65,7 @@ extern const struct oc_catalogue oc_cat_quota;
 extern const struct oc_catalogue oc_cat_reservations;
 extern const struct oc_catalogue oc_cat_history;
 extern const struct oc_catalogue oc_cat_events;
+extern const struct oc_catalogue oc_cat_fairshare;
 
 /* The catalogue of the view called view, NULL when none of the above. */
 const struct oc_catalogue *oc_catalogue_find(const char *view);

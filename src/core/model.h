@@ -218,6 +218,13 @@ struct oc_assoc {
 	const char *qos;           /* allowed QoS names, comma separated, NULL = none */
 	const char *def_qos;       /* NULL = none */
 	uint32_t shares;           /* fair-share, OC_NONE = parent */
+	/* Fair share as the association manager computes it (what `sshare`
+	 * prints): normalised shares, raw, normalised and effective usage,
+	 * the fair-share factor. have_fairshare false: not sent (no
+	 * usage record); the CLI backend reads them as `scontrol show
+	 * assoc_mgr` prints them, to two decimals. */
+	bool have_fairshare;
+	double shares_norm, usage_raw, usage_norm, usage_efctv, fs_factor;
 };
 
 struct oc_qos {

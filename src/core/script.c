@@ -19,7 +19,7 @@
 #include "core/views.h"
 
 static const char *const script_names[OC_SCRIPT_VIEW_COUNT] = {
-	"partitions", "queue", "nodes", "health", "quota", "reservations", "history", "events",
+	"partitions", "queue", "nodes", "health", "quota", "reservations", "history", "events", "fairshare",
 };
 
 int oc_script_view_parse(const char *name)
@@ -37,7 +37,7 @@ const char *oc_script_view_name(enum oc_script_view v)
 
 const char *oc_script_view_list(void)
 {
-	return "partitions, queue, nodes, health, quota, reservations, history, events";
+	return "partitions, queue, nodes, health, quota, reservations, history, events, fairshare";
 }
 
 unsigned oc_script_view_parts(enum oc_script_view v)
@@ -50,6 +50,7 @@ unsigned oc_script_view_parts(enum oc_script_view v)
 	case OC_SCRIPT_HEALTH: return OC_MASK(OC_PART_NODES);
 	case OC_SCRIPT_QUOTA: return OC_MASK(OC_PART_ACCT) | OC_MASK(OC_PART_JOBS);
 	case OC_SCRIPT_RESERVATIONS: return OC_MASK(OC_PART_RESV) | OC_MASK(OC_PART_NODES);
+	case OC_SCRIPT_FAIRSHARE: return OC_MASK(OC_PART_ACCT);
 	default: return 0;
 	}
 }
@@ -125,6 +126,12 @@ int oc_script_check(const struct oc_snapshot *s, const struct oc_script_opts *o,
 	}
 	if (o->view == OC_SCRIPT_QUOTA && s->accounting && !s->accounting->enabled) {
 		snprintf(err, errlen, "accounting is not configured (AccountingStorageType=none): no GrpTRES limits to check");
+		return -1;
+	}
+	if (o->view == OC_SCRIPT_FAIRSHARE && (!s->accounting || !s->accounting->enabled || !s->accounting->nassocs)) {
+		snprintf(err, errlen, "%s", s->accounting && s->accounting->enabled
+						? "no association: no fair share to show"
+						: "accounting is not configured (AccountingStorageType=none): no fair share");
 		return -1;
 	}
 	/* No data is an error, not "all fine": a view that judges needs
@@ -863,6 +870,70 @@ static int script_events_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 	return rows ? 0 : script_table_print(f, &tb);
 }
 
+/* ---- fair share --------------------------------------------------------- */
+
+static const struct script_col fairshare_cols[] = {
+	{"account", 0}, {"user", 0}, {"rawshares", 0}, {"normshares", 0}, {"rawusage", 0}, {"effectvusage", 0},
+	{"fairshare", 0},
+};
+
+/* sshare -a's order: root first, then accounts by name, each account's
+ * own association before its users, users by name. */
+static int fairshare_cmp(const void *a, const void *b)
+{
+	const struct oc_assoc *x = *(const struct oc_assoc *const *)a, *y = *(const struct oc_assoc *const *)b;
+	bool xr = strcmp(x->account, "root") == 0, yr = strcmp(y->account, "root") == 0;
+	if (xr != yr)
+		return xr ? -1 : 1;
+	int c = strcmp(x->account, y->account);
+	if (c)
+		return c;
+	if (!x->user || !y->user)
+		return x->user ? 1 : y->user ? -1 : 0;
+	return strcmp(x->user, y->user);
+}
+
+static json_t *script_jdouble(bool have, double v)
+{
+	return have ? json_real(v) : json_null();
+}
+
+static int script_fairshare_out(const struct oc_snapshot *s, FILE *f, json_t *rows)
+{
+	const struct oc_accounting *t = s->accounting;
+	const struct oc_assoc **v = malloc((t->nassocs ? t->nassocs : 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	size_t n = 0;
+	for (size_t i = 0; i < t->nassocs; i++)
+		if (!t->assocs[i].partition) /* sshare -a lists the per-partition ones apart */
+			v[n++] = &t->assocs[i];
+	qsort(v, n, sizeof(*v), fairshare_cmp);
+	struct script_table tb = SCRIPT_TABLE(oc_cat_fairshare, fairshare_cols, s);
+	tb.src.rows = v;
+	for (size_t i = 0; i < n; i++) {
+		const struct oc_assoc *a = v[i];
+		if (!rows) {
+			script_row(&tb, (uint32_t)i);
+			continue;
+		}
+		json_t *r = json_object();
+		SET(r, "account", script_jstr(a->account));
+		SET(r, "user", script_jstr(a->user));
+		SET(r, "parent", script_jstr(a->parent));
+		SET(r, "shares_raw", script_ju32(a->shares));
+		SET(r, "shares_norm", script_jdouble(a->have_fairshare, a->shares_norm));
+		SET(r, "usage_raw", script_jdouble(a->have_fairshare, a->usage_raw));
+		SET(r, "usage_norm", script_jdouble(a->have_fairshare, a->usage_norm));
+		SET(r, "usage_efctv", script_jdouble(a->have_fairshare, a->usage_efctv));
+		SET(r, "fairshare", script_jdouble(a->have_fairshare && a->user, a->fs_factor));
+		json_array_append_new(rows, r);
+	}
+	int rc = rows ? 0 : script_table_print(f, &tb);
+	free(v);
+	return rc;
+}
+
 /* ---- the document ---------------------------------------------------- */
 
 char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts *o, long *findings, char *err,
@@ -905,6 +976,7 @@ char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts 
 	case OC_SCRIPT_RESERVATIONS: rc = script_resv_out(s, f, rows); break;
 	case OC_SCRIPT_HISTORY: rc = script_hist_out(s, f, doc, rows); break;
 	case OC_SCRIPT_EVENTS: rc = script_events_out(s, f, doc, rows); break;
+	case OC_SCRIPT_FAIRSHARE: rc = script_fairshare_out(s, f, rows); break;
 	default: rc = -1; break;
 	}
 	if (rc == 0 && doc) {

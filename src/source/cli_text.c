@@ -767,8 +767,31 @@ static void assoc_line(struct oc_arena *a, struct oc_assoc *as, const char *s, c
 	line_lim32(s, le, "MaxSubmitJobs", &as->max_submit);
 	if (line_val(s, le, "GrpTRES", &v, &vl))
 		as->grp_tres = tres_fill(a, v, vl, as->grp);
-	if (line_val(s, le, "SharesRaw/Norm/Level/Factor", &v, &vl) && vl && isdigit((unsigned char)*v))
-		as->shares = (uint32_t)strtoul(v, NULL, 10);
+	if (line_val(s, le, "SharesRaw/Norm/Level/Factor", &v, &vl) && vl) {
+		/* "1/0.25/4/0.00" ("parent/..." for a user of its account's share) */
+		char buf[128];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(vl < sizeof(buf) ? vl : sizeof(buf) - 1), v);
+		if (isdigit((unsigned char)*v))
+			as->shares = (uint32_t)strtoul(v, NULL, 10);
+		char *p = strchr(buf, '/');
+		double norm, factor;
+		unsigned level;
+		if (p && sscanf(p + 1, "%lf/%u/%lf", &norm, &level, &factor) == 3) {
+			as->shares_norm = norm;
+			as->fs_factor = factor;
+			as->have_fairshare = true;
+		}
+	}
+	if (line_val(s, le, "UsageRaw/Norm/Efctv", &v, &vl) && vl) {
+		char buf[128];
+		double raw, norm, efctv;
+		snprintf(buf, sizeof(buf), "%.*s", (int)(vl < sizeof(buf) ? vl : sizeof(buf) - 1), v);
+		if (sscanf(buf, "%lf/%lf/%lf", &raw, &norm, &efctv) == 3) {
+			as->usage_raw = raw;
+			as->usage_norm = norm;
+			as->usage_efctv = efctv;
+		}
+	}
 }
 
 /* One indented line [s, le) under a QOS record; *in_limits once its

@@ -530,6 +530,14 @@ static int convert_assoc(struct acct_ctx *c, const slurmdb_assoc_rec_t *r, struc
 	o->qos = qos_list_text(c, r->qos_list);
 	o->def_qos = r->def_qos_id ? qos_name(c, r->def_qos_id) : NULL;
 	o->shares = (r->shares_raw == SLURMDB_FS_USE_PARENT) ? OC_NONE : u32_or_none(r->shares_raw);
+	if (r->usage) {
+		o->have_fairshare = true;
+		o->shares_norm = r->usage->shares_norm;
+		o->usage_raw = (double)r->usage->usage_raw;
+		o->usage_norm = (double)r->usage->usage_norm;
+		o->usage_efctv = (double)r->usage->usage_efctv;
+		o->fs_factor = r->usage->fs_factor;
+	}
 	return 0;
 }
 

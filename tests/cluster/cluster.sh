@@ -928,6 +928,7 @@ demo_running_ok() {
 }
 
 demo_gone() { ! squeue -h -o %j | grep -q '^demo-'; }
+others_gone() { [ -z "$(squeue -h -w "${NODE_PREFIX}[1-6,8]" -o '%j' 2>/dev/null | grep -v '^demo-')" ]; }
 
 demo_ok() {
 	demo_running_ok || return 1
@@ -966,6 +967,16 @@ run_demo() {
 		# shellcheck disable=SC2086 # word splitting of the id list is wanted
 		scancel $ids
 		demo_wait demo_gone "old demo jobs gone"
+	fi
+	# Another job on the nodes the demo is pinned to (a test's job left
+	# running by a run that was killed) would keep the demo pending.
+	local others
+	others=$(squeue -h -w "${NODE_PREFIX}[1-6,8]" -o '%A %j' 2>/dev/null | awk '$2 !~ /^demo-/ { print $1 }' | sort -u)
+	if [[ -n $others ]] && ! demo_running_ok; then
+		info "jobs of an earlier run on the demo's nodes: cancelling $(tr '\n' ' ' <<<"$others")"
+		# shellcheck disable=SC2086 # word splitting of the id list is wanted
+		scancel $others
+		demo_wait others_gone "earlier jobs gone from the demo's nodes"
 	fi
 	# Running: team-a 16 + 8 GPUs, team-b 32 GPUs, pinned so node 7 stays free.
 	demo_submit bob demo-bob-normal normal normal_qos 1 -w "${NODE_PREFIX}1"

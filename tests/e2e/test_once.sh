@@ -65,7 +65,7 @@ runuser -u alice -- sbatch --parsable -J "$hname" -p large --qos large_qos -N1 -
 wait_cmd 60 sh -c "sacct -n -X -P -S now-1hours -o End,JobName | grep -q '^[0-9].*|$hname\$'"
 
 # ---- every view: shape, exit code, common fields ------------------------
-for v in partitions queue nodes health quota reservations history events; do
+for v in partitions queue nodes health quota reservations history events fairshare; do
 	args=(--show-hidden)
 	case $v in history | events) args=(--since now-1hours) ;; esac
 	once "$v" --once "$v" --json "${args[@]}"
@@ -175,7 +175,7 @@ ok "history: the job that ended is listed COMPLETED 0:0"
 ok "events: the demo's drain of $node7 is listed, ongoing"
 
 # ---- tables: plain ASCII, columns like the console's -------------------
-for v in partitions queue nodes health quota reservations history events; do
+for v in partitions queue nodes health quota reservations history events fairshare; do
 	once "t_$v" --once "$v"
 	[ "$rc" -le 1 ] || fail "--once $v (table): exit $rc: $(cat "$work/t_$v.err")"
 	if LC_ALL=C grep -q '[^ -~]' "$work/t_$v.out"; then

@@ -41,7 +41,7 @@ static const char *const health_cols[] = {
 	"group", "node", "state", "by", "since", "ago", "reason",
 };
 static const char *const quota_cols[] = {
-	"account", "gpus", "bar", "running", "pending", "blocked", "cpu", "mem", "nodes",
+	"account", "gpus", "bar", "running", "pending", "share", "usage", "fairshare", "blocked", "cpu", "mem", "nodes",
 };
 static const char *const reservations_cols[] = {
 	"name", "nodes", "start", "end", "duration", "flags", "users", "accounts", "state",
