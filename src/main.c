@@ -52,7 +52,8 @@ static void usage(FILE *out)
 		"                       /etc/opsconsole/clusters/NAME.json), or else the\n"
 		"                       default slurm.conf when its ClusterName is NAME\n"
 		"      --view VIEW      start in VIEW: partitions, queue, nodes, health,\n"
-		"                       quota, reservations, audit, rehearsal, history, events\n"
+		"                       quota, reservations, audit, rehearsal, history, events,\n"
+		"                       scheduler\n"
 		"  -p, --partition P    start in the queue of partition P\n"
 		"      --show-hidden    list hidden partitions too (toggle with H)\n"
 		"      --readonly       offer no action that changes the cluster\n"
@@ -60,7 +61,7 @@ static void usage(FILE *out)
 		"      --keymap NAME    keymaps/NAME.json (default, vim)\n"
 		"      --once VIEW      print VIEW once and exit, for scripts: partitions, queue,\n"
 		"                       nodes, health, quota, reservations, history, events,\n"
-		"                       fairshare\n"
+		"                       fairshare, scheduler\n"
 		"                       (docs/script-mode.md)\n"
 		"      --json           with --once: JSON (schema opsconsole.once/1)\n"
 		"      --since TIME     with --once history or events: from TIME on, in sacct\n"
@@ -78,7 +79,7 @@ static void usage(FILE *out)
 		"                       warning when their majors differ\n"
 		"\n"
 		"Exit status: 0 normal quit, 1 runtime failure, 2 usage or profile error.\n"
-		"With --once: 0 fine, 1 findings (health, quota), 2 error.\n");
+		"With --once: 0 fine, 1 findings (health, quota, scheduler), 2 error.\n");
 }
 
 static bool is_dir(const char *path)
@@ -428,7 +429,7 @@ static int main_parse(int argc, char **argv, struct main_opts *o)
 static int main_check_view(const char *view)
 {
 	static const char *const view_names[] = {"partitions", "queue",	   "nodes", "health",
-						 "quota",      "reservations", "audit", "rehearsal", "history", "events"};
+						 "quota",      "reservations", "audit", "rehearsal", "history", "events", "scheduler"};
 	if (!view)
 		return 0;
 	for (size_t i = 0; i < sizeof(view_names) / sizeof(view_names[0]); i++)
@@ -436,7 +437,7 @@ static int main_check_view(const char *view)
 			return 0;
 	fprintf(stderr,
 		"opsconsole: unknown view '%s' (partitions, queue, nodes, health, quota, reservations, audit, "
-		"rehearsal, history, events)\n",
+		"rehearsal, history, events, scheduler)\n",
 		view);
 	return EXIT_USAGE;
 }

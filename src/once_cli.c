@@ -65,7 +65,9 @@ int oc_once_run(struct oc_setup *setup, const struct oc_once_args *a)
 	if (mask & OC_MASK(OC_PART_PARTITIONS))
 		mask |= OC_MASK(OC_PART_NODES);
 	struct oc_snapshot *s;
-	if (o.view == OC_SCRIPT_HISTORY || o.view == OC_SCRIPT_EVENTS)
+	if (o.view == OC_SCRIPT_SCHEDULER)
+		s = oc_collector_report_once(setup->backend, OC_REPORT_SCHED, "now", NULL, NULL);
+	else if (o.view == OC_SCRIPT_HISTORY || o.view == OC_SCRIPT_EVENTS)
 		s = oc_collector_report_once(setup->backend,
 					     o.view == OC_SCRIPT_HISTORY ? OC_REPORT_HISTORY : OC_REPORT_EVENTS, o.since,
 					     o.until, NULL);

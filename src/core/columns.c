@@ -11,6 +11,7 @@
 #include "core/health.h"
 #include "core/history.h"
 #include "core/quota.h"
+#include "core/sched.h"
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "core/views.h"
@@ -711,11 +712,31 @@ static const struct oc_column fairshare_cols[] = {
 };
 const struct oc_catalogue oc_cat_fairshare = CATALOGUE("fairshare", fairshare_cols);
 
+/* ---- scheduler: rows = struct oc_sched_row[] (core/sched.h) ------------------ */
+
+static const struct oc_sched_row *srow(const struct oc_cell_src *src, uint32_t row)
+{
+	return &((const struct oc_sched_row *)src->rows)[row];
+}
+
+OC_CELL_FIELD(sc_group, srow, group, oc_cell_str)
+OC_CELL_FIELD(sc_item, srow, item, oc_cell_str)
+OC_CELL_FIELD(sc_value, srow, value, oc_cell_str)
+OC_CELL_FIELD(sc_note, srow, note, oc_cell_str)
+
+static const struct oc_column sched_cols[] = {
+	{"group", "GROUP", 11, false, false, false, sc_group},
+	{"item", "ITEM", 32, false, false, false, sc_item},
+	{"value", "VALUE", 40, false, false, false, sc_value},
+	{"note", "NOTE", 0, false, false, false, sc_note},
+};
+const struct oc_catalogue oc_cat_sched = CATALOGUE("scheduler", sched_cols);
+
 /* ---- lookups -------------------------------------------------------------- */
 
 static const struct oc_catalogue *const catalogues[] = {
 	&oc_cat_partitions, &oc_cat_queue, &oc_cat_nodes, &oc_cat_health, &oc_cat_quota, &oc_cat_reservations,
-	&oc_cat_history, &oc_cat_events, &oc_cat_fairshare,
+	&oc_cat_history, &oc_cat_events, &oc_cat_fairshare, &oc_cat_sched,
 };
 
 const struct oc_catalogue *oc_catalogue_find(const char *view)

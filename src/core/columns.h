@@ -56,7 +56,8 @@ struct oc_catalogue {
  * reservations: row indexes s->reservations;
  * history:      row indexes s->history (never NULL when it is read);
  * events:       row indexes s->events (the same);
- * fairshare:    rows = const struct oc_assoc *[] (script mode's order). */
+ * fairshare:    rows = const struct oc_assoc *[] (script mode's order);
+ * scheduler:    rows = struct oc_sched_row[] (core/sched.h). */
 extern const struct oc_catalogue oc_cat_partitions;
 extern const struct oc_catalogue oc_cat_queue;
 extern const struct oc_catalogue oc_cat_nodes;
@@ -66,6 +67,7 @@ extern const struct oc_catalogue oc_cat_reservations;
 extern const struct oc_catalogue oc_cat_history;
 extern const struct oc_catalogue oc_cat_events;
 extern const struct oc_catalogue oc_cat_fairshare;
+extern const struct oc_catalogue oc_cat_sched;
 
 /* The catalogue of the view called view, NULL when none of the above. */
 const struct oc_catalogue *oc_catalogue_find(const char *view);

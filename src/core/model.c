@@ -43,6 +43,7 @@ OC_OWNS_NOTHING(oc_accounting, oc_accounting)
 OC_OWNS_NOTHING(oc_config, oc_config)
 OC_OWNS_NOTHING(oc_history, oc_history)
 OC_OWNS_NOTHING(oc_events, oc_events)
+OC_OWNS_NOTHING(oc_sched, oc_sched)
 static void oc_jobs_drop_owned(struct oc_jobs *t)
 {
 	if (t->str && atomic_fetch_sub(&t->str->refs, 1) == 1) {
@@ -58,6 +59,7 @@ OC_TABLE_NEW(oc_accounting, oc_accounting)
 OC_TABLE_NEW(oc_config, oc_config)
 OC_TABLE_NEW(oc_history, oc_history)
 OC_TABLE_NEW(oc_events, oc_events)
+OC_TABLE_NEW(oc_sched, oc_sched)
 struct oc_jobs *oc_jobs_new(void)
 {
 	struct oc_jobs *t = calloc(1, sizeof(*t));
@@ -80,6 +82,7 @@ OC_TABLE_FUNCS(oc_accounting, oc_accounting)
 OC_TABLE_FUNCS(oc_config, oc_config)
 OC_TABLE_FUNCS(oc_history, oc_history)
 OC_TABLE_FUNCS(oc_events, oc_events)
+OC_TABLE_FUNCS(oc_sched, oc_sched)
 
 bool oc_job_holds_nodes(const struct oc_job *j)
 {
@@ -127,6 +130,7 @@ void oc_snapshot_unref(struct oc_snapshot **sp)
 	oc_config_unref(&s->config);
 	oc_history_unref(&s->history);
 	oc_events_unref(&s->events);
+	oc_sched_unref(&s->sched);
 	free(s);
 }
 

@@ -306,8 +306,36 @@ struct oc_events {
 	struct oc_report_info r;
 };
 
+/* ---- scheduler statistics (sdiag) ---------------------------------------- */
+
+/* RPCs of one message type or one user since the counters were reset. */
+struct oc_rpc_stat {
+	uint32_t id;              /* message type or uid */
+	const char *name;         /* "REQUEST_JOB_INFO", "root"; NULL when not known */
+	uint32_t count;
+	uint64_t total_us;        /* ave = total / count */
+};
+
+/* What `sdiag` shows: slurmctld's counters since req_time_start. */
+struct oc_sched {
+	struct oc_table_head h;
+	time_t req_time, req_time_start;
+	uint32_t server_threads, agent_queue, agent_count, agent_threads, dbd_agent_queue;
+	uint32_t jobs_submitted, jobs_started, jobs_completed, jobs_canceled, jobs_failed;
+	uint32_t jobs_pending, jobs_running;
+	/* Main scheduler, microseconds. */
+	uint32_t main_last_us, main_max_us, main_mean_us, main_cycles, main_queue_len;
+	/* Backfill, microseconds. */
+	uint32_t bf_backfilled, bf_backfilled_since_cycle, bf_cycles, bf_last_us, bf_max_us, bf_mean_us,
+		bf_last_depth, bf_queue_len;
+	time_t bf_last_when;
+	bool bf_active;
+	struct oc_rpc_stat *types, *users, *pending; /* pending: count only */
+	size_t ntypes, nusers, npending;
+};
+
 /* The lists loaded on demand for a window (oc_collector_set_report). */
-enum oc_report { OC_REPORT_NONE = 0, OC_REPORT_HISTORY, OC_REPORT_EVENTS, OC_REPORT_COUNT };
+enum oc_report { OC_REPORT_NONE = 0, OC_REPORT_HISTORY, OC_REPORT_EVENTS, OC_REPORT_SCHED, OC_REPORT_COUNT };
 
 /* ---- tables ------------------------------------------------------------ */
 
@@ -397,6 +425,8 @@ struct oc_snapshot {
 	struct oc_part_status hist_status;
 	struct oc_events *events;   /* the same for the node events */
 	struct oc_part_status ev_status;
+	struct oc_sched *sched;     /* the same for the scheduler statistics */
+	struct oc_part_status sched_status;
 };
 
 /* Allocate an empty table with one reference. Returns NULL on ENOMEM. */
@@ -408,6 +438,7 @@ struct oc_accounting *oc_accounting_new(void);
 struct oc_config *oc_config_new(void);
 struct oc_history *oc_history_new(void);
 struct oc_events *oc_events_new(void);
+struct oc_sched *oc_sched_new(void);
 
 /* Take one more reference; returns its argument (NULL passes through). */
 struct oc_nodes *oc_nodes_ref(struct oc_nodes *t);
@@ -418,6 +449,7 @@ struct oc_accounting *oc_accounting_ref(struct oc_accounting *t);
 struct oc_config *oc_config_ref(struct oc_config *t);
 struct oc_history *oc_history_ref(struct oc_history *t);
 struct oc_events *oc_events_ref(struct oc_events *t);
+struct oc_sched *oc_sched_ref(struct oc_sched *t);
 
 /* Drop one reference, free on the last, and clear *t. */
 void oc_nodes_unref(struct oc_nodes **t);
@@ -431,6 +463,7 @@ void oc_accounting_unref(struct oc_accounting **t);
 void oc_config_unref(struct oc_config **t);
 void oc_history_unref(struct oc_history **t);
 void oc_events_unref(struct oc_events **t);
+void oc_sched_unref(struct oc_sched **t);
 
 /* A new snapshot with one reference and empty tables. NULL on ENOMEM. */
 struct oc_snapshot *oc_snapshot_new(void);

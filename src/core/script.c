@@ -14,12 +14,13 @@
 #include "core/health.h"
 #include "core/history.h"
 #include "core/quota.h"
+#include "core/sched.h"
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "core/views.h"
 
 static const char *const script_names[OC_SCRIPT_VIEW_COUNT] = {
-	"partitions", "queue", "nodes", "health", "quota", "reservations", "history", "events", "fairshare",
+	"partitions", "queue", "nodes", "health", "quota", "reservations", "history", "events", "fairshare", "scheduler",
 };
 
 int oc_script_view_parse(const char *name)
@@ -37,7 +38,7 @@ const char *oc_script_view_name(enum oc_script_view v)
 
 const char *oc_script_view_list(void)
 {
-	return "partitions, queue, nodes, health, quota, reservations, history, events, fairshare";
+	return "partitions, queue, nodes, health, quota, reservations, history, events, fairshare, scheduler";
 }
 
 unsigned oc_script_view_parts(enum oc_script_view v)
@@ -57,7 +58,7 @@ unsigned oc_script_view_parts(enum oc_script_view v)
 
 bool oc_script_view_has_findings(enum oc_script_view v)
 {
-	return v == OC_SCRIPT_HEALTH || v == OC_SCRIPT_QUOTA;
+	return v == OC_SCRIPT_HEALTH || v == OC_SCRIPT_QUOTA || v == OC_SCRIPT_SCHEDULER;
 }
 
 static const char *script_part_name(int part)
@@ -127,6 +128,16 @@ int oc_script_check(const struct oc_snapshot *s, const struct oc_script_opts *o,
 	if (o->view == OC_SCRIPT_QUOTA && s->accounting && !s->accounting->enabled) {
 		snprintf(err, errlen, "accounting is not configured (AccountingStorageType=none): no GrpTRES limits to check");
 		return -1;
+	}
+	if (o->view == OC_SCRIPT_SCHEDULER) {
+		if (s->sched_status.error[0]) {
+			snprintf(err, errlen, "%s", s->sched_status.error);
+			return -1;
+		}
+		if (!s->sched) {
+			snprintf(err, errlen, "slurmctld statistics: not read");
+			return -1;
+		}
 	}
 	if (o->view == OC_SCRIPT_FAIRSHARE && (!s->accounting || !s->accounting->enabled || !s->accounting->nassocs)) {
 		snprintf(err, errlen, "%s", s->accounting && s->accounting->enabled
@@ -934,6 +945,44 @@ static int script_fairshare_out(const struct oc_snapshot *s, FILE *f, json_t *ro
 	return rc;
 }
 
+/* ---- scheduler statistics --------------------------------------------- */
+
+static const struct script_col sched_cols[] = {
+	{"group", 0}, {"item", 0}, {"value", 0}, {"note", 0},
+};
+
+static int script_sched_out(const struct oc_snapshot *s, FILE *f, json_t *doc, json_t *rows, long *findings)
+{
+	struct oc_sched_row *v = NULL;
+	long n = oc_sched_rows(s->sched, &v);
+	if (n < 0)
+		return -1;
+	if (doc) {
+		SET(doc, "since", script_jtime(s->sched->req_time_start));
+		SET(doc, "at", script_jtime(s->sched->req_time));
+	}
+	struct script_table tb = SCRIPT_TABLE(oc_cat_sched, sched_cols, s);
+	tb.src.rows = v;
+	for (long i = 0; i < n; i++) {
+		*findings += v[i].unusual;
+		if (!rows) {
+			script_row(&tb, (uint32_t)i);
+			continue;
+		}
+		json_t *r = json_object();
+		SET(r, "group", json_string(v[i].group));
+		SET(r, "item", script_jstr(v[i].item));
+		SET(r, "value", script_jstr(v[i].value));
+		SET(r, "number", json_real(v[i].number));
+		SET(r, "unusual", json_boolean(v[i].unusual));
+		SET(r, "note", v[i].note[0] ? script_jstr(v[i].note) : json_null());
+		json_array_append_new(rows, r);
+	}
+	int rc = rows ? 0 : script_table_print(f, &tb);
+	free(v);
+	return rc;
+}
+
 /* ---- the document ---------------------------------------------------- */
 
 char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts *o, long *findings, char *err,
@@ -977,6 +1026,7 @@ char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts 
 	case OC_SCRIPT_HISTORY: rc = script_hist_out(s, f, doc, rows); break;
 	case OC_SCRIPT_EVENTS: rc = script_events_out(s, f, doc, rows); break;
 	case OC_SCRIPT_FAIRSHARE: rc = script_fairshare_out(s, f, rows); break;
+	case OC_SCRIPT_SCHEDULER: rc = script_sched_out(s, f, doc, rows, findings); break;
 	default: rc = -1; break;
 	}
 	if (rc == 0 && doc) {

@@ -26,6 +26,7 @@ enum oc_script_view {
 	OC_SCRIPT_HISTORY,      /* from s->history, not a part: loaded on demand */
 	OC_SCRIPT_EVENTS,       /* from s->events, the same */
 	OC_SCRIPT_FAIRSHARE,
+	OC_SCRIPT_SCHEDULER,    /* from s->sched, loaded on demand */
 	OC_SCRIPT_VIEW_COUNT,
 };
 

@@ -408,3 +408,192 @@ fail:
 	oc_events_unref(&t);
 	return -1;
 }
+
+/* ---- scheduler statistics: sdiag --------------------------------------- */
+
+/* "Key: 123" at the start of a (tab-stripped) line into *v. */
+static bool sdiag_u32(const char *line, const char *key, uint32_t *v)
+{
+	size_t kl = strlen(key);
+	if (strncmp(line, key, kl) != 0)
+		return false;
+	const char *p = line + kl;
+	while (*p == ' ')
+		p++;
+	char *e;
+	unsigned long long x = strtoull(p, &e, 10);
+	if (e == p)
+		return false;
+	*v = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+	return true;
+}
+
+/* "... (1796246421)" at the end of a line: the epoch. */
+static time_t sdiag_epoch(const char *line)
+{
+	const char *p = strrchr(line, '(');
+	return p ? (time_t)strtoll(p + 1, NULL, 10) : 0;
+}
+
+/* "\tNAME  ( 2009) count:126 ave_time:327 total_time:41233" (total_time
+ * absent for pending RPCs). Returns 0, -1 when the line has another shape. */
+static int sdiag_rpc(struct oc_arena *a, const char *line, struct oc_rpc_stat *o)
+{
+	const char *open = strchr(line, '(');
+	const char *close = open ? strchr(open, ')') : NULL;
+	const char *cnt = close ? strstr(close, "count:") : NULL;
+	if (!cnt)
+		return -1;
+	size_t nl = (size_t)(open - line);
+	while (nl && line[nl - 1] == ' ')
+		nl--;
+	char name[128];
+	snprintf(name, sizeof(name), "%.*s", (int)(nl < sizeof(name) ? nl : sizeof(name) - 1), line);
+	memset(o, 0, sizeof(*o));
+	o->id = (uint32_t)strtoul(open + 1, NULL, 10);
+	o->name = nl ? oc_arena_strdup(a, name) : NULL;
+	o->count = (uint32_t)strtoul(cnt + 6, NULL, 10);
+	const char *tot = strstr(cnt, "total_time:");
+	o->total_us = tot ? strtoull(tot + 11, NULL, 10) : 0;
+	return 0;
+}
+
+int oc_cli_parse_sdiag(const char *text, size_t len, struct oc_sched **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	struct oc_sched *t = oc_sched_new();
+	char *buf = malloc(len + 1);
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	/* RPC lines, at most one per line of the output, per group. */
+	struct oc_rpc_stat *v = malloc(lines * sizeof(*v));
+	if (!t || !buf || !v) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	enum { S_TOP, S_MAIN, S_BF, S_TYPES, S_USERS, S_PENDING } sec = S_TOP;
+	size_t nv = 0;
+	bool seen = false;
+	struct oc_rpc_stat **dst = NULL;
+	size_t *dstn = NULL;
+	char *next;
+	for (char *line = buf; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		bool sub = *line == '\t';
+		while (*line == '\t' || *line == ' ')
+			line++;
+		if (!sub) {
+			/* A section heading ends the RPC group before it. */
+			if (dst) {
+				*dst = nv ? oc_arena_alloc(&t->h.arena, nv * sizeof(**dst)) : NULL;
+				if (nv && !*dst) {
+					snprintf(err, errlen, "out of memory");
+					goto fail;
+				}
+				if (nv)
+					memcpy(*dst, v, nv * sizeof(*v));
+				*dstn = nv;
+				nv = 0;
+				dst = NULL;
+			}
+			if (strncmp(line, "sdiag output at", 15) == 0) {
+				t->req_time = sdiag_epoch(line);
+				seen = true;
+			} else if (strncmp(line, "Data since", 10) == 0)
+				t->req_time_start = sdiag_epoch(line);
+			else if (strncmp(line, "Main schedule statistics", 24) == 0)
+				sec = S_MAIN;
+			else if (strncmp(line, "Backfilling stats", 17) == 0)
+				sec = S_BF;
+			else if (strncmp(line, "Remote Procedure Call statistics by message type", 48) == 0) {
+				sec = S_TYPES;
+				dst = &t->types;
+				dstn = &t->ntypes;
+			} else if (strncmp(line, "Remote Procedure Call statistics by user", 40) == 0) {
+				sec = S_USERS;
+				dst = &t->users;
+				dstn = &t->nusers;
+			} else if (strncmp(line, "Pending RPC statistics", 22) == 0) {
+				sec = S_PENDING;
+				dst = &t->pending;
+				dstn = &t->npending;
+			} else
+				(void)(sdiag_u32(line, "Server thread count:", &t->server_threads) ||
+				 sdiag_u32(line, "Agent queue size:", &t->agent_queue) ||
+				 sdiag_u32(line, "Agent count:", &t->agent_count) ||
+				 sdiag_u32(line, "Agent thread count:", &t->agent_threads) ||
+				 sdiag_u32(line, "DBD Agent queue size:", &t->dbd_agent_queue) ||
+				 sdiag_u32(line, "Jobs submitted:", &t->jobs_submitted) ||
+				 sdiag_u32(line, "Jobs started:", &t->jobs_started) ||
+				 sdiag_u32(line, "Jobs completed:", &t->jobs_completed) ||
+				 sdiag_u32(line, "Jobs canceled:", &t->jobs_canceled) ||
+				 sdiag_u32(line, "Jobs failed:", &t->jobs_failed) ||
+				 sdiag_u32(line, "Jobs pending:", &t->jobs_pending) ||
+				 sdiag_u32(line, "Jobs running:", &t->jobs_running));
+			continue;
+		}
+		switch (sec) {
+		case S_MAIN:
+			(void)(sdiag_u32(line, "Last cycle:", &t->main_last_us) ||
+			       sdiag_u32(line, "Max cycle:", &t->main_max_us) ||
+			       sdiag_u32(line, "Total cycles:", &t->main_cycles) ||
+			       sdiag_u32(line, "Mean cycle:", &t->main_mean_us) ||
+			       sdiag_u32(line, "Last queue length:", &t->main_queue_len));
+			break;
+		case S_BF:
+			if (strncmp(line, "Last cycle when:", 16) == 0) {
+				t->bf_last_when = sdiag_epoch(line);
+				break;
+			}
+			(void)(sdiag_u32(line, "Total backfilled jobs (since last slurm start):", &t->bf_backfilled) ||
+			       sdiag_u32(line, "Total backfilled jobs (since last stats cycle start):",
+					 &t->bf_backfilled_since_cycle) ||
+			       sdiag_u32(line, "Total cycles:", &t->bf_cycles) ||
+			       sdiag_u32(line, "Last cycle:", &t->bf_last_us) ||
+			       sdiag_u32(line, "Max cycle:", &t->bf_max_us) ||
+			       sdiag_u32(line, "Mean cycle:", &t->bf_mean_us) ||
+			       sdiag_u32(line, "Last depth cycle:", &t->bf_last_depth) ||
+			       sdiag_u32(line, "Last queue length:", &t->bf_queue_len));
+			if (strncmp(line, "Active:", 7) == 0)
+				t->bf_active = strstr(line, "yes") != NULL;
+			break;
+		case S_TYPES:
+		case S_USERS:
+		case S_PENDING:
+			if (strncmp(line, "No pending RPCs", 15) == 0 || !*line)
+				break;
+			if (sdiag_rpc(&t->h.arena, line, &v[nv]) < 0) {
+				snprintf(err, errlen, "sdiag: unexpected RPC line \"%.60s\"", line);
+				goto fail;
+			}
+			nv++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (dst) {
+		*dst = nv ? oc_arena_alloc(&t->h.arena, nv * sizeof(**dst)) : NULL;
+		if (nv && *dst)
+			memcpy(*dst, v, nv * sizeof(*v));
+		*dstn = *dst ? nv : 0;
+	}
+	if (!seen) {
+		snprintf(err, errlen, "sdiag: not sdiag's output (no \"sdiag output at\" line)");
+		goto fail;
+	}
+	free(v);
+	free(buf);
+	*out = t;
+	return 0;
+fail:
+	free(v);
+	free(buf);
+	oc_sched_unref(&t);
+	return -1;
+}

@@ -128,4 +128,10 @@ void oc_cli_events_argv(const char *cluster, const char *since, const char *unti
 int oc_cli_parse_events(const char *text, size_t len, const char *cluster, struct oc_events **out, char *err,
 			size_t errlen);
 
+/* `sdiag`'s text into *out: the counters, the main and backfill cycles,
+ * the RPCs by message type and by user with the names sdiag prints, the
+ * pending RPCs. Returns 0, or -1 with err (not sdiag's output, an RPC
+ * line of another shape). */
+int oc_cli_parse_sdiag(const char *text, size_t len, struct oc_sched **out, char *err, size_t errlen);
+
 #endif

@@ -589,6 +589,34 @@ static int cli_events(struct oc_backend *base, const char *since, const char *un
 	return 0;
 }
 
+/* slurmctld's statistics: one sdiag (cli_hist.c). */
+static int cli_sched(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	struct oc_part_status *st = &next->sched_status;
+	time_t s, u;
+	if (!cli_report_ready(b, next, st, "slurmctld statistics", "now", until, &s, &u))
+		return -1;
+	(void)since;
+	const char *argv[] = {"sdiag", NULL};
+	struct oc_run_result r;
+	char err[256];
+	struct oc_sched *t = NULL;
+	int rc = oc_cli_run(b->t, b->bin, argv, OC_CLI_TIMEOUT_S, &r, err, sizeof(err));
+	if (rc == 0)
+		oc_cli_parse_sdiag(r.out, r.out_len, &t, err, sizeof(err));
+	oc_run_result_clear(&r);
+	if (!t) {
+		oc_part_status_fail(st, time(NULL), "sdiag", err);
+		return -1;
+	}
+	t->h.generation = next->sched ? next->sched->h.generation + 1 : 1;
+	oc_sched_unref(&next->sched);
+	next->sched = t;
+	oc_part_status_ok(st, time(NULL));
+	return 0;
+}
+
 static void cli_close(struct oc_backend *base)
 {
 	struct cli_backend *b = (struct cli_backend *)base;
@@ -604,6 +632,7 @@ static const struct oc_backend_ops cli_backend_ops = {
 	.refresh = cli_refresh,
 	.history = cli_history,
 	.events = cli_events,
+	.sched = cli_sched,
 	.close = cli_close,
 };
 

@@ -18,6 +18,7 @@
 #include <slurm/slurmdb.h>
 
 #include "core/history.h"
+#include "core/sched.h"
 #include "core/state.h"
 #include "core/timespec.h"
 #include "source/slurm_compat.h"
@@ -355,6 +356,103 @@ int oc_slurm_events_load(bool enabled, const char *cluster, const char *since, c
 	oc_events_unref(&next->events);
 	next->events = t;
 	oc_part_status_ok(st, time(NULL));
+	return 0;
+}
+
+/* ---- scheduler statistics ----------------------------------------------- */
+
+/* Exported by libslurm (sdiag frees the reply with it) but not declared
+ * in slurm.h, 22.05 to 26.05; declared as src/common/slurm_protocol_defs.h
+ * does. */
+extern void slurm_free_stats_response_msg(stats_info_response_msg_t *msg);
+
+static uint32_t mean_u32(uint64_t sum, uint32_t n)
+{
+	return n ? (uint32_t)(sum / n) : 0;
+}
+
+static struct oc_sched *sched_convert(const stats_info_response_msg_t *r)
+{
+	struct oc_sched *t = oc_sched_new();
+	if (!t)
+		return NULL;
+	struct oc_arena *a = &t->h.arena;
+	t->req_time = r->req_time;
+	t->req_time_start = r->req_time_start;
+	t->server_threads = r->server_thread_count;
+	t->agent_queue = r->agent_queue_size;
+	t->agent_count = r->agent_count;
+	t->agent_threads = r->agent_thread_count;
+	t->dbd_agent_queue = r->dbd_agent_queue_size;
+	t->jobs_submitted = r->jobs_submitted;
+	t->jobs_started = r->jobs_started;
+	t->jobs_completed = r->jobs_completed;
+	t->jobs_canceled = r->jobs_canceled;
+	t->jobs_failed = r->jobs_failed;
+	t->jobs_pending = r->jobs_pending;
+	t->jobs_running = r->jobs_running;
+	t->main_last_us = r->schedule_cycle_last;
+	t->main_max_us = r->schedule_cycle_max;
+	t->main_mean_us = mean_u32(r->schedule_cycle_sum, r->schedule_cycle_counter);
+	t->main_cycles = r->schedule_cycle_counter;
+	t->main_queue_len = r->schedule_queue_len;
+	t->bf_backfilled = r->bf_backfilled_jobs;
+	t->bf_backfilled_since_cycle = r->bf_last_backfilled_jobs;
+	t->bf_cycles = r->bf_cycle_counter;
+	t->bf_last_us = r->bf_cycle_last;
+	t->bf_max_us = r->bf_cycle_max;
+	t->bf_mean_us = mean_u32(r->bf_cycle_sum, r->bf_cycle_counter);
+	t->bf_last_depth = r->bf_last_depth;
+	t->bf_queue_len = r->bf_queue_len;
+	t->bf_last_when = r->bf_when_last_cycle;
+	t->bf_active = r->bf_active;
+	size_t nt = r->rpc_type_size, nu = r->rpc_user_size, np = r->rpc_queue_type_count;
+	t->types = nt ? oc_arena_alloc(a, nt * sizeof(*t->types)) : NULL;
+	t->users = nu ? oc_arena_alloc(a, nu * sizeof(*t->users)) : NULL;
+	t->pending = np ? oc_arena_alloc(a, np * sizeof(*t->pending)) : NULL;
+	if ((nt && !t->types) || (nu && !t->users) || (np && !t->pending)) {
+		oc_sched_unref(&t);
+		return NULL;
+	}
+	for (size_t i = 0; i < nt; i++)
+		t->types[t->ntypes++] = (struct oc_rpc_stat){r->rpc_type_id[i], oc_rpc_name(r->rpc_type_id[i]),
+							     r->rpc_type_cnt[i], r->rpc_type_time[i]};
+	struct oc_slurm_uid_cache *uids = calloc(1, sizeof(*uids));
+	for (size_t i = 0; i < nu; i++) {
+		const char *name = uids ? oc_arena_strdup(a, oc_slurm_uid_name(uids, r->rpc_user_id[i])) : NULL;
+		t->users[t->nusers++] = (struct oc_rpc_stat){r->rpc_user_id[i], name, r->rpc_user_cnt[i],
+							     r->rpc_user_time[i]};
+	}
+	free(uids);
+	for (size_t i = 0; i < np; i++)
+		t->pending[t->npending++] = (struct oc_rpc_stat){r->rpc_queue_type_id[i],
+								 oc_rpc_name(r->rpc_queue_type_id[i]), r->rpc_queue_count[i], 0};
+	return t;
+}
+
+int oc_slurm_sched_load(struct oc_snapshot *next)
+{
+	stats_info_request_msg_t req;
+	memset(&req, 0, sizeof(req));
+	req.command_id = STAT_COMMAND_GET;
+	stats_info_response_msg_t *r = NULL;
+	errno = 0;
+	if (slurm_get_statistics(&r, &req) != SLURM_SUCCESS || !r) {
+		int e = errno;
+		oc_part_status_fail(&next->sched_status, time(NULL), "slurmctld statistics",
+				    slurm_strerror(e ? e : SLURM_ERROR));
+		return -1;
+	}
+	struct oc_sched *t = sched_convert(r);
+	slurm_free_stats_response_msg(r);
+	if (!t) {
+		oc_part_status_fail(&next->sched_status, time(NULL), "slurmctld statistics", "out of memory");
+		return -1;
+	}
+	t->h.generation = next->sched ? next->sched->h.generation + 1 : 1;
+	oc_sched_unref(&next->sched);
+	next->sched = t;
+	oc_part_status_ok(&next->sched_status, time(NULL));
 	return 0;
 }
 

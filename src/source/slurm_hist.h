@@ -22,4 +22,8 @@ int oc_slurm_history_load(bool enabled, const char *cluster, const char *since, 
 int oc_slurm_events_load(bool enabled, const char *cluster, const char *since, const char *until,
 			 struct oc_snapshot *next);
 
+/* slurmctld's statistics (slurm_get_statistics, what sdiag reads) into
+ * next->sched and next->sched_status. */
+int oc_slurm_sched_load(struct oc_snapshot *next);
+
 #endif

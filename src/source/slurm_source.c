@@ -892,6 +892,16 @@ static int slurm_events(struct oc_backend *base, const char *since, const char *
 	return oc_slurm_events_load(b->accounting, b->cluster, since, until, next);
 }
 
+static int slurm_sched(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	(void)since;
+	(void)until;
+	struct slurm_backend *b = (struct slurm_backend *)base;
+	if (!report_ready(b, next, &next->sched_status, "slurmctld statistics"))
+		return -1;
+	return oc_slurm_sched_load(next);
+}
+
 static void slurm_close(struct oc_backend *base)
 {
 	struct slurm_backend *b = (struct slurm_backend *)base;
@@ -904,6 +914,7 @@ static const struct oc_backend_ops slurm_backend_ops = {
 	.refresh = slurm_refresh,
 	.history = slurm_history,
 	.events = slurm_events,
+	.sched = slurm_sched,
 	.close = slurm_close,
 };
 

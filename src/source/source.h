@@ -31,6 +31,9 @@ struct oc_backend_ops {
 	/* The same for the node events that overlap [since, until] (what
 	 * `sacctmgr show event` lists) into next->events and next->ev_status. */
 	int (*events)(struct oc_backend *b, const char *since, const char *until, struct oc_snapshot *next);
+	/* slurmctld's statistics (what `sdiag` shows) into next->sched and
+	 * next->sched_status; since and until are not used. */
+	int (*sched)(struct oc_backend *b, const char *since, const char *until, struct oc_snapshot *next);
 	/* Free the backend. */
 	void (*close)(struct oc_backend *b);
 };

@@ -27,6 +27,7 @@
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/command.h"
+#include "core/keymap.h"
 #include "ui/draw.h"
 #include "ui/listview.h"
 #include "ui/overlay.h"
@@ -39,7 +40,7 @@
 
 static const struct oc_listview_def *const view_defs[] = {
 	&oc_lv_partitions, &oc_lv_queue, &oc_lv_nodes, &oc_lv_health, &oc_lv_quota, &oc_lv_reservations,
-	&oc_lv_audit,        &oc_lv_rehearsal,	  &oc_lv_history,      &oc_lv_events,
+	&oc_lv_audit,        &oc_lv_rehearsal,	  &oc_lv_history,      &oc_lv_events,	    &oc_lv_sched,
 };
 #define NVIEWS ((int)(sizeof(view_defs) / sizeof(view_defs[0])))
 _Static_assert(sizeof(view_defs) / sizeof(view_defs[0]) <= OC_MAX_VIEWS, "app.h: OC_MAX_VIEWS too small");
@@ -294,20 +295,33 @@ static void draw_header(struct oc_app *app, int width)
 	attrset(A_NORMAL);
 }
 
+/* The first key the keymap binds to the view's action ("7" of "7, A"),
+ * "" when none. */
+static void tab_key(const struct oc_app *app, const char *view, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (int a = 0; a < OC_ACT_COUNT; a++)
+		if (oc_actions[a].view && strcmp(oc_actions[a].view, view) == 0) {
+			char keys[64];
+			oc_keymap_keys_for(app->keymap, a, keys, sizeof(keys));
+			snprintf(buf, len, "%.*s", (int)strcspn(keys, ","), keys);
+			return;
+		}
+}
+
 static void draw_tabs(struct oc_app *app, int y, int width)
 {
 	move(y, 0);
 	int used = 0;
-	/* Narrow terminals get the numbers and the current view's title only. */
+	/* Narrow terminals get the keys and the current view's title only. */
 	bool narrow = width < 140;
 	for (int i = 0; i < app->nviews && used < width; i++) {
-		char label[64];
-		/* The digit the default keymap binds: 1 to 9, then 0. */
-		int digit = (i + 1) % 10;
+		char label[64], key[16];
+		tab_key(app, app->view[i]->def->name, key, sizeof(key));
 		if (narrow && i != app->cur)
-			snprintf(label, sizeof(label), "%d", digit);
+			snprintf(label, sizeof(label), "%s", key[0] ? key : "-");
 		else
-			snprintf(label, sizeof(label), "%d %s", digit, app->view[i]->def->title);
+			snprintf(label, sizeof(label), "%s%s%s", key, key[0] ? " " : "", app->view[i]->def->title);
 		attrset(oc_theme_attr(i == app->cur ? OC_ROLE_TAB_ACTIVE : OC_ROLE_TAB));
 		if (used < width) {
 			addch(' ');

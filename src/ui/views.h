@@ -19,5 +19,6 @@ extern const struct oc_listview_def oc_lv_audit;
 extern const struct oc_listview_def oc_lv_rehearsal;
 extern const struct oc_listview_def oc_lv_history;
 extern const struct oc_listview_def oc_lv_events;
+extern const struct oc_listview_def oc_lv_sched;
 
 #endif

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct oc_nodes *nodes = fuzz_nodes();
 	struct oc_node_index ix = {.nodes = nodes};
 	int rc = -1;
-	switch (data[0] % 10) {
+	switch (data[0] % 11) {
 	case 0: {
 		struct oc_nodes *out = NULL;
 		rc = oc_cli_parse_nodes_json(text, len, NULL, &out, err, sizeof(err));
@@ -135,12 +135,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		oc_events_unref(&out);
 		break;
 	}
+	case 10: {
+		/* sdiag. */
+		struct oc_sched *out = NULL;
+		rc = oc_cli_parse_sdiag(text, len, &out, err, sizeof(err));
+		FUZZ_ASSERT(rc < 0 ? out == NULL : out != NULL, "table and return code disagree");
+		oc_sched_unref(&out);
+		break;
+	}
 	default: {
 		/* assoc_mgr text alone (5), or split at the first NUL into
 		 * assoc_mgr, sacctmgr assoc and sacctmgr qos output (6). */
 		const char *parts[3] = {text, NULL, NULL};
 		size_t lens[3] = {len, 0, 0};
-		if (data[0] % 10 == 6) {
+		if (data[0] % 11 == 6) {
 			for (int p = 0; p < 2; p++) {
 				const char *nul = memchr(parts[p], '\0', lens[p]);
 				if (!nul)

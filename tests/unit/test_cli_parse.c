@@ -17,6 +17,7 @@
 
 #include "core/history.h"
 #include "core/hostlist.h"
+#include "core/sched.h"
 #include "core/state.h"
 #include "actions/writer.h"
 #include "core/jobreason.h"
@@ -982,12 +983,86 @@ static void test_events(void **state)
 	oc_events_unref(&e);
 }
 
+/* sdiag.txt: `sdiag` recorded on the local cluster; and the scheduler
+ * view's rows (core/sched.c) made from it. */
+static void test_sdiag(void **state)
+{
+	(void)state;
+	size_t len;
+	char *t = slurp("sdiag.txt", &len);
+	struct oc_sched *s = NULL;
+	char err[256] = "";
+	assert_int_equal(oc_cli_parse_sdiag(t, len, &s, err, sizeof(err)), 0);
+	assert_int_equal(s->server_threads, 3);
+	assert_int_equal(s->jobs_submitted, 6);
+	assert_int_equal(s->main_last_us, 398);
+	assert_int_equal(s->main_cycles, 26);
+	assert_int_equal(s->bf_cycles, 14);
+	assert_int_equal(s->bf_last_us, 2494);
+	assert_int_equal(s->ntypes + s->nusers, 27); /* 22 message types, 5 users */
+	assert_int_equal(s->npending, 0);
+	bool job_info = false, root = false;
+	for (size_t i = 0; i < s->ntypes; i++)
+		if (s->types[i].id == 2003) {
+			assert_string_equal(s->types[i].name, "REQUEST_JOB_INFO");
+			assert_int_equal(s->types[i].count, 163);
+			assert_int_equal(s->types[i].total_us, 62114);
+			/* the libslurm backend's table names it the same */
+			assert_string_equal(oc_rpc_name(2003), s->types[i].name);
+			job_info = true;
+		}
+	for (size_t i = 0; i < s->nusers; i++)
+		if (s->users[i].id == 0) {
+			assert_string_equal(s->users[i].name, "root");
+			assert_int_equal(s->users[i].count, 858);
+			root = true;
+		}
+	assert_true(job_info && root);
+	assert_true(s->req_time > s->req_time_start);
+
+	struct oc_sched_row *rows = NULL;
+	long n = oc_sched_rows(s, &rows);
+	assert_true(n > 30);
+	long unusual = 0;
+	for (long i = 0; i < n; i++)
+		unusual += rows[i].unusual;
+	assert_int_equal(unusual, 0); /* a quiet test cluster */
+	/* The RPC types by count, the most first. */
+	for (long i = 1; i < n; i++)
+		if (strcmp(rows[i].group, "rpc type") == 0 && strcmp(rows[i - 1].group, "rpc type") == 0)
+			assert_true(rows[i - 1].number >= rows[i].number);
+	free(rows);
+
+	/* A top talker, a long main cycle and pending RPCs are marked. */
+	s->users[0].count = 100000;
+	s->main_last_us = 2000000;
+	struct oc_rpc_stat pend = {2003, "REQUEST_JOB_INFO", 7, 0};
+	s->pending = &pend;
+	s->npending = 1;
+	n = oc_sched_rows(s, &rows);
+	unusual = 0;
+	for (long i = 0; i < n; i++)
+		if (rows[i].unusual)
+			unusual++;
+	assert_int_equal(unusual, 3);
+	free(rows);
+	s->pending = NULL;
+	s->npending = 0;
+	oc_sched_unref(&s);
+	free(t);
+
+	check_bad(oc_cli_parse_sdiag("hello\n", 6, &s, err, sizeof(err)), err, "not sdiag's output");
+	const char *odd = "sdiag output at x (1)\nRemote Procedure Call statistics by user\n\troot no count here\n";
+	check_bad(oc_cli_parse_sdiag(odd, strlen(odd), &s, err, sizeof(err)), err, "unexpected RPC line");
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_history), cmocka_unit_test(test_history_bad), cmocka_unit_test(test_events),
+		cmocka_unit_test(test_sdiag),
 		cmocka_unit_test(test_nodes),        cmocka_unit_test(test_nodes_newer_shape), cmocka_unit_test(test_nodes_new_states),
 		cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_jobs_newer_shape), cmocka_unit_test(test_jobs_relink),

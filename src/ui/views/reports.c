@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/history.h"
+#include "core/sched.h"
 #include "core/timespec.h"
 #include "core/views.h"
 #include "ui/app.h"
@@ -317,4 +318,107 @@ const struct oc_listview_def oc_lv_events = {
 	.context = ev_context,
 	.priv_new = priv_new,
 	.priv_free = priv_free,
+};
+
+/* ---- scheduler ----------------------------------------------------------- */
+
+/* The view's rows (core/sched.c), made again from each new table. */
+struct spriv {
+	struct hpriv h;           /* first: arg() and the report helpers read it */
+	struct oc_sched_row *rows;
+	long n;
+	const struct oc_sched *of;
+	size_t unusual;
+};
+
+static void *sched_priv_new(void)
+{
+	struct spriv *p = calloc(1, sizeof(*p));
+	if (p)
+		snprintf(p->h.since, sizeof(p->h.since), "now");
+	return p;
+}
+
+static void sched_priv_free(void *v)
+{
+	struct spriv *p = v;
+	if (p)
+		free(p->rows);
+	free(p);
+}
+
+static size_t sched_collect(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	struct spriv *p = lv->priv;
+	if (lv->app->hooks->set_report)
+		lv->app->hooks->set_report(lv->app->hooks->ctx, OC_REPORT_SCHED, "now", NULL);
+	if (s->sched != p->of) {
+		free(p->rows);
+		p->rows = NULL;
+		p->n = 0;
+		p->unusual = 0;
+		p->of = s->sched;
+		if (s->sched && (p->n = oc_sched_rows(s->sched, &p->rows)) < 0)
+			p->n = 0;
+		for (long i = 0; i < p->n; i++)
+			p->unusual += p->rows[i].unusual;
+	}
+	lv->src.rows = p->rows;
+	if (p->n <= 0 || oc_listview_reserve(lv, (size_t)p->n) < 0)
+		return 0;
+	for (long i = 0; i < p->n; i++)
+		lv->items[i] = (uint32_t)i;
+	return (size_t)p->n;
+}
+
+static enum oc_role sched_role(struct oc_listview *lv, uint32_t item)
+{
+	const struct spriv *p = lv->priv;
+	return (long)item < p->n && p->rows[item].unusual ? OC_ROLE_BAD : OC_ROLE_NORMAL;
+}
+
+static int sched_num_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
+{
+	const struct spriv *p = lv->priv;
+	double x = p->rows[a].number, y = p->rows[b].number;
+	return x < y ? -1 : x > y;
+}
+
+static const struct oc_col_ui sched_cols_ui[] = {
+	{"value", sched_num_cmp, sched_role},
+	{"note", NULL, sched_role},
+};
+
+static void sched_context(struct oc_listview *lv, char *buf, size_t len)
+{
+	const struct spriv *p = lv->priv;
+	const struct oc_snapshot *s = lv->snap;
+	if (s && s->sched_status.error[0]) {
+		snprintf(buf, len, "slurmctld statistics: %s", s->sched_status.error);
+		return;
+	}
+	if (!s || !s->sched) {
+		snprintf(buf, len, "asking slurmctld for its statistics (sdiag)...");
+		return;
+	}
+	char since[32], when[16];
+	struct tm tm;
+	localtime_r(&s->sched->req_time_start, &tm);
+	strftime(since, sizeof(since), "%m-%d %H:%M", &tm);
+	localtime_r(&s->sched_status.fetched, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	snprintf(buf, len, "counters since %s, read %s; %zu unusual", since, when, p->unusual);
+}
+
+const struct oc_listview_def oc_lv_sched = {
+	.name = "scheduler",
+	.title = "Scheduler",
+	.focus = 0,
+	.cat = &oc_cat_sched,
+	.ui = sched_cols_ui,
+	.nui = (int)(sizeof(sched_cols_ui) / sizeof(sched_cols_ui[0])),
+	.collect = sched_collect,
+	.context = sched_context,
+	.priv_new = sched_priv_new,
+	.priv_free = sched_priv_free,
 };
