@@ -1033,8 +1033,10 @@ static void test_sdiag(void **state)
 			assert_true(rows[i - 1].number >= rows[i].number);
 	free(rows);
 
-	/* A top talker, a long main cycle and pending RPCs are marked. */
-	s->users[0].count = 100000;
+	/* A top talker (not root: the daemons and the console run as root), a
+	 * long main cycle and pending RPCs are marked. */
+	assert_int_not_equal(s->users[1].id, 0);
+	s->users[1].count = 100000;
 	s->main_last_us = 2000000;
 	struct oc_rpc_stat pend = {2003, "REQUEST_JOB_INFO", 7, 0};
 	s->pending = &pend;
