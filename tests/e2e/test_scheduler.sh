@@ -43,7 +43,7 @@ check() { # LABEL
 	[ "$(grep -c '^type ' "$work/ours")" -ge 5 ] || fail "$1: fewer than 5 RPC types: $(cat "$work/ours")"
 	awk -v label="$1" '
 		FILENAME == ARGV[1] { if ($1 == "type" || $1 == "user") { lo[$1 " " $2] = $4; nm[$1 " " $2] = $3 } else lo[$1] = $2; next }
-		FILENAME == ARGV[2] { if ($1 == "type" || $1 == "user") hi[$1 " " $2] = $4; else hi[$1] = $2; next }
+		FILENAME == ARGV[2] { if ($1 == "type" || $1 == "user") { hi[$1 " " $2] = $4; nm[$1 " " $2] = $3 } else hi[$1] = $2; next }
 		{
 			if ($1 == "type" || $1 == "user") { k = $1 " " $2; v = $4 } else { k = $1; v = $2 }
 			if (!(k in hi)) { print label ": " k " is not in sdiag"; bad = 1; next }
