@@ -276,6 +276,7 @@ struct oc_report_info {
 	char since_spec[48], until_spec[48]; /* as given ("now-24hours", "" = now) */
 	bool enabled;             /* false: AccountingStorageType=none */
 	double load_s;            /* how long the load took */
+	size_t skipped;           /* records that did not read (CLI backend), left out */
 };
 
 /* The jobs that ended in a window, as read; loaded on demand (the history

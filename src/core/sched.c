@@ -135,7 +135,7 @@ static void rpc_rows(struct rows *r, const char *group, const struct oc_rpc_stat
 		us_text(o[i]->count ? (double)o[i]->total_us / o[i]->count : 0, ave, sizeof(ave));
 		us_text((double)o[i]->total_us, tot, sizeof(tot));
 		snprintf(x->value, sizeof(x->value), "count %u  ave %s  total %s", (unsigned)o[i]->count, ave, tot);
-		if (users && all >= 100 && o[i]->count * 2 > all && o[i]->id != 0) {
+		if (users && all >= 100 && (uint64_t)o[i]->count * 2 > all && o[i]->id != 0) {
 			x->unusual = true;
 			snprintf(x->note, sizeof(x->note), "top talker: %.0f%% of all RPCs", 100.0 * o[i]->count / all);
 		}

@@ -188,14 +188,16 @@ static int records_split(const char *text, size_t len, bool (*starts)(const char
 	memcpy(r->buf, text, len);
 	r->buf[len] = '\0';
 	char *next;
-	for (char *line = r->buf; line && *line; line = next) {
+	for (char *line = r->buf; line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		if (starts(line, ctx)) {
+		if (!*line && !next)
+			break; /* after the last newline */
+		if (*line && starts(line, ctx)) {
 			r->v[r->n++] = line;
 		} else if (r->n && cont(line, ctx)) {
-			line[-1] = '\n';
+			line[-1] = '\n'; /* a blank line too: inside a submit line or a reason */
 		} else if (*line) {
 			*bad = line;
 			return -1;
@@ -219,18 +221,24 @@ static size_t hist_seps(const char *line)
 	return n;
 }
 
-/* A history record has H_COUNT - 1 separators; a line without one
- * continues the submit line. */
+/* A history record starts with its JobIDRaw and a separator; any other
+ * line continues it (a newline in a job name, a folder or the submit
+ * line, which a user chooses). A record that then has another number of
+ * fields is skipped and counted. */
 static bool hist_starts(const char *line, const void *ctx)
 {
 	(void)ctx;
-	return hist_seps(line) == H_COUNT - 1;
+	const char *p = line;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p > line && *p == SEP;
 }
 
 static bool hist_cont(const char *line, const void *ctx)
 {
+	(void)line;
 	(void)ctx;
-	return hist_seps(line) == 0;
+	return true;
 }
 
 /* Split rec into its H_COUNT fields (the last keeps any separator). */
@@ -258,8 +266,7 @@ int oc_cli_parse_history(const char *text, size_t len, int version, time_t since
 	struct oc_history *h = oc_history_new();
 	if (!h || records_split(text, len, hist_starts, hist_cont, NULL, &r, &bad) < 0) {
 		if (h && bad)
-			snprintf(err, errlen, "sacct: a line with %zu fields, %d expected: \"%.60s\"", hist_seps(bad) + 1,
-				 (int)H_COUNT, bad);
+			snprintf(err, errlen, "sacct: unexpected line \"%.60s\"", bad);
 		else
 			snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -269,13 +276,31 @@ int oc_cli_parse_history(const char *text, size_t len, int version, time_t since
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	/* A record sacct printed that does not read (a field holding the
+	 * separator, a state this build does not know) is skipped and
+	 * counted, so that one user's job cannot hide everyone's history;
+	 * none that reads is an error. */
+	char first_err[256] = "";
 	for (size_t i = 0; i < r.n; i++) {
 		char *f[H_COUNT];
+		if (hist_seps(r.v[i]) < H_COUNT - 1) {
+			if (!h->r.skipped++)
+				snprintf(first_err, sizeof(first_err), "sacct: a record with %zu fields, %d expected: \"%.60s\"",
+					 hist_seps(r.v[i]) + 1, (int)H_COUNT, r.v[i]);
+			continue;
+		}
 		hist_split(r.v[i], f);
-		if (hist_record(&h->h.arena, f, version >= 2411, &h->v[h->n], err, errlen) < 0)
-			goto fail;
+		if (hist_record(&h->h.arena, f, version >= 2411, &h->v[h->n], err, errlen) < 0) {
+			if (!h->r.skipped++)
+				snprintf(first_err, sizeof(first_err), "%s", err);
+			continue;
+		}
 		if (oc_hjob_ended(&h->v[h->n], since, until))
 			h->n++;
+	}
+	if (r.n && h->r.skipped == r.n) {
+		snprintf(err, errlen, "%s", first_err);
+		goto fail;
 	}
 	records_free(&r);
 	h->r.enabled = true;
@@ -474,7 +499,7 @@ int oc_cli_parse_sdiag(const char *text, size_t len, struct oc_sched **out, char
 	}
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	enum { S_TOP, S_MAIN, S_BF, S_TYPES, S_USERS, S_PENDING } sec = S_TOP;
+	enum { S_TOP, S_MAIN, S_BF, S_TYPES, S_USERS, S_PENDING, S_OTHER } sec = S_TOP;
 	size_t nv = 0;
 	bool seen = false;
 	struct oc_rpc_stat **dst = NULL;
@@ -522,6 +547,10 @@ int oc_cli_parse_sdiag(const char *text, size_t len, struct oc_sched **out, char
 				sec = S_PENDING;
 				dst = &t->pending;
 				dstn = &t->npending;
+			} else if (*line && !strchr(line, ':')) {
+				/* Another section ("Pending RPCs": the queued
+				 * messages one by one): its lines are not read. */
+				sec = S_OTHER;
 			} else
 				(void)(sdiag_u32(line, "Server thread count:", &t->server_threads) ||
 				 sdiag_u32(line, "Agent queue size:", &t->agent_queue) ||
@@ -565,7 +594,7 @@ int oc_cli_parse_sdiag(const char *text, size_t len, struct oc_sched **out, char
 		case S_TYPES:
 		case S_USERS:
 		case S_PENDING:
-			if (strncmp(line, "No pending RPCs", 15) == 0 || !*line)
+			if (strncmp(line, "No pending RPCs", 15) == 0 || !*line || !dst)
 				break;
 			if (sdiag_rpc(&t->h.arena, line, &v[nv]) < 0) {
 				snprintf(err, errlen, "sdiag: unexpected RPC line \"%.60s\"", line);

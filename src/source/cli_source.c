@@ -498,11 +498,18 @@ static bool cli_report_ready(struct cli_backend *b, struct oc_snapshot *next, st
 	return true;
 }
 
-/* A time for sacct's and sacctmgr's options, local. */
-static void cli_time(time_t t, char *buf, size_t len)
+/* A time for sacct's -S/-E and sacctmgr's Start=/End=, relative to now
+ * ("now-3660seconds"), so that the window does not depend on the time zone
+ * of the host the command runs on; widened by a minute (the records are
+ * kept by their end time here). late: the window's end (later by a
+ * minute), else its start (earlier). */
+static void cli_time(time_t t, bool late, char *buf, size_t len)
 {
-	struct tm tm;
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", localtime_r(&t, &tm));
+	long long d = (long long)(t - time(NULL)) + (late ? 60 : -60);
+	if (late && d >= 0)
+		snprintf(buf, len, "now");
+	else
+		snprintf(buf, len, "now%+lldseconds", d);
 }
 
 /* The history: one sacct (cli_hist.c). */
@@ -522,8 +529,8 @@ static int cli_history(struct oc_backend *base, const char *since, const char *u
 		snprintf(err, sizeof(err), "out of memory");
 	} else {
 		char from[32], to[32];
-		cli_time(s, from, sizeof(from));
-		cli_time(u, to, sizeof(to));
+		cli_time(s, false, from, sizeof(from));
+		cli_time(u, true, to, sizeof(to));
 		const char *argv[16];
 		oc_cli_history_argv(b->version, from, to, argv);
 		struct oc_run_result r;
@@ -564,9 +571,9 @@ static int cli_events(struct oc_backend *base, const char *since, const char *un
 	} else {
 		char from[48], to[48], clusters[96];
 		snprintf(from, sizeof(from), "Start=");
-		cli_time(s, from + 6, sizeof(from) - 6);
+		cli_time(s, false, from + 6, sizeof(from) - 6);
 		snprintf(to, sizeof(to), "End=");
-		cli_time(u, to + 4, sizeof(to) - 4);
+		cli_time(u, true, to + 4, sizeof(to) - 4);
 		const char *argv[12];
 		oc_cli_events_argv(b->cluster, from, to, clusters, sizeof(clusters), argv);
 		struct oc_run_result r;

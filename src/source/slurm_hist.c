@@ -117,17 +117,18 @@ static int hist_fill(struct oc_arena *a, const slurmdb_job_rec_t *r, const struc
 	j->nodes = r->nodes && strcmp(r->nodes, "None assigned") != 0 ? oc_arena_strdup_nonempty(a, r->nodes) : NULL;
 	j->work_dir = oc_arena_strdup_nonempty(a, r->work_dir);
 	j->submit_line = oc_arena_strdup_nonempty(a, r->submit_line);
-	if ((r->jobname && !j->name) || (r->user && *r->user && !j->user))
+	if ((r->jobname && *r->jobname && !j->name) || (r->user && *r->user && !j->user))
 		return -1;
 	j->qos = qos_name(ids, r->qosid);
 	j->state = oc_slurm_job_state(r->state);
 	if (r->state & JOB_REQUEUE)
 		j->flags |= OC_JF_REQUEUED;
+	/* As sacct prints ExitCode: the exit status, and the signal when one
+	 * ended it. */
 	int ec = (int)r->exitcode;
+	j->exit_code = WEXITSTATUS(ec);
 	if (WIFSIGNALED(ec))
 		j->signal = WTERMSIG(ec);
-	else if (WIFEXITED(ec))
-		j->exit_code = WEXITSTATUS(ec);
 	j->submit_time = r->submit;
 	/* A job that never started: sacct prints "None"/"Unknown". */
 	j->start_time = r->start == (time_t)NO_VAL || r->start == (time_t)INFINITE || r->start == (time_t)NO_VAL64 ||
@@ -290,7 +291,7 @@ static struct oc_events *events_convert(oc_list l, char *err, size_t errlen)
 	while (it && (r = slurm_list_next(it)) && t->n < (size_t)count) {
 		if (r->event_type != SLURMDB_EVENT_NODE || !r->node_name)
 			continue;
-		struct oc_event *e = &t->v[t->n++];
+		struct oc_event *e = &t->v[t->n];
 		char st[32];
 		event_state(r->state, st, sizeof(st));
 		e->node = oc_arena_strdup(&t->h.arena, r->node_name);
@@ -300,6 +301,14 @@ static struct oc_events *events_convert(oc_list l, char *err, size_t errlen)
 		e->reason = oc_arena_strdup_nonempty(&t->h.arena, r->reason);
 		e->user = r->reason_uid == NO_VAL || !uids ? NULL
 							   : oc_arena_strdup(&t->h.arena, oc_slurm_uid_name(uids, r->reason_uid));
+		if (!e->node || !e->state) {
+			snprintf(err, errlen, "out of memory");
+			slurm_list_iterator_destroy(it);
+			free(uids);
+			oc_events_unref(&t);
+			return NULL;
+		}
+		t->n++;
 	}
 	if (it)
 		slurm_list_iterator_destroy(it);

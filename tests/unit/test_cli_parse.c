@@ -932,6 +932,24 @@ static void test_history_bad(void **state)
 	assert_int_equal(oc_cli_parse_history("", 0, 2205, 0, HIST_UNTIL, &h, err, sizeof(err)), 0);
 	assert_int_equal(h->n, 0);
 	oc_history_unref(&h);
+	/* One record that does not read among good ones: skipped and
+	 * counted; a job name with a newline, a submit line with a blank
+	 * line: read whole. */
+	char two[2048], bad[512];
+	hist_line(line, sizeof(line), "FAILED", "1:0");
+	hist_line(bad, sizeof(bad), "MELTED", "0:0");
+	snprintf(two, sizeof(two), "%s%s", line, bad);
+	assert_int_equal(oc_cli_parse_history(two, strlen(two), 2205, 0, HIST_UNTIL, &h, err, sizeof(err)), 0);
+	assert_int_equal(h->n, 1);
+	assert_int_equal(h->r.skipped, 1);
+	oc_history_unref(&h);
+	const char *nl = "8\0378\037two\nlines\037u\037a\037p\037q\037COMPLETED\0370:0\0371\0372026-12-02T20:00:00\037"
+			 "2026-12-02T20:00:00\0372026-12-02T20:00:01\0375\0371\0371\037\037\037/\0378\037sbatch --wrap=a\n\nb\n";
+	assert_int_equal(oc_cli_parse_history(nl, strlen(nl), 2205, 0, HIST_UNTIL, &h, err, sizeof(err)), 0);
+	assert_int_equal(h->n, 1);
+	assert_string_equal(h->v[0].name, "two\nlines");
+	assert_string_equal(h->v[0].submit_line, "sbatch --wrap=a\n\nb");
+	oc_history_unref(&h);
 }
 
 /* sacctmgr_events.txt: `sacctmgr -n -P show event Event=Node` with the
@@ -1054,6 +1072,17 @@ static void test_sdiag(void **state)
 	free(t);
 
 	check_bad(oc_cli_parse_sdiag("hello\n", 6, &s, err, sizeof(err)), err, "not sdiag's output");
+	/* RPCs queued: the counts, and the list of queued messages after
+	 * them (its own section) is not read. */
+	const char *queued = "sdiag output at x (2)\nData since x (1)\nPending RPC statistics\n"
+			   "\tREQUEST_TERMINATE_JOB                   ( 6011) count:2\n"
+			   "\nPending RPCs\n\t 1: REQUEST_TERMINATE_JOB                gpu-st-b300-1\n"
+			   "\t 2: REQUEST_TERMINATE_JOB                gpu-st-b300-2\n";
+	assert_int_equal(oc_cli_parse_sdiag(queued, strlen(queued), &s, err, sizeof(err)), 0);
+	assert_int_equal(s->npending, 1);
+	assert_int_equal(s->pending[0].id, 6011);
+	assert_int_equal(s->pending[0].count, 2);
+	oc_sched_unref(&s);
 	const char *odd = "sdiag output at x (1)\nRemote Procedure Call statistics by user\n\troot no count here\n";
 	check_bad(oc_cli_parse_sdiag(odd, strlen(odd), &s, err, sizeof(err)), err, "unexpected RPC line");
 }

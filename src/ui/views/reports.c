@@ -32,6 +32,7 @@ struct rep {
 	size_t n;
 	bool enabled;
 	double load_s;
+	size_t skipped;
 	const struct oc_part_status *st;
 	const char *what;     /* "jobs ended", "node events" */
 };
@@ -57,6 +58,7 @@ static struct rep rep_of(const struct oc_listview *lv, enum oc_report kind)
 	if (info) {
 		r.enabled = info->enabled;
 		r.load_s = info->load_s;
+		r.skipped = info->skipped;
 	}
 	r.loaded = info && strcmp(info->since_spec, p->since) == 0 && strcmp(info->until_spec, p->until) == 0;
 	return r;
@@ -207,8 +209,8 @@ static void context_report(struct oc_listview *lv, char *buf, size_t len, enum o
 	struct tm tm;
 	localtime_r(&r.st->fetched, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	snprintf(buf, len, "%zu of %zu %s since %s%s%s (read %s, %.1f s)", lv->nitems, r.n, r.what, p->since, until,
-		 p->until, when, r.load_s);
+	snprintf(buf, len, "%zu of %zu %s since %s%s%s (read %s, %.1f s)%s", lv->nitems, r.n, r.what, p->since, until,
+		 p->until, when, r.load_s, r.skipped ? "; some records did not read" : "");
 }
 
 static void context(struct oc_listview *lv, char *buf, size_t len)
@@ -328,6 +330,7 @@ struct spriv {
 	struct oc_sched_row *rows;
 	long n;
 	const struct oc_sched *of;
+	uint64_t of_gen;
 	size_t unusual;
 };
 
@@ -352,12 +355,13 @@ static size_t sched_collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	struct spriv *p = lv->priv;
 	if (lv->app->hooks->set_report)
 		lv->app->hooks->set_report(lv->app->hooks->ctx, OC_REPORT_SCHED, "now", NULL);
-	if (s->sched != p->of) {
+	if (s->sched != p->of || (s->sched && s->sched->h.generation != p->of_gen)) {
 		free(p->rows);
 		p->rows = NULL;
 		p->n = 0;
 		p->unusual = 0;
 		p->of = s->sched;
+		p->of_gen = s->sched ? s->sched->h.generation : 0;
 		if (s->sched && (p->n = oc_sched_rows(s->sched, &p->rows)) < 0)
 			p->n = 0;
 		for (long i = 0; i < p->n; i++)
