@@ -44,6 +44,8 @@ size_t oc_plan_resv_create(const struct oc_resv_spec *spec, char *out, size_t le
 
 /* scontrol delete ReservationName=NAME. Returns the length it needs. */
 size_t oc_plan_resv_delete(const char *name, char *out, size_t len);
+/* The equivalent command of a statistics reset. */
+#define OC_PLAN_STATS_RESET "sdiag --reset"
 
 /* The longest drain reason accepted, in bytes (the probes' drain reasons
  * are cut to it too). */

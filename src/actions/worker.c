@@ -285,6 +285,32 @@ static void apply_resv_create(const struct oc_writer *w, const struct oc_action_
 	oc_reservations_unref(&t);
 }
 
+/* One RPC; Slurm's answer is the read-back (the counters are not readable
+ * through the writer: the scheduler view shows them again). */
+static void apply_stats_reset(const struct oc_writer *w, struct oc_action_result *res, char *error, size_t errlen)
+{
+	char err[512] = "";
+	if (!w->ops->stats_reset) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(error, errlen, "this writer cannot reset the statistics");
+		snprintf(res->summary, sizeof(res->summary), "not reset: %s", error);
+		return;
+	}
+	int rc = w->ops->stats_reset(w->ctx, err, sizeof(err));
+	if (rc < 0 && oc_action_is_timeout(err)) {
+		oc_action_unknown_result(res, err, error, errlen);
+		return;
+	}
+	if (rc < 0) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(error, errlen, "%.400s", err);
+		snprintf(res->summary, sizeof(res->summary), "not reset: %.200s", err);
+		return;
+	}
+	res->status = OC_ACTION_OK;
+	snprintf(res->summary, sizeof(res->summary), "slurmctld's statistics counters reset");
+}
+
 static void apply_resv_delete(const struct oc_writer *w, const struct oc_action_req *req,
 			      struct oc_action_result *res, char *error, size_t errlen)
 {
@@ -362,6 +388,10 @@ static json_t *action_describe(const struct oc_action_req *req, const char **act
 	case OC_ACTION_RESV_DELETE:
 		*action = "resv.delete";
 		*targets = req->resv_name;
+		break;
+	case OC_ACTION_STATS_RESET:
+		*action = "scheduler.reset";
+		*targets = "slurmctld";
 		break;
 	case OC_ACTION_ONBOARD:
 		*action = "onboard";
@@ -474,6 +504,9 @@ static void action_apply(const struct oc_writer *writer, const char *cluster, co
 		break;
 	case OC_ACTION_RESV_DELETE:
 		apply_resv_delete(writer, req, res, error, sizeof(error));
+		break;
+	case OC_ACTION_STATS_RESET:
+		apply_stats_reset(writer, res, error, sizeof(error));
 		break;
 	case OC_ACTION_ONBOARD:
 		oc_onboard_apply(writer, &req->onb, planned, res, error, sizeof(error), progress, progress_ctx);

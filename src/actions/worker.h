@@ -18,6 +18,7 @@ enum oc_action_kind {
 	OC_ACTION_ONBOARD,
 	OC_ACTION_ONBOARD_PREVIEW, /* read, check and plan only: no change, no audit */
 	OC_ACTION_JOB,             /* one change to one or more jobs */
+	OC_ACTION_STATS_RESET,     /* slurmctld's statistics counters to zero */
 };
 
 /* Most jobs one action takes (the tagged jobs of a queue). */

@@ -110,6 +110,9 @@ struct oc_writer_ops {
 			   char *err, size_t errlen);
 	/* Delete a reservation. Returns 0, or -1 with Slurm's error text. */
 	int (*resv_delete)(void *ctx, const char *name, char *err, size_t errlen);
+	/* Reset slurmctld's statistics counters (`sdiag --reset`). Returns 0,
+	 * or -1 with Slurm's error text. */
+	int (*stats_reset)(void *ctx, char *err, size_t errlen);
 	/* Read back the current nodes / reservations (a new table, one
 	 * reference, the caller unrefs). Returns 0, or -1 with err. */
 	int (*read_nodes)(void *ctx, struct oc_nodes **out, char *err, size_t errlen);

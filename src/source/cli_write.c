@@ -238,6 +238,15 @@ static int cw_resv_delete(void *ctx, const char *name, char *err, size_t errlen)
 	return rc;
 }
 
+static int cw_stats_reset(void *ctx, char *err, size_t errlen)
+{
+	const char *argv[] = {"sdiag", "--reset", NULL};
+	struct oc_run_result r;
+	int rc = run(ctx, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
+	oc_run_result_clear(&r);
+	return rc;
+}
+
 /* The Slurm version on the transport's host (once). */
 static int writer_version(struct cli_writer *w, char *err, size_t errlen)
 {
@@ -629,6 +638,7 @@ static const struct oc_writer_ops cli_writer_ops = {
 	.node_update = cw_node_update,
 	.resv_create = cw_resv_create,
 	.resv_delete = cw_resv_delete,
+	.stats_reset = cw_stats_reset,
 	.read_nodes = cw_read_nodes,
 	.read_reservations = cw_read_reservations,
 	.whoami = cw_whoami,

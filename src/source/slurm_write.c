@@ -445,6 +445,20 @@ static int sw_resv_create(void *ctx, const struct oc_resv_spec *spec, char *name
 	return 0;
 }
 
+static int sw_stats_reset(void *ctx, char *err, size_t errlen)
+{
+	(void)ctx;
+	stats_info_request_msg_t req;
+	memset(&req, 0, sizeof(req));
+	req.command_id = STAT_COMMAND_RESET;
+	errno = 0;
+	if (slurm_reset_statistics(&req) != SLURM_SUCCESS) {
+		slurm_err(err, errlen, errno);
+		return -1;
+	}
+	return 0;
+}
+
 static int sw_resv_delete(void *ctx, const char *name, char *err, size_t errlen)
 {
 	(void)ctx;
@@ -953,6 +967,7 @@ static const struct oc_writer_ops slurm_writer_ops = {
 	.node_update = sw_node_update,
 	.resv_create = sw_resv_create,
 	.resv_delete = sw_resv_delete,
+	.stats_reset = sw_stats_reset,
 	.read_nodes = sw_read_nodes,
 	.read_reservations = sw_read_reservations,
 	.whoami = sw_whoami,

@@ -114,6 +114,19 @@ static void a_resv_delete(struct oc_app *app)
 		oc_dialog_open_resv_delete(app);
 }
 
+static void a_stats_reset(struct oc_app *app)
+{
+	if (writes_ok(app))
+		oc_dialog_open_stats_reset(app);
+}
+
+static bool a_stats_reset_cmd(struct oc_app *app, const char *arg)
+{
+	(void)arg;
+	a_stats_reset(app);
+	return true;
+}
+
 static void a_probe(struct oc_app *app)
 {
 	oc_probe_panel_open(app);
@@ -277,6 +290,13 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_VIEW_SCHED] = {.id = "view.scheduler",
 			       VIEW("scheduler", "scheduler sched sdiag", "slurmctld's statistics: threads, queues, cycles, RPCs (sdiag)"),
 			       .arg_help = "[FILTER]"},
+	[OC_ACT_SCHED_RESET] = {.id = "scheduler.reset",
+				.help = "reset slurmctld's statistics counters (sdiag --reset), confirmed and audited",
+				.run = a_stats_reset,
+				.cmd = "resetstats",
+				.args = OC_ARGS_NONE,
+				.run_cmd = a_stats_reset_cmd,
+				.command_only = true},
 	[OC_ACT_VIEW_EVENTS] = {.id = "view.events",
 				.help = "when nodes went down or drained, why, by whom (sacctmgr show event)",
 				.view = "events",

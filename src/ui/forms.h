@@ -24,6 +24,11 @@ void oc_dialog_open_resv_create(struct oc_app *app);
 /* Opens at the confirmation of the selected reservation's delete. */
 void oc_dialog_open_resv_delete(struct oc_app *app);
 
+/* forms/sched.c */
+extern const struct oc_form_kind oc_form_stats_reset;
+/* Opens at the confirmation of `sdiag --reset`. */
+void oc_dialog_open_stats_reset(struct oc_app *app);
+
 /* forms/onboard.c */
 extern const struct oc_form_kind oc_form_onboard;
 /* The onboarding form: a new team, or the selected account of the quota

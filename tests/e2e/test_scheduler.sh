@@ -73,5 +73,40 @@ e2e_type "REQUEST_JOB_INFO"
 e2e_keys Enter
 e2e_wait "rpc type +REQUEST_JOB_INFO \(2003\) +count [0-9]+ +ave " 10
 ok "the scheduler view (D) lists the RPC types with count and times"
+
+# Reset (confirmed, audited): sdiag's "Data since" moves to now.
+audit=$(sed -n 's/.*"audit_log": *"\([^"]*\)".*/\1/p' "$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json")
+lines_before=$( (cat "$audit" 2>/dev/null || true) | wc -l)
+since_before=$(sdiag | sed -n 's/^Data since.*(\([0-9]*\))$/\1/p')
+e2e_keys :
+e2e_type resetstats
+e2e_keys Enter
+e2e_wait 'Reset the scheduler statistics' 5
+e2e_wait 'Equivalent command:' 5
+e2e_wait 'sdiag --reset' 5
+e2e_keys Enter
+e2e_wait "slurmctld's statistics counters reset" 20
+since_after=$(sdiag | sed -n 's/^Data since.*(\([0-9]*\))$/\1/p')
+[ -n "$since_after" ] && [ "$since_after" -gt "${since_before:-0}" ] ||
+	fail "sdiag's Data since did not move: $since_before then $since_after"
+lines_after=$(wc -l <"$audit")
+[ $((lines_after - lines_before)) -eq 2 ] || fail "want an intent and an outcome line, got $((lines_after - lines_before))"
+tail -n 2 "$audit" | head -n 1 | grep -q '"scheduler.reset"' || fail "audit intent: $(tail -n 2 "$audit" | head -n 1)"
+tail -n 1 "$audit" | grep -q '"result":"ok"' || fail "audit outcome: $(tail -n 1 "$audit")"
+ok "reset confirmed and applied: sdiag's counters start at $since_after, intent and outcome audited"
+e2e_keys Escape
+e2e_keys q
+e2e_wait 'EXIT=0' 10
+
+# Read-only: refused with the reason, nothing sent.
+since_before=$(sdiag | sed -n 's/^Data since.*(\([0-9]*\))$/\1/p')
+e2e_start 120x30 --cluster llm-poc --readonly --view scheduler
+e2e_wait "counters since" 15
+e2e_keys :
+e2e_type resetstats
+e2e_keys Enter
+e2e_wait 'read-only' 5
+[ "$(sdiag | sed -n 's/^Data since.*(\([0-9]*\))$/\1/p')" = "$since_before" ] || fail "--readonly reset the counters"
+ok "--readonly: the reset is refused, the counters untouched"
 e2e_keys q
 e2e_wait 'EXIT=0' 10

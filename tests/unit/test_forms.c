@@ -108,7 +108,7 @@ static void test_kinds_complete(void **state)
 		&oc_form_resv_delete,	 &oc_form_onboard,	 &oc_form_job_cancel,	   &oc_form_job_signal,
 		&oc_form_job_hold,	 &oc_form_job_release,	 &oc_form_job_requeue,	   &oc_form_job_requeue_hold,
 		&oc_form_job_time_limit, &oc_form_job_partition, &oc_form_job_qos,	   &oc_form_job_nice,
-		&oc_form_job_priority,
+		&oc_form_job_priority,	 &oc_form_stats_reset,
 	};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		const struct oc_form_kind *k = kinds[i];
@@ -220,6 +220,21 @@ static void test_resv_delete(void **state)
 	const char *empty[] = {""};
 	assert_int_equal(plan(f, &oc_form_resv_delete, NULL, empty), -1);
 	assert_string_equal(f->err, "Reservation: give its name");
+}
+
+static void test_stats_reset(void **state)
+{
+	struct fixture *f = *state;
+	const char *ok[] = {"all"};
+	assert_int_equal(plan(f, &oc_form_stats_reset, NULL, ok), 0);
+	assert_int_equal(f->req.kind, OC_ACTION_STATS_RESET);
+	assert_string_equal(f->req.command, "sdiag --reset");
+	test_util_assert_contains(f->text, "start again from zero");
+	test_util_assert_contains(f->text, "Equivalent command:\n  sdiag --reset\n");
+	test_util_assert_contains(f->text, "[Enter] apply    [Esc] cancel");
+	const char *other[] = {"rpc"};
+	assert_int_equal(plan(f, &oc_form_stats_reset, NULL, other), -1);
+	test_util_assert_contains(f->err, "Counters: \"all\"");
 }
 
 static void test_onboard(void **state)
@@ -339,6 +354,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resv_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resv_delete, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stats_reset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_onboard, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_jobs, setup, teardown),
 	};
