@@ -127,6 +127,24 @@ static bool a_stats_reset_cmd(struct oc_app *app, const char *arg)
 	return true;
 }
 
+/* The history of the account selected in the quota view: the history
+ * view filtered on its name. */
+static void a_account_history(struct oc_app *app)
+{
+	char buf[128], name[128];
+	const char *acct = oc_app_selected(app, OC_SEL_ACCOUNT, buf, sizeof(buf));
+	if (!acct) {
+		oc_app_message(app, true, " select an account in the quota view (5) first");
+		return;
+	}
+	snprintf(name, sizeof(name), "%s", acct);
+	if (oc_app_goto(app, "history", NULL)) {
+		struct oc_listview *lv = app->view[app->cur];
+		oc_listview_set_filter(lv, name);
+		oc_listview_update(lv, app->snap);
+	}
+}
+
 static void a_probe(struct oc_app *app)
 {
 	oc_probe_panel_open(app);
@@ -290,6 +308,9 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_VIEW_SCHED] = {.id = "view.scheduler",
 			       VIEW("scheduler", "scheduler sched sdiag", "slurmctld's statistics: threads, queues, cycles, RPCs (sdiag)"),
 			       .arg_help = "[FILTER]"},
+	[OC_ACT_ACCOUNT_HISTORY] = {.id = "account.history",
+				    .help = "the jobs of the selected account that ended (history view, filtered)",
+				    .run = a_account_history},
 	[OC_ACT_SCHED_RESET] = {.id = "scheduler.reset",
 				.help = "reset slurmctld's statistics counters (sdiag --reset), confirmed and audited",
 				.run = a_stats_reset,

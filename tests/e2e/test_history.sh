@@ -167,10 +167,22 @@ e2e_wait "to [0-9-]+ [0-9:]+ +DRAIN +root +e2e events $$" 5
 e2e_wait "Ended here +[0-9]+ jobs \\(since now-24hours" 20
 ok "the events view lists the drain; Enter opens $dnode with its event and the jobs that ended on it"
 e2e_keys Escape
-e2e_keys 9
+
+# An account's history from the quota view: a on team-a.
+e2e_keys 5
+e2e_wait "team-a +[0-9]+/64" 15
+e2e_keys /
+e2e_type "team-a"
+e2e_keys Enter
+e2e_keys a
 e2e_wait "jobs ended since now-24hours" 20
+e2e_wait 'filter "team-a"' 5
+e2e_wait "^[0-9-]+ [0-9:]+ +$j3 +alice +team-a " 10
+ok "a in the quota view opens team-a's history"
 
 # slurmdbd stopped: the view says so, --once history exits 2.
+e2e_keys 9
+e2e_wait "jobs ended since now-24hours" 20
 gone() { ! kill -0 "$1" 2>/dev/null || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
 restore() { "$cluster" start >/dev/null 2>&1 || "$cluster" start; }
 e2e_on_exit restore

@@ -30,7 +30,7 @@ static const char *const ids[] = {
 	"view.quota", "view.reservations", "move.up", "move.down", "move.pgup", "move.pgdn",
 	"move.top", "move.bottom", "move.left", "move.right", "node.drain", "node.resume",
 	"node.undrain", "resv.create", "resv.delete", "view.audit", "team.onboard",
-	"view.rehearsal", "view.history", "view.events", "view.scheduler", "node.probe", "job.cancel", "job.signal", "job.hold", "job.release",
+	"view.rehearsal", "view.history", "view.events", "view.scheduler", "account.history", "node.probe", "job.cancel", "job.signal", "job.hold", "job.release",
 	"job.requeue", "job.timelimit",
 };
 #define NIDS (sizeof(ids) / sizeof(ids[0]))
