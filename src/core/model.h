@@ -421,7 +421,7 @@ struct oc_snapshot {
 	struct oc_config *config;  /* loaded with the controller's configuration */
 	struct oc_part_status status[OC_PART_COUNT];
 	/* Loaded on demand, not a part: NULL until asked for (see
-	 * oc_collector_set_history); hist_status says how the last load went. */
+	 * oc_collector_set_report); hist_status says how the last load went. */
 	struct oc_history *history;
 	struct oc_part_status hist_status;
 	struct oc_events *events;   /* the same for the node events */
