@@ -578,8 +578,15 @@ static int cli_events(struct oc_backend *base, const char *since, const char *un
 		oc_cli_events_argv(b->cluster, from, to, clusters, sizeof(clusters), argv);
 		struct oc_run_result r;
 		int rc = oc_cli_run(b->t, b->bin, argv, OC_CLI_HIST_TIMEOUT_S, &r, err, sizeof(err));
-		if (rc == 0)
-			oc_cli_parse_events(r.out, r.out_len, b->cluster, &t, err, sizeof(err));
+		if (rc == 0 && oc_cli_parse_events(r.out, r.out_len, b->cluster, &t, err, sizeof(err)) == 0) {
+			/* The window asked was a minute wider on each side: keep
+			 * the events that overlap the one given. */
+			size_t k = 0;
+			for (size_t i = 0; i < t->n; i++)
+				if ((!t->v[i].end || t->v[i].end >= s) && t->v[i].start <= u)
+					t->v[k++] = t->v[i];
+			t->n = k;
+		}
 		else
 			what = "sacctmgr show event";
 		oc_run_result_clear(&r);
