@@ -44,6 +44,7 @@ OC_OWNS_NOTHING(oc_config, oc_config)
 OC_OWNS_NOTHING(oc_history, oc_history)
 OC_OWNS_NOTHING(oc_events, oc_events)
 OC_OWNS_NOTHING(oc_sched, oc_sched)
+OC_OWNS_NOTHING(oc_jobinfo, oc_jobinfo)
 static void oc_jobs_drop_owned(struct oc_jobs *t)
 {
 	if (t->str && atomic_fetch_sub(&t->str->refs, 1) == 1) {
@@ -60,6 +61,7 @@ OC_TABLE_NEW(oc_config, oc_config)
 OC_TABLE_NEW(oc_history, oc_history)
 OC_TABLE_NEW(oc_events, oc_events)
 OC_TABLE_NEW(oc_sched, oc_sched)
+OC_TABLE_NEW(oc_jobinfo, oc_jobinfo)
 struct oc_jobs *oc_jobs_new(void)
 {
 	struct oc_jobs *t = calloc(1, sizeof(*t));
@@ -83,6 +85,7 @@ OC_TABLE_FUNCS(oc_config, oc_config)
 OC_TABLE_FUNCS(oc_history, oc_history)
 OC_TABLE_FUNCS(oc_events, oc_events)
 OC_TABLE_FUNCS(oc_sched, oc_sched)
+OC_TABLE_FUNCS(oc_jobinfo, oc_jobinfo)
 
 bool oc_job_holds_nodes(const struct oc_job *j)
 {
@@ -131,6 +134,7 @@ void oc_snapshot_unref(struct oc_snapshot **sp)
 	oc_history_unref(&s->history);
 	oc_events_unref(&s->events);
 	oc_sched_unref(&s->sched);
+	oc_jobinfo_unref(&s->jobinfo);
 	free(s);
 }
 

@@ -335,8 +335,75 @@ struct oc_sched {
 	size_t ntypes, nusers, npending;
 };
 
-/* The lists loaded on demand for a window (oc_collector_set_report). */
-enum oc_report { OC_REPORT_NONE = 0, OC_REPORT_HISTORY, OC_REPORT_EVENTS, OC_REPORT_SCHED, OC_REPORT_COUNT };
+/* ---- one job in full (the job panel) ------------------------------------ */
+
+/* One step of a job as slurmdbd recorded it (what sacct lists without -X). */
+struct oc_jstep {
+	char id[40];              /* as sacct's JobID after the dot: "batch", "extern", "0", "1+0" */
+	const char *name;
+	enum oc_job_state state;
+	int exit_code, signal;
+	time_t start_time, end_time; /* end 0: still running */
+	uint32_t elapsed_s;
+	const char *nodes;
+	uint32_t ntasks;          /* OC_NONE when not known */
+};
+
+/* One record slurmctld has of the job's array or het job (the job itself
+ * among them): what the panel lists as its parts. */
+struct oc_jpart {
+	uint32_t job_id;
+	uint32_t array_task_id;   /* OC_NONE when not an array task */
+	uint32_t het_job_offset;  /* OC_NONE when not a het component */
+	const char *array_tasks;  /* an array's pending record: its task ids ("5-20%4"), else NULL */
+	enum oc_job_state state;
+	const char *nodes, *reason, *partition;
+	uint32_t num_nodes, gpus;
+};
+
+/* The priority factors of a pending job in one partition, weighted, as
+ * sprio prints them. */
+struct oc_prio {
+	const char *partition;
+	double age, assoc, fairshare, jobsize, part, qos, tres;
+	int site, nice;
+	const char *tres_text;    /* sprio's TRES column, NULL when none */
+};
+
+/* What the job panel shows beyond the queue's table, loaded for one job
+ * while its panel is open (OC_REPORT_JOB): slurmctld's record (paths,
+ * command, the array or het parts), the priority factors (sprio) and
+ * slurmdbd's record (the submit line and the steps). Each source says on
+ * its own whether it answered. */
+struct oc_jobinfo {
+	struct oc_table_head h;
+	uint32_t job_id;
+	/* slurmctld: live false when it answered that it does not know the
+	 * job; live_err when it could not be asked. */
+	bool live;
+	char live_err[300];
+	const char *work_dir, *command, *std_in, *std_out, *std_err;
+	const char *tres_per_node, *dependency, *batch_host;
+	uint32_t array_job_id, het_job_id; /* 0 when none */
+	struct oc_jpart *parts;
+	size_t nparts;
+	/* sprio: nprio rows (one per partition); prio_err says why there are
+	 * none when the job is pending ("not pending", the plugin). */
+	struct oc_prio *prio;
+	size_t nprio;
+	char prio_err[300];
+	/* slurmdbd: db false with db_err when it could not be asked or has
+	 * no record yet. */
+	bool db;
+	char db_err[300];
+	const char *submit_line;
+	struct oc_jstep *steps;
+	size_t nsteps;
+};
+
+/* The lists loaded on demand for a window (oc_collector_set_report); the
+ * job report loads one job (its "since" is the job id). */
+enum oc_report { OC_REPORT_NONE = 0, OC_REPORT_HISTORY, OC_REPORT_EVENTS, OC_REPORT_SCHED, OC_REPORT_JOB, OC_REPORT_COUNT };
 
 /* ---- tables ------------------------------------------------------------ */
 
@@ -428,6 +495,8 @@ struct oc_snapshot {
 	struct oc_part_status ev_status;
 	struct oc_sched *sched;     /* the same for the scheduler statistics */
 	struct oc_part_status sched_status;
+	struct oc_jobinfo *jobinfo; /* the same for the job whose panel is open */
+	struct oc_part_status jobinfo_status;
 };
 
 /* Allocate an empty table with one reference. Returns NULL on ENOMEM. */
@@ -440,6 +509,7 @@ struct oc_config *oc_config_new(void);
 struct oc_history *oc_history_new(void);
 struct oc_events *oc_events_new(void);
 struct oc_sched *oc_sched_new(void);
+struct oc_jobinfo *oc_jobinfo_new(void);
 
 /* Take one more reference; returns its argument (NULL passes through). */
 struct oc_nodes *oc_nodes_ref(struct oc_nodes *t);
@@ -451,6 +521,7 @@ struct oc_config *oc_config_ref(struct oc_config *t);
 struct oc_history *oc_history_ref(struct oc_history *t);
 struct oc_events *oc_events_ref(struct oc_events *t);
 struct oc_sched *oc_sched_ref(struct oc_sched *t);
+struct oc_jobinfo *oc_jobinfo_ref(struct oc_jobinfo *t);
 
 /* Drop one reference, free on the last, and clear *t. */
 void oc_nodes_unref(struct oc_nodes **t);
@@ -465,6 +536,7 @@ void oc_config_unref(struct oc_config **t);
 void oc_history_unref(struct oc_history **t);
 void oc_events_unref(struct oc_events **t);
 void oc_sched_unref(struct oc_sched **t);
+void oc_jobinfo_unref(struct oc_jobinfo **t);
 
 /* A new snapshot with one reference and empty tables. NULL on ENOMEM. */
 struct oc_snapshot *oc_snapshot_new(void);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "core/history.h"
+#include "core/jobinfo.h"
 #include "core/tres.h"
 
 #define SEP '\x1f'
@@ -312,6 +313,223 @@ fail:
 	records_free(&r);
 	oc_history_unref(&h);
 	return -1;
+}
+
+/* ---- one job in full: sprio and sacct -j ------------------------------- */
+
+#define SPRIO_FORMAT "%i|%r|%S|%A|%B|%F|%J|%P|%Q|%N|%T"
+enum { P_ID, P_PART, P_SITE, P_AGE, P_ASSOC, P_FS, P_JS, P_PARTF, P_QOS, P_NICE, P_TRES, P_COUNT };
+
+void oc_cli_sprio_argv(const char *id, const char *argv[8])
+{
+	int i = 0;
+	argv[i++] = "sprio";
+	argv[i++] = "-h";
+	argv[i++] = "-j";
+	argv[i++] = id;
+	argv[i++] = "-o";
+	argv[i++] = SPRIO_FORMAT;
+	argv[i] = NULL;
+}
+
+static int num_field(const char *s, double *v)
+{
+	char *e;
+	while (*s == ' ')
+		s++;
+	*v = strtod(s, &e);
+	while (*e == ' ')
+		e++;
+	return e == s || *e ? -1 : 0;
+}
+
+/* Split line at sep into at most n fields (the last keeps the rest). */
+static size_t fields_split(char *line, char sep, char **f, size_t n)
+{
+	size_t k = 0;
+	char *p = line;
+	while (k < n) {
+		f[k++] = p;
+		char *s = k < n ? strchr(p, sep) : NULL;
+		if (!s)
+			break;
+		*s = '\0';
+		p = s + 1;
+	}
+	return k;
+}
+
+int oc_cli_parse_sprio(const char *text, size_t len, struct oc_jobinfo *t, char *err, size_t errlen)
+{
+	char *buf = malloc(len + 1);
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	t->prio = oc_arena_alloc(&t->h.arena, lines * sizeof(*t->prio));
+	if (!buf || !t->prio) {
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	int rc = 0;
+	char *next;
+	for (char *line = buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *f[P_COUNT];
+		if (!*line)
+			continue;
+		double id, v[P_COUNT];
+		if (fields_split(line, '|', f, P_COUNT) != P_COUNT || num_field(f[P_ID], &id) < 0) {
+			snprintf(err, errlen, "sprio: unexpected line \"%.60s\"", line);
+			rc = -1;
+			break;
+		}
+		bool bad = false;
+		for (int k = P_SITE; k <= P_NICE; k++)
+			bad |= num_field(f[k], &v[k]) < 0;
+		if (bad) {
+			snprintf(err, errlen, "sprio: job %.0f: a factor that is not a number", id);
+			rc = -1;
+			break;
+		}
+		if ((uint32_t)id != t->job_id)
+			continue;
+		struct oc_prio *p = &t->prio[t->nprio++];
+		memset(p, 0, sizeof(*p));
+		p->partition = oc_arena_strdup_nonempty(&t->h.arena, f[P_PART]);
+		p->site = (int)v[P_SITE];
+		p->age = v[P_AGE];
+		p->assoc = v[P_ASSOC];
+		p->fairshare = v[P_FS];
+		p->jobsize = v[P_JS];
+		p->part = v[P_PARTF];
+		p->qos = v[P_QOS];
+		p->nice = (int)v[P_NICE];
+		char *tres = f[P_TRES];
+		while (*tres == ' ')
+			tres++;
+		p->tres_text = oc_arena_strdup_nonempty(&t->h.arena, tres);
+		/* "gres/gpu=12,cpu=3": the sum, as the libslurm backend counts. */
+		for (char *q = tres; q && *q;) {
+			char *eq = strchr(q, '=');
+			if (!eq)
+				break;
+			p->tres += strtod(eq + 1, &q);
+			q = q && *q == ',' ? q + 1 : NULL;
+		}
+	}
+	if (rc < 0)
+		t->nprio = 0;
+	free(buf);
+	return rc;
+}
+
+enum { J_RAW, J_ID, J_NAME, J_STATE, J_EXIT, J_START, J_END, J_ELAPSED, J_NODES, J_NTASKS, J_SUBMITLINE, J_COUNT };
+
+void oc_cli_jobinfo_sacct_argv(const char *id, const char *argv[12])
+{
+	int i = 0;
+	argv[i++] = "sacct";
+	argv[i++] = "-j";
+	argv[i++] = id;
+	argv[i++] = "-n";
+	argv[i++] = "-P";
+	argv[i++] = "--delimiter=\x1f";
+	argv[i++] = "-o";
+	argv[i++] = "JobIDRaw,JobID,JobName,State,ExitCode,Start,End,ElapsedRaw,NodeList,NTasks,SubmitLine";
+	argv[i] = NULL;
+}
+
+/* A record of sacct -j starts with its JobIDRaw ("123" or "123.batch")
+ * and a separator; other lines continue it (a submit line of several). */
+static bool jobinfo_starts(const char *line, const void *ctx)
+{
+	(void)ctx;
+	const char *p = line;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (p == line)
+		return false;
+	if (*p == '.')
+		while (*p && *p != SEP && *p != ' ')
+			p++;
+	return *p == SEP;
+}
+
+static int step_record(struct oc_jobinfo *t, char **f, const char *dot, char *err, size_t errlen)
+{
+	struct oc_jstep *p = &t->steps[t->nsteps];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->id, sizeof(p->id), "%s", dot + 1);
+	char *sp = strchr(f[J_STATE], ' ');
+	if (sp)
+		*sp = '\0';
+	enum oc_job_state st = OC_JOB_STATE_COUNT;
+	bool have = false;
+	oc_cli_job_state_word(f[J_STATE], &st, &have);
+	char rest;
+	if (st == OC_JOB_STATE_COUNT || sscanf(f[J_EXIT], "%d:%d%c", &p->exit_code, &p->signal, &rest) != 2 ||
+	    hist_time(f[J_START], &p->start_time) < 0 || hist_time(f[J_END], &p->end_time) < 0 ||
+	    hist_u32(f[J_ELAPSED], &p->elapsed_s, 0) < 0 || hist_u32(f[J_NTASKS], &p->ntasks, OC_NONE) < 0) {
+		snprintf(err, errlen, "sacct: step %s: a field that does not read", f[J_RAW]);
+		return -1;
+	}
+	p->state = st;
+	p->name = hist_str(&t->h.arena, f[J_NAME]);
+	p->nodes = strcmp(f[J_NODES], "None assigned") == 0 ? NULL : hist_str(&t->h.arena, f[J_NODES]);
+	t->nsteps++;
+	return 0;
+}
+
+int oc_cli_parse_jobinfo_sacct(const char *text, size_t len, struct oc_jobinfo *t, char *err, size_t errlen)
+{
+	struct records r = {0};
+	const char *bad = NULL;
+	if (records_split(text, len, jobinfo_starts, hist_cont, NULL, &r, &bad) < 0) {
+		if (bad)
+			snprintf(err, errlen, "sacct: unexpected line \"%.60s\"", bad);
+		else
+			snprintf(err, errlen, "out of memory");
+		records_free(&r);
+		return -1;
+	}
+	t->steps = r.n ? oc_arena_alloc(&t->h.arena, r.n * sizeof(*t->steps)) : NULL;
+	if (r.n && !t->steps) {
+		records_free(&r);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int rc = 0;
+	t->nsteps = 0;
+	for (size_t i = 0; i < r.n && rc == 0; i++) {
+		char *f[J_COUNT];
+		if (fields_split(r.v[i], SEP, f, J_COUNT) != J_COUNT) {
+			snprintf(err, errlen, "sacct: a record with too few fields: \"%.60s\"", r.v[i]);
+			rc = -1;
+			break;
+		}
+		char *dot = strchr(f[J_RAW], '.');
+		if (strtoul(f[J_RAW], NULL, 10) != t->job_id)
+			continue; /* another task of the array */
+		if (dot) {
+			rc = step_record(t, f, dot, err, errlen);
+		} else {
+			t->db = true;
+			t->submit_line = hist_str(&t->h.arena, f[J_SUBMITLINE]);
+		}
+	}
+	if (rc == 0 && !t->db)
+		snprintf(t->db_err, sizeof(t->db_err), "slurmdbd has no record of it yet");
+	if (rc < 0) {
+		t->db = false;
+		t->nsteps = 0;
+	}
+	records_free(&r);
+	return rc;
 }
 
 /* ---- node events: sacctmgr show event --------------------------------- */

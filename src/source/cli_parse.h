@@ -71,6 +71,30 @@ uint32_t oc_cli_job_state_word(const char *w, enum oc_job_state *st, bool *have)
 int oc_cli_parse_job_now(const char *text, size_t len, uint32_t job_id, struct oc_job_now *out, char *err,
 			 size_t errlen);
 
+/* `scontrol --oneliner show job ID` into the job panel's table t (whose
+ * job_id is set): every record as a part, and for the record of t->job_id
+ * (unless parts_only) live true, the paths, the command, TresPerNode,
+ * Dependency, BatchHost, ArrayJobId, HetJobId. scontrol's "Invalid job id
+ * specified": 0 with nothing set. Returns 0, or -1 with err (a line that
+ * is not a job record, nothing at all). */
+int oc_cli_parse_jobinfo_live(const char *text, size_t len, struct oc_jobinfo *t, bool parts_only, char *err,
+			      size_t errlen);
+
+/* argv of `sprio -h -j ID -o FORMAT` (id points into the caller's text). */
+void oc_cli_sprio_argv(const char *id, const char *argv[8]);
+
+/* Its output: the rows of t->job_id (one per partition) into t->prio.
+ * Returns 0 (no row: nprio 0), or -1 with err on a row that does not read. */
+int oc_cli_parse_sprio(const char *text, size_t len, struct oc_jobinfo *t, char *err, size_t errlen);
+
+/* argv of `sacct -j ID -n -P` with steps, for the job panel. */
+void oc_cli_jobinfo_sacct_argv(const char *id, const char *argv[12]);
+
+/* Its output: the record of t->job_id (db true, submit_line) and its
+ * steps into t; no record of the job: db false with db_err. Returns 0,
+ * or -1 with err (a line that does not read). */
+int oc_cli_parse_jobinfo_sacct(const char *text, size_t len, struct oc_jobinfo *t, char *err, size_t errlen);
+
 /* `scontrol show partition --oneliner`. Returns 0 and *out, or -1. */
 int oc_cli_parse_partitions(const char *text, size_t len, struct oc_node_index *ix,
 			    const struct oc_partitions *prev, struct oc_partitions **out, char *err, size_t errlen);

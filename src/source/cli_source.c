@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/jobinfo.h"
 #include "core/timespec.h"
 #include "source/cli_parse.h"
 #include "source/cli_source.h"
@@ -631,6 +632,76 @@ static int cli_sched(struct oc_backend *base, const char *since, const char *unt
 	return 0;
 }
 
+/* One job in full: scontrol show job (and again for the whole array or
+ * het job), sprio when it is pending, sacct -j (cli_text.c, cli_hist.c). */
+static int cli_job(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	struct oc_part_status *st = &next->jobinfo_status;
+	time_t s, u;
+	if (!cli_report_ready(b, next, st, "job", "now", until, &s, &u))
+		return -1;
+	struct oc_jobinfo *t = oc_jobinfo_new();
+	char err[256];
+	if (!t || oc_jobinfo_id(since, &t->job_id, err, sizeof(err)) < 0) {
+		oc_part_status_fail(st, time(NULL), "job", t ? err : "out of memory");
+		oc_jobinfo_unref(&t);
+		return -1;
+	}
+	char id[16];
+	snprintf(id, sizeof(id), "%u", (unsigned)t->job_id);
+	const char *show[] = {"scontrol", "--oneliner", "show", "job", id, NULL};
+	struct oc_run_result r;
+	int rc = oc_cli_run(b->t, b->bin, show, OC_CLI_TIMEOUT_S, &r, err, sizeof(err));
+	/* "Invalid job id specified" comes with exit 1 on stderr. */
+	if (rc != 0 && r.exit_status > 0 && r.err_len && strstr(r.errout, "Invalid job id specified"))
+		rc = 0;
+	else if (rc == 0 && oc_cli_parse_jobinfo_live(r.out, r.out_len, t, false, err, sizeof(err)) < 0)
+		rc = -1;
+	oc_run_result_clear(&r);
+	if (rc != 0)
+		snprintf(t->live_err, sizeof(t->live_err), "scontrol show job: %s", err);
+	uint32_t whole = t->het_job_id ? t->het_job_id : t->array_job_id;
+	if (t->live && whole && whole != t->job_id) {
+		char wid[16];
+		snprintf(wid, sizeof(wid), "%u", (unsigned)whole);
+		show[4] = wid;
+		if (oc_cli_run(b->t, b->bin, show, OC_CLI_TIMEOUT_S, &r, err, sizeof(err)) == 0) {
+			size_t n = t->nparts;
+			struct oc_jpart *v = t->parts;
+			if (oc_cli_parse_jobinfo_live(r.out, r.out_len, t, true, err, sizeof(err)) < 0 || !t->nparts)
+				t->parts = v, t->nparts = n;
+		}
+		oc_run_result_clear(&r);
+	}
+	const struct oc_jpart *self = oc_jobinfo_self(t);
+	if (self && self->state == OC_JOB_PENDING) {
+		const char *argv[8];
+		oc_cli_sprio_argv(id, argv);
+		if (oc_cli_run(b->t, b->bin, argv, OC_CLI_TIMEOUT_S, &r, err, sizeof(err)) != 0 ||
+		    oc_cli_parse_sprio(r.out, r.out_len, t, err, sizeof(err)) < 0)
+			snprintf(t->prio_err, sizeof(t->prio_err), "sprio: %s", err);
+		else if (!t->nprio)
+			snprintf(t->prio_err, sizeof(t->prio_err), "%s",
+				 "sprio lists none for it (the priority plugin is not multifactor, or its priority was set by hand)");
+		oc_run_result_clear(&r);
+	} else {
+		snprintf(t->prio_err, sizeof(t->prio_err), "%s", t->live ? "not pending" : "not in the queue");
+	}
+	if (!b->accounting) {
+		snprintf(t->db_err, sizeof(t->db_err), "accounting is not configured (AccountingStorageType)");
+	} else {
+		const char *argv[12];
+		oc_cli_jobinfo_sacct_argv(id, argv);
+		if (oc_cli_run(b->t, b->bin, argv, OC_CLI_HIST_TIMEOUT_S, &r, err, sizeof(err)) != 0 ||
+		    oc_cli_parse_jobinfo_sacct(r.out, r.out_len, t, err, sizeof(err)) < 0)
+			snprintf(t->db_err, sizeof(t->db_err), "sacct: %s", err);
+		oc_run_result_clear(&r);
+	}
+	oc_jobinfo_publish(next, t);
+	return next->jobinfo_status.error[0] ? -1 : 0;
+}
+
 static void cli_close(struct oc_backend *base)
 {
 	struct cli_backend *b = (struct cli_backend *)base;
@@ -647,6 +718,7 @@ static const struct oc_backend_ops cli_backend_ops = {
 	.history = cli_history,
 	.events = cli_events,
 	.sched = cli_sched,
+	.job = cli_job,
 	.close = cli_close,
 };
 

@@ -17,6 +17,8 @@
 
 #include "actions/writer.h"
 #include "core/hostlist.h"
+#include "core/jobinfo.h"
+#include "core/tres.h"
 
 #define MAX_PAIRS 96
 
@@ -476,6 +478,107 @@ int oc_cli_parse_job_now(const char *text, size_t len, uint32_t job_id, struct o
 	if (rc < 0)
 		memset(out, 0, sizeof(*out));
 	oc_arena_release(&a);
+	free(r);
+	return rc;
+}
+
+/* ---- one job in full (the job panel) ------------------------------------ */
+
+/* One record of `scontrol --oneliner show job` as a part of t. */
+static void jobinfo_part(struct oc_jobinfo *t, const struct record *r, uint32_t id, struct oc_jpart *p)
+{
+	struct oc_arena *a = &t->h.arena;
+	static const char *const none[] = {"None", NULL};
+	char buf[256];
+	memset(p, 0, sizeof(*p));
+	p->job_id = id;
+	p->array_task_id = OC_NONE;
+	p->het_job_offset = OC_NONE;
+	const char *task = rget(r, "ArrayTaskId", buf, sizeof(buf));
+	if (task) {
+		char *e;
+		unsigned long v = isdigit((unsigned char)*task) ? strtoul(task, &e, 10) : 0;
+		if (isdigit((unsigned char)*task) && !*e)
+			p->array_task_id = (uint32_t)v;
+		else
+			p->array_tasks = rdup(a, r, "ArrayTaskId", NULL);
+	}
+	p->het_job_offset = rnum(r, "HetJobOffset", OC_NONE);
+	enum oc_job_state st = OC_JOB_STATE_COUNT;
+	bool have = false;
+	if (rget(r, "JobState", buf, sizeof(buf)))
+		oc_cli_job_state_word(buf, &st, &have);
+	p->state = st == OC_JOB_STATE_COUNT ? OC_JOB_PENDING : st;
+	p->nodes = rdup(a, r, "NodeList", NULL);
+	p->reason = rdup(a, r, "Reason", none);
+	p->partition = rdup(a, r, "Partition", NULL);
+	p->num_nodes = rnum(r, "NumNodes", 0);
+	char tres[1024];
+	p->gpus = rget(r, "TRES", tres, sizeof(tres)) ? (uint32_t)oc_tres_gpus(tres) : 0;
+}
+
+int oc_cli_parse_jobinfo_live(const char *text, size_t len, struct oc_jobinfo *t, bool parts_only, char *err,
+			      size_t errlen)
+{
+	struct record *r = malloc(sizeof(*r));
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	struct oc_jpart *parts = oc_arena_alloc(&t->h.arena, lines * sizeof(*parts));
+	if (!r || !parts) {
+		free(r);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	static const char *const none[] = {"None", NULL};
+	struct oc_arena scratch = {0};
+	size_t nparts = 0;
+	bool any = false;
+	int rc = 0;
+	FOR_LINES(text, len, ls, le) {
+		if (le == ls)
+			continue;
+		if (strncmp(ls, "slurm_load_jobs error: Invalid job id specified", 47) == 0) {
+			any = true;
+			continue;
+		}
+		const char *id = record_begin(&scratch, ls, le, r, "JobId", "job", err, errlen);
+		char *e = NULL;
+		unsigned long long v = id && isdigit((unsigned char)*id) ? strtoull(id, &e, 10) : 0;
+		if (!id || !e || *e || v == 0 || v > UINT32_MAX) {
+			if (id)
+				snprintf(err, errlen, "job record with a bad JobId: \"%.*s\"", line_shown(ls, le), ls);
+			rc = -1;
+			break;
+		}
+		any = true;
+		jobinfo_part(t, r, (uint32_t)v, &parts[nparts++]);
+		if (v != t->job_id || parts_only)
+			continue;
+		struct oc_arena *a = &t->h.arena;
+		t->live = true;
+		t->work_dir = rdup(a, r, "WorkDir", NULL);
+		t->command = rdup(a, r, "Command", NULL);
+		t->std_in = rdup(a, r, "StdIn", NULL);
+		t->std_out = rdup(a, r, "StdOut", NULL);
+		t->std_err = rdup(a, r, "StdErr", NULL);
+		t->tres_per_node = rdup(a, r, "TresPerNode", NULL);
+		t->dependency = rdup(a, r, "Dependency", none);
+		t->batch_host = rdup(a, r, "BatchHost", NULL);
+		t->array_job_id = rnum(r, "ArrayJobId", 0);
+		t->het_job_id = rnum(r, "HetJobId", 0);
+	}
+	if (rc == 0 && !any) {
+		snprintf(err, errlen, "scontrol printed no job record");
+		rc = -1;
+	}
+	if (rc == 0 && nparts) {
+		t->parts = parts;
+		t->nparts = nparts;
+	}
+	if (rc < 0 && !parts_only)
+		t->live = false;
+	oc_arena_release(&scratch);
 	free(r);
 	return rc;
 }

@@ -78,6 +78,8 @@ static struct oc_snapshot *snapshot_next(const struct oc_snapshot *prev)
 		next->ev_status = prev->ev_status;
 		next->sched = oc_sched_ref(prev->sched);
 		next->sched_status = prev->sched_status;
+		next->jobinfo = oc_jobinfo_ref(prev->jobinfo);
+		next->jobinfo_status = prev->jobinfo_status;
 		memcpy(next->status, prev->status, sizeof(next->status));
 		memcpy(next->cluster, prev->cluster, sizeof(next->cluster));
 		memcpy(next->slurm_version, prev->slurm_version, sizeof(next->slurm_version));
@@ -106,16 +108,26 @@ struct oc_snapshot *oc_collector_report_once(struct oc_backend *b, enum oc_repor
 	struct oc_snapshot *next = snapshot_next(prev);
 	if (!next)
 		return NULL;
-	int (*load)(struct oc_backend *, const char *, const char *, struct oc_snapshot *) =
-		kind == OC_REPORT_EVENTS ? b->ops->events : kind == OC_REPORT_SCHED ? b->ops->sched : b->ops->history;
-	struct oc_part_status *st = kind == OC_REPORT_EVENTS ? &next->ev_status
-				    : kind == OC_REPORT_SCHED ? &next->sched_status
-							      : &next->hist_status;
+	int (*load)(struct oc_backend *, const char *, const char *, struct oc_snapshot *) = b->ops->history;
+	struct oc_part_status *st = &next->hist_status;
+	const char *what = "history";
+	switch (kind) {
+	case OC_REPORT_EVENTS:
+		load = b->ops->events, st = &next->ev_status, what = "events";
+		break;
+	case OC_REPORT_SCHED:
+		load = b->ops->sched, st = &next->sched_status, what = "scheduler";
+		break;
+	case OC_REPORT_JOB:
+		load = b->ops->job, st = &next->jobinfo_status, what = "job";
+		break;
+	default:
+		break;
+	}
 	if (load)
 		load(b, since, until, next);
 	else
-		oc_part_status_fail(st, time(NULL), kind == OC_REPORT_SCHED ? "scheduler" : "history",
-				    "not available from this source (a recorded snapshot has none)");
+		oc_part_status_fail(st, time(NULL), what, "not available from this source (a recorded snapshot has none)");
 	if (!prev)
 		next->taken = time(NULL);
 	else
@@ -223,7 +235,7 @@ static void collector_report(struct oc_collector *c, enum oc_report kind)
 	pthread_mutex_lock(&c->lock);
 	/* A report or window changed meanwhile stays due (set_report made it so). */
 	if (strcmp(since, c->rep[kind].since) == 0 && strcmp(until, c->rep[kind].until) == 0)
-		c->rep[kind].due = mono_now() + (kind == OC_REPORT_SCHED ? c->medium_s : c->rep_period_s);
+		c->rep[kind].due = mono_now() + (kind == OC_REPORT_SCHED || kind == OC_REPORT_JOB ? c->medium_s : c->rep_period_s);
 	collector_publish(c, next);
 }
 

@@ -18,6 +18,7 @@
 #include <slurm/slurmdb.h>
 
 #include "core/history.h"
+#include "core/jobinfo.h"
 #include "core/sched.h"
 #include "core/state.h"
 #include "core/timespec.h"
@@ -205,6 +206,24 @@ static void *dbd_connect(char *err, size_t errlen)
 	return db;
 }
 
+/* slurmdb_jobs_get for cond on cluster, as sacct asks (no filter on the
+ * scheduling flags); NULL with err. */
+static oc_list jobs_get(void *db, slurmdb_job_cond_t *cond, const char *cluster, char *err, size_t errlen)
+{
+	cond->db_flags = SLURMDB_JOB_FLAG_NOTSET;
+	cond->cluster_list = slurm_list_create(NULL);
+	if (cluster && *cluster)
+		slurm_list_append(cond->cluster_list, (void *)cluster);
+	errno = 0;
+	oc_list l = slurmdb_jobs_get(db, cond);
+	int e = errno;
+	slurm_list_destroy(cond->cluster_list);
+	cond->cluster_list = NULL;
+	if (!l)
+		snprintf(err, errlen, "slurmdbd: job query: %s", slurm_strerror(e ? e : SLURM_ERROR));
+	return l;
+}
+
 /* The records of [since, until] from slurmdbd; NULL with err. */
 static struct oc_history *hist_query(const char *cluster, time_t since, time_t until, char *err, size_t errlen)
 {
@@ -216,23 +235,89 @@ static struct oc_history *hist_query(const char *cluster, time_t since, time_t u
 	cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC;
 	cond.usage_start = since;
 	cond.usage_end = until;
-	cond.db_flags = SLURMDB_JOB_FLAG_NOTSET; /* as sacct: no filter on the scheduling flags */
-	cond.cluster_list = slurm_list_create(NULL);
-	if (cluster && *cluster)
-		slurm_list_append(cond.cluster_list, (void *)cluster);
-	errno = 0;
-	oc_list l = slurmdb_jobs_get(db, &cond);
-	int e = errno;
-	slurm_list_destroy(cond.cluster_list);
-	struct oc_history *h = NULL;
-	if (!l)
-		snprintf(err, errlen, "slurmdbd: job query: %s", slurm_strerror(e ? e : SLURM_ERROR));
-	else
-		h = hist_convert(l, db, since, until, err, errlen);
+	oc_list l = jobs_get(db, &cond, cluster, err, errlen);
+	struct oc_history *h = l ? hist_convert(l, db, since, until, err, errlen) : NULL;
 	if (l)
 		slurm_list_destroy(l);
 	slurmdb_connection_close(&db);
 	return h;
+}
+
+static void step_fill(struct oc_jobinfo *t, const slurmdb_step_rec_t *r, struct oc_jstep *p)
+{
+	memset(p, 0, sizeof(*p));
+	oc_jstep_id_text(r->step_id.step_id, r->step_id.step_het_comp == NO_VAL ? OC_NONE : r->step_id.step_het_comp, p->id,
+			 sizeof(p->id));
+	p->name = oc_arena_strdup_nonempty(&t->h.arena, r->stepname);
+	p->state = oc_slurm_job_state(r->state);
+	int ec = (int)r->exitcode;
+	p->exit_code = WEXITSTATUS(ec);
+	if (WIFSIGNALED(ec))
+		p->signal = WTERMSIG(ec);
+	p->start_time = r->start;
+	p->end_time = r->end;
+	p->elapsed_s = r->elapsed;
+	p->nodes = r->nodes && strcmp(r->nodes, "None assigned") != 0 ? oc_arena_strdup_nonempty(&t->h.arena, r->nodes)
+									: NULL;
+	p->ntasks = r->ntasks == NO_VAL ? OC_NONE : r->ntasks;
+}
+
+/* The newest record of t->job_id in l into t. */
+static void jobinfo_convert(struct oc_jobinfo *t, oc_list l)
+{
+	slurmdb_job_rec_t *r, *rec = NULL;
+	oc_list_itr it = slurm_list_iterator_create(l);
+	while ((r = slurm_list_next(it)))
+		if (r->jobid == t->job_id)
+			rec = r;
+	slurm_list_iterator_destroy(it);
+	if (!rec) {
+		snprintf(t->db_err, sizeof(t->db_err), "slurmdbd has no record of it yet");
+		return;
+	}
+	t->db = true;
+	t->submit_line = oc_arena_strdup_nonempty(&t->h.arena, rec->submit_line);
+	int count = rec->steps ? slurm_list_count(rec->steps) : 0;
+	t->steps = count > 0 ? oc_arena_alloc(&t->h.arena, (size_t)count * sizeof(*t->steps)) : NULL;
+	if (!t->steps)
+		return;
+	slurmdb_step_rec_t *sr;
+	it = slurm_list_iterator_create(rec->steps);
+	while ((sr = slurm_list_next(it)) && t->nsteps < (size_t)count)
+		step_fill(t, sr, &t->steps[t->nsteps++]);
+	slurm_list_iterator_destroy(it);
+}
+
+void oc_slurm_jobinfo_db(bool enabled, const char *cluster, struct oc_jobinfo *t)
+{
+	if (!enabled) {
+		snprintf(t->db_err, sizeof(t->db_err), "accounting is not configured (AccountingStorageType)");
+		return;
+	}
+	void *db = dbd_connect(t->db_err, sizeof(t->db_err));
+	if (!db)
+		return;
+	/* As sacct -j ID: that job (an array's or het job's own id brings
+	 * its tasks too; the record of the id is kept), all time, steps. */
+	slurm_selected_step_t sel;
+	memset(&sel, 0, sizeof(sel));
+	sel.array_task_id = NO_VAL;
+	sel.het_job_offset = NO_VAL;
+	sel.step_id.job_id = t->job_id;
+	sel.step_id.step_id = NO_VAL;
+	sel.step_id.step_het_comp = NO_VAL;
+	slurmdb_job_cond_t cond;
+	memset(&cond, 0, sizeof(cond));
+	cond.flags = JOBCOND_FLAG_NO_TRUNC;
+	cond.step_list = slurm_list_create(NULL);
+	slurm_list_append(cond.step_list, &sel);
+	oc_list l = jobs_get(db, &cond, cluster, t->db_err, sizeof(t->db_err));
+	slurm_list_destroy(cond.step_list);
+	if (l)
+		jobinfo_convert(t, l);
+	if (l)
+		slurm_list_destroy(l);
+	slurmdb_connection_close(&db);
 }
 
 int oc_slurm_history_load(bool enabled, const char *cluster, const char *since, const char *until,

@@ -26,4 +26,9 @@ int oc_slurm_events_load(bool enabled, const char *cluster, const char *since, c
  * next->sched and next->sched_status. */
 int oc_slurm_sched_load(struct oc_snapshot *next);
 
+/* slurmdbd's record of job t->job_id (what `sacct -j ID` reads, its steps
+ * included) into t: submit_line and steps, db true; or db_err. enabled:
+ * accounting is configured. */
+void oc_slurm_jobinfo_db(bool enabled, const char *cluster, struct oc_jobinfo *t);
+
 #endif

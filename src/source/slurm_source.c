@@ -22,6 +22,7 @@
 #include "core/tres.h"
 #include "source/slurm_acct.h"
 #include "source/slurm_hist.h"
+#include "source/slurm_jobinfo.h"
 #include "source/slurm_compat.h"
 #include "source/slurm_convert.h"
 #include "core/jobreason.h"
@@ -902,6 +903,15 @@ static int slurm_sched(struct oc_backend *base, const char *since, const char *u
 	return oc_slurm_sched_load(next);
 }
 
+static int slurm_job(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
+{
+	(void)until;
+	struct slurm_backend *b = (struct slurm_backend *)base;
+	if (!report_ready(b, next, &next->jobinfo_status, "job"))
+		return -1;
+	return oc_slurm_jobinfo_load(b->accounting, b->cluster, since, next);
+}
+
 static void slurm_close(struct oc_backend *base)
 {
 	struct slurm_backend *b = (struct slurm_backend *)base;
@@ -915,6 +925,7 @@ static const struct oc_backend_ops slurm_backend_ops = {
 	.history = slurm_history,
 	.events = slurm_events,
 	.sched = slurm_sched,
+	.job = slurm_job,
 	.close = slurm_close,
 };
 

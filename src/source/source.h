@@ -34,6 +34,11 @@ struct oc_backend_ops {
 	/* slurmctld's statistics (what `sdiag` shows) into next->sched and
 	 * next->sched_status; since and until are not used. */
 	int (*sched)(struct oc_backend *b, const char *since, const char *until, struct oc_snapshot *next);
+	/* One job in full (the job panel) into next->jobinfo and
+	 * next->jobinfo_status; since is the job id in decimal, until is
+	 * not used. Each source (slurmctld, sprio, slurmdbd) that fails is
+	 * said in the table; the status fails only when none answered. */
+	int (*job)(struct oc_backend *b, const char *since, const char *until, struct oc_snapshot *next);
 	/* Free the backend. */
 	void (*close)(struct oc_backend *b);
 };

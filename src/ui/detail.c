@@ -26,6 +26,7 @@
 struct detail {
 	char node[128];
 	uint32_t job_id;  /* 0: the node */
+	int scroll;       /* the job panel's first line shown */
 	const struct oc_history *ended_of; /* the table ended[] indexes (not a reference: compared only) */
 	uint64_t ended_gen;
 	char ended_node[128];
@@ -338,9 +339,9 @@ int oc_detail_wrapped(WINDOW *w, int y, int last, int width, const char *label, 
 
 static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 {
-	const struct detail *d = oc_overlay_find(app, &detail_ops);
+	struct detail *d = oc_overlay_find(app, &detail_ops);
 	if (d && d->job_id) {
-		oc_job_detail_fill(app, w, h, width, d->job_id);
+		oc_job_detail_fill(app, w, h, width, d->job_id, &d->scroll);
 		return;
 	}
 	const struct oc_snapshot *s = app->snap;
@@ -365,7 +366,7 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	if (y < h - 1)
 		y = node_events(app, w, y, h, width, detail_node(app));
 	if (y < h - 1 && d)
-		node_ended(app, w, y, h, width, (struct detail *)d, detail_node(app));
+		node_ended(app, w, y, h, width, d, detail_node(app));
 }
 
 void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,
@@ -395,13 +396,29 @@ static void detail_draw(struct oc_app *app, void *priv, int y, int h, int width)
 	oc_app_panel_once(app, h - 2, width - 4 > 100 ? 100 : width - 4, y, h, width, detail_fill);
 }
 
-/* Esc, Enter or q close the panel; other keys go on to the view (moving
- * on shows the next node's detail). */
+/* The job report stops with the job panel. */
+static void job_report_stop(struct oc_app *app)
+{
+	if (app->hooks->set_report)
+		app->hooks->set_report(app->hooks->ctx, OC_REPORT_JOB, NULL, NULL);
+}
+
+/* Esc, Enter or q close the panel; PgUp/PgDn scroll a job's panel; other
+ * keys go on to the view (moving on shows the next node's or job's
+ * detail). */
 static void detail_key(struct oc_app *app, void *priv, int ch, bool wide, int act)
 {
-	(void)priv;
+	struct detail *d = priv;
 	(void)ch;
 	(void)wide;
+	if (d->job_id && (act == OC_ACT_MOVE_PGDN || act == OC_ACT_MOVE_PGUP)) {
+		int page = LINES > 8 ? LINES - 8 : 1;
+		d->scroll += act == OC_ACT_MOVE_PGDN ? page : -page; /* clamped when drawn */
+		if (d->scroll < 0)
+			d->scroll = 0;
+		app->dirty = true;
+		return;
+	}
 	oc_overlay_remove(app, &detail_ops);
 	if (act == OC_ACT_BACK || act == OC_ACT_OPEN || act == OC_ACT_QUIT)
 		return;
@@ -415,8 +432,9 @@ static void detail_key(struct oc_app *app, void *priv, int ch, bool wide, int ac
 
 static void detail_close(struct oc_app *app, void *priv)
 {
-	(void)app;
 	struct detail *d = priv;
+	if (d && d->job_id)
+		job_report_stop(app);
 	if (d)
 		free(d->ended);
 	free(priv);
@@ -451,6 +469,8 @@ void oc_app_show_node(struct oc_app *app, const char *node)
 {
 	struct detail *d = detail_open(app);
 	if (d) {
+		if (d->job_id)
+			job_report_stop(app);
 		snprintf(d->node, sizeof(d->node), "%s", node);
 		d->job_id = 0;
 	}
@@ -470,7 +490,14 @@ void oc_app_show_job(struct oc_app *app, uint32_t job_id)
 	struct detail *d = detail_open(app);
 	if (d) {
 		d->node[0] = '\0';
+		if (d->job_id != job_id)
+			d->scroll = 0;
 		d->job_id = job_id;
+		/* Its full record, now and every few seconds while shown. */
+		char id[16];
+		snprintf(id, sizeof(id), "%u", (unsigned)job_id);
+		if (app->hooks->set_report)
+			app->hooks->set_report(app->hooks->ctx, OC_REPORT_JOB, id, NULL);
 	}
 }
 

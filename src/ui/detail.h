@@ -22,7 +22,8 @@ void oc_app_show_node(struct oc_app *app, const char *node);
 
 /* Open the detail panel of a job (or show that job in the open one). */
 void oc_app_show_job(struct oc_app *app, uint32_t job_id);
-/* The job's lines of the panel (jobdetail.c). */
-void oc_job_detail_fill(struct oc_app *app, WINDOW *w, int h, int width, uint32_t id);
+/* The job's panel (jobdetail.c), its lines from *scroll on (clamped to
+ * what there is). */
+void oc_job_detail_fill(struct oc_app *app, WINDOW *w, int h, int width, uint32_t id, int *scroll);
 
 #endif

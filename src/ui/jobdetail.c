@@ -1,16 +1,23 @@
-/* jobdetail.c: what the detail panel (detail.c) shows of one job, from
- * the snapshot: who, where, its state and Slurm's reason explained in
- * words (core/jobexplain.c), the expected start, times, nodes and GPUs.
- * Enter on a job in the queue view opens it; the job keys (c, K, h, e, Q,
- * T) act on it there. A job that is no longer in the queue is shown from
- * the history (s->history: state, exit code and signal, elapsed, folder,
- * submit line), as Enter in the history view opens it. */
+/* jobdetail.c: what the detail panel (detail.c) shows of one job: from
+ * the snapshot's queue who, where, its state and Slurm's reason explained
+ * in words (core/jobexplain.c), the expected start, times, nodes and
+ * GPUs; from the job's own report (s->jobinfo, loaded while the panel is
+ * open: OC_REPORT_JOB) its folder, command, output paths, GPUs per node,
+ * dependency, the priority factors of a pending job, the parts of its
+ * array or het job, its submit line and its steps. Enter on a job in the
+ * queue view opens it; the job keys (c, K, h, e, Q, T) act on it there.
+ * A job that is no longer in the queue is shown from the history
+ * (s->history: state, exit code and signal, elapsed, folder, submit line)
+ * with its steps, as Enter in the history view opens it. The lines are
+ * drawn on a pad and copied into the panel from the line scrolled to
+ * (PgUp/PgDn), so a long job fits an 80x24 screen. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cells.h"
 #include "core/history.h"
+#include "core/jobinfo.h"
 #include "core/jobexplain.h"
 #include "core/state.h"
 #include "core/views.h"
@@ -99,12 +106,12 @@ static const struct oc_hjob *find_ended(const struct oc_snapshot *s, uint32_t id
 }
 
 /* A job that ended, as slurmdbd has it (sacct's fields), from line 1. */
-static void ended_lines(struct oc_app *app, WINDOW *w, int h, int width, const struct oc_hjob *j)
+static int ended_lines(struct oc_app *app, WINDOW *w, int y, int last, int width, const struct oc_hjob *j)
 {
 	char buf[1024], id[32], t[96], el[32], lim[32];
 	oc_hjob_id_text(j, id, sizeof(id));
 	snprintf(buf, sizeof(buf), "%s  %s", id, j->name ? j->name : "");
-	int y = oc_detail_field(w, 1, width, "Job", buf, A_NORMAL);
+	y = oc_detail_field(w, y, width, "Job", buf, A_NORMAL);
 	snprintf(buf, sizeof(buf), "%s   account %s", j->user ? j->user : "?", j->account ? j->account : "-");
 	y = oc_detail_field(w, y, width, "User", buf, A_NORMAL);
 	snprintf(buf, sizeof(buf), "%s   QoS %s", j->partition ? j->partition : "-", j->qos ? j->qos : "-");
@@ -130,13 +137,156 @@ static void ended_lines(struct oc_app *app, WINDOW *w, int h, int width, const s
 		y = oc_detail_field(w, y, width, "Requeued", buf, A_NORMAL);
 	}
 	y = oc_detail_field(w, y, width, "Folder", j->work_dir ? j->work_dir : "-", A_NORMAL);
-	if (y < h - 1)
-		oc_detail_wrapped(w, y, h - 2, width, "Submitted as", j->submit_line ? j->submit_line : "-", A_NORMAL);
+	return oc_detail_wrapped(w, y, last, width, "Submitted as", j->submit_line ? j->submit_line : "-", A_NORMAL);
 }
 
-void oc_job_detail_fill(struct oc_app *app, WINDOW *w, int h, int width, uint32_t id)
+/* The report of job id when it is the one loaded, else NULL. */
+static const struct oc_jobinfo *info_of(const struct oc_snapshot *s, uint32_t id)
+{
+	return s && s->jobinfo && s->jobinfo->job_id == id ? s->jobinfo : NULL;
+}
+
+static int note_line(WINDOW *w, int y, int last, int width, const char *label, const char *text)
+{
+	return oc_detail_wrapped(w, y, last, width, label, text, oc_theme_attr(OC_ROLE_DIM));
+}
+
+/* What slurmctld has beyond the queue's table: paths, command, GPUs per
+ * node, dependency. */
+static int live_lines(WINDOW *w, int y, int last, int width, const struct oc_jobinfo *t)
+{
+	if (t->tres_per_node)
+		y = oc_detail_field(w, y, width, "Per node", t->tres_per_node, A_NORMAL);
+	if (t->batch_host)
+		y = oc_detail_field(w, y, width, "Batch host", t->batch_host, A_NORMAL);
+	if (t->dependency)
+		y = oc_detail_field(w, y, width, "Dependency", t->dependency, A_NORMAL);
+	y = oc_detail_field(w, y, width, "Folder", t->work_dir ? t->work_dir : "-", A_NORMAL);
+	y = oc_detail_wrapped(w, y, last, width, "Command", t->command ? t->command : "-", A_NORMAL);
+	y = oc_detail_field(w, y, width, "Stdout", t->std_out ? t->std_out : "-", A_NORMAL);
+	y = oc_detail_field(w, y, width, "Stderr", t->std_err ? t->std_err : "-", A_NORMAL);
+	if (t->std_in && strcmp(t->std_in, "/dev/null") != 0)
+		y = oc_detail_field(w, y, width, "Stdin", t->std_in, A_NORMAL);
+	return y;
+}
+
+/* The priority factors of a pending job, one line per partition, as sprio
+ * prints them (weighted). */
+static int prio_lines(WINDOW *w, int y, int last, int width, const struct oc_jobinfo *t)
+{
+	char buf[512];
+	if (!t->nprio)
+		return note_line(w, y, last, width, "Factors", t->prio_err[0] ? t->prio_err : "-");
+	for (size_t i = 0; i < t->nprio && y <= last; i++) {
+		const struct oc_prio *p = &t->prio[i];
+		snprintf(buf, sizeof(buf),
+			 "%s: age %.0f, fairshare %.0f, jobsize %.0f, partition %.0f, qos %.0f, assoc %.0f, site %d, "
+			 "nice %d%s%s",
+			 p->partition ? p->partition : "-", p->age, p->fairshare, p->jobsize, p->part, p->qos, p->assoc,
+			 p->site, p->nice, p->tres_text ? ", tres " : "", p->tres_text ? p->tres_text : "");
+		y = oc_detail_wrapped(w, y, last, width, i ? "" : "Factors", buf, A_NORMAL);
+	}
+	return y;
+}
+
+/* The other records of its array or het job, one line each. */
+static int part_lines(WINDOW *w, int y, int last, int width, const struct oc_jobinfo *t)
+{
+	if (t->nparts < 2)
+		return y;
+	char buf[512], id[48];
+	snprintf(buf, sizeof(buf), "%zu records", t->nparts);
+	y = oc_detail_field(w, y, width, t->het_job_id ? "Het job" : "Array", buf, A_NORMAL);
+	for (size_t i = 0; i < t->nparts && y <= last; i++) {
+		const struct oc_jpart *p = &t->parts[i];
+		if (p->array_tasks)
+			snprintf(id, sizeof(id), "%u_[%s]", (unsigned)(t->array_job_id ? t->array_job_id : p->job_id),
+				 p->array_tasks);
+		else if (p->array_task_id != OC_NONE)
+			snprintf(id, sizeof(id), "%u_%u", (unsigned)t->array_job_id, (unsigned)p->array_task_id);
+		else if (p->het_job_offset != OC_NONE)
+			snprintf(id, sizeof(id), "%u+%u", (unsigned)t->het_job_id, (unsigned)p->het_job_offset);
+		else
+			snprintf(id, sizeof(id), "%u", (unsigned)p->job_id);
+		snprintf(buf, sizeof(buf), "%c %-14s %-10s %-8s %u GPUs  %s", p->job_id == t->job_id ? '>' : ' ', id,
+			 oc_job_state_name(p->state), p->partition ? p->partition : "-", (unsigned)p->gpus,
+			 p->nodes ? p->nodes : p->reason ? p->reason : "");
+		y = oc_detail_field(w, y, width, "", buf, A_NORMAL);
+	}
+	return y;
+}
+
+/* slurmdbd's steps of the job, as sacct lists them. */
+static int step_lines(WINDOW *w, int y, int last, int width, const struct oc_jobinfo *t)
+{
+	if (!t->db)
+		return note_line(w, y, last, width, "Steps", t->db_err[0] ? t->db_err : "-");
+	if (!t->nsteps)
+		return oc_detail_field(w, y, width, "Steps", "none recorded", oc_theme_attr(OC_ROLE_DIM));
+	char buf[512], el[32];
+	for (size_t i = 0; i < t->nsteps && y <= last; i++) {
+		const struct oc_jstep *p = &t->steps[i];
+		oc_elapsed_text(p->elapsed_s, el, sizeof(el));
+		snprintf(buf, sizeof(buf), "%-11s %-10s %3d:%-3d %s  %s  %s", p->id, oc_job_state_name(p->state),
+			 p->exit_code, p->signal, el, p->name ? p->name : "", p->nodes ? p->nodes : "");
+		y = oc_detail_field(w, y, width, i ? "" : "Steps", buf,
+				    p->state == OC_JOB_COMPLETE || p->state == OC_JOB_RUNNING ? A_NORMAL
+												: oc_theme_attr(OC_ROLE_WARN));
+	}
+	return y;
+}
+
+/* The job report's lines (or why there are none yet), from line y. */
+static int report_lines(struct oc_app *app, WINDOW *w, int y, int last, int width, uint32_t id, bool live)
+{
+	const struct oc_snapshot *s = app->snap;
+	const struct oc_jobinfo *t = info_of(s, id);
+	if (!t) {
+		const char *why = s && s->jobinfo_status.error[0] ? s->jobinfo_status.error : "loading the job's record...";
+		return note_line(w, y, last, width, "", why);
+	}
+	if (live) {
+		if (t->live)
+			y = live_lines(w, y, last, width, t);
+		else if (t->live_err[0])
+			y = note_line(w, y, last, width, "slurmctld", t->live_err);
+		const struct oc_jpart *self = oc_jobinfo_self(t);
+		if (self && self->state == OC_JOB_PENDING)
+			y = prio_lines(w, y, last, width, t);
+		if (t->db && t->submit_line)
+			y = oc_detail_wrapped(w, y, last, width, "Submitted as", t->submit_line, A_NORMAL);
+	}
+	y = part_lines(w, y, last, width, t);
+	return step_lines(w, y, last, width, t);
+}
+
+/* The lines of job id, from line 0 of pad; returns how many. */
+static int job_lines(struct oc_app *app, WINDOW *pad, int last, int width, uint32_t id)
 {
 	const struct oc_job *j = find_job(app->snap, id);
+	/* A job that ended (slurmctld keeps it MinJobAge seconds) reads
+	 * better from slurmdbd's record: exit code, elapsed, submit line. */
+	const struct oc_hjob *e = !j || !oc_job_active(j) ? find_ended(app->snap, id) : NULL;
+	if (e) {
+		int y = ended_lines(app, pad, 0, last, width, e);
+		return report_lines(app, pad, y, last, width, id, false);
+	}
+	if (!j) {
+		int y = oc_detail_field(pad, 0, width, "", "this job has left the queue (it ended; the history view, 9, lists it)",
+					oc_theme_attr(OC_ROLE_DIM));
+		return report_lines(app, pad, y, last, width, id, false);
+	}
+	int y = job_head_lines(app, pad, 0, last, width, j);
+	y = job_body_lines(app, pad, y, width, j);
+	y = report_lines(app, pad, y, last, width, id, true);
+	return oc_detail_field(pad, y, width, "Keys", "c cancel  K signal  h hold  e release  Q requeue  T time limit",
+			       oc_theme_attr(OC_ROLE_DIM));
+}
+
+#define JOB_PAD_LINES 400
+
+void oc_job_detail_fill(struct oc_app *app, WINDOW *w, int h, int width, uint32_t id, int *scroll)
+{
 	werase(w);
 	box(w, 0, 0);
 	wmove(w, 0, 2);
@@ -147,21 +297,23 @@ void oc_job_detail_fill(struct oc_app *app, WINDOW *w, int h, int width, uint32_
 	wattrset(w, A_NORMAL);
 	wmove(w, 0, width - 15 > 0 ? width - 15 : 0);
 	oc_put_text(w, " Esc closes ", 12, false, false);
-	/* A job that ended (slurmctld keeps it MinJobAge seconds) reads
-	 * better from slurmdbd's record: exit code, elapsed, submit line. */
-	const struct oc_hjob *e = !j || !oc_job_active(j) ? find_ended(app->snap, id) : NULL;
-	if (e) {
-		ended_lines(app, w, h, width, e);
+	WINDOW *pad = newpad(JOB_PAD_LINES, width);
+	if (!pad)
 		return;
+	int n = job_lines(app, pad, JOB_PAD_LINES - 1, width, id);
+	int rows = h - 2;
+	if (*scroll > n - rows)
+		*scroll = n - rows;
+	if (*scroll < 0)
+		*scroll = 0;
+	int shown = n - *scroll < rows ? n - *scroll : rows;
+	if (shown > 0 && width > 2)
+		copywin(pad, w, *scroll, 1, 1, 1, shown, width - 2, FALSE);
+	delwin(pad);
+	if (n > rows) {
+		char more[64];
+		snprintf(more, sizeof(more), " lines %d-%d of %d  PgUp/PgDn ", *scroll + 1, *scroll + shown, n);
+		wmove(w, h - 1, 2);
+		oc_put_text(w, more, width - 4, false, false);
 	}
-	if (!j) {
-		oc_detail_field(w, 2, width, "", "this job has left the queue (it ended; the history view, 9, lists it)",
-				oc_theme_attr(OC_ROLE_DIM));
-		return;
-	}
-	int y = job_head_lines(app, w, 1, h - 10, width, j);
-	y = job_body_lines(app, w, y, width, j);
-	if (y < h - 1)
-		oc_detail_field(w, y, width, "Keys", "c cancel  K signal  h hold  e release  Q requeue  T time limit",
-				oc_theme_attr(OC_ROLE_DIM));
 }

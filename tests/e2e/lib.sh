@@ -35,7 +35,7 @@ if [ -n "${E2E_BACKEND:-}" ]; then
 	E2E_BIN_LOG="$e2e_xdg/bin.log"
 	: >"$E2E_BIN_LOG"
 	chmod 0666 "$E2E_BIN_LOG"
-	for c in sinfo squeue scontrol sacctmgr sbatch scancel sacct; do
+	for c in sinfo squeue scontrol sacctmgr sbatch scancel sacct sprio sdiag; do
 		real=$(command -v "$c") || fail "$c not found"
 		printf '#!/bin/sh\necho "%s $*" >>%s\nexec %s "$@"\n' "$c" "$E2E_BIN_LOG" "$real" >"$e2e_xdg/bin/$c"
 		chmod 0755 "$e2e_xdg/bin/$c"

@@ -148,7 +148,11 @@ e2e_keys Enter
 e2e_wait "job $j3 " 5
 e2e_wait "State +FAILED +exit code 3, signal 0" 5
 e2e_wait "Submitted as +sbatch --parsable -J $name-3 " 5
-ok "Enter shows the ended job: exit code 3 and its submit line"
+# Its steps as sacct lists them: the batch step failed with exit code 3.
+bstep=$(sacct -n -P -j "$j3" -o JobID,State,ExitCode | awk -F'|' '$1 ~ /\.batch$/ { split($2, s, " "); print s[1] " +" $3 }')
+[ -n "$bstep" ] || fail "sacct lists no batch step of $j3"
+e2e_wait "batch +$bstep " 15
+ok "Enter shows the ended job: exit code 3, its submit line and its batch step ($bstep) as sacct"
 e2e_keys Escape
 e2e_wait_gone "job $j3 " 5
 

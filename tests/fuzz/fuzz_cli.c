@@ -1,7 +1,8 @@
 /* fuzz_cli.c: the CLI backend's parsers of what the Slurm commands print
  * (source/cli_json.c, cli_text.c: `sinfo --json`, `squeue --json`,
  * `scontrol show partition|reservation|config|assoc_mgr|job`, `sacctmgr
- * -P -n`, sacct's history and sacctmgr's node events, cli_hist.c). The first byte picks the parser, the rest is the command's
+ * -P -n`, sacct's history and sacctmgr's node events, cli_hist.c; the job
+ * panel's scontrol show job, sprio and sacct -j). The first byte picks the parser, the rest is the command's
  * output (followed by a NUL, as a transport returns it). Properties: 0 with a table or -1 with a message and no table;
  * every node index of a table points into the node table it was resolved
  * against; rows hold NUL-terminated names. */
@@ -55,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct oc_nodes *nodes = fuzz_nodes();
 	struct oc_node_index ix = {.nodes = nodes};
 	int rc = -1;
-	switch (data[0] % 11) {
+	switch (data[0] % 14) {
 	case 0: {
 		struct oc_nodes *out = NULL;
 		rc = oc_cli_parse_nodes_json(text, len, NULL, &out, err, sizeof(err));
@@ -143,12 +144,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		oc_sched_unref(&out);
 		break;
 	}
+	case 11:
+	case 12:
+	case 13: {
+		/* The job panel's commands: scontrol show job (11), sprio (12),
+		 * sacct -j (13), for job 164. */
+		struct oc_jobinfo *t = oc_jobinfo_new();
+		FUZZ_ASSERT(t != NULL, "ENOMEM");
+		t->job_id = 164;
+		if (data[0] % 14 == 11)
+			rc = oc_cli_parse_jobinfo_live(text, len, t, false, err, sizeof(err));
+		else if (data[0] % 14 == 12)
+			rc = oc_cli_parse_sprio(text, len, t, err, sizeof(err));
+		else
+			rc = oc_cli_parse_jobinfo_sacct(text, len, t, err, sizeof(err));
+		for (size_t i = 0; i < t->nparts; i++)
+			FUZZ_ASSERT(t->parts[i].job_id != 0, "a part without a job id");
+		if (rc < 0)
+			FUZZ_ASSERT(t->nprio == 0 && t->nsteps == 0 && !t->db, "a failed parse left rows");
+		for (size_t i = 0; i < t->nsteps; i++)
+			FUZZ_ASSERT(t->steps[i].id[0] != '\0', "a step without an id");
+		oc_jobinfo_unref(&t);
+		break;
+	}
 	default: {
 		/* assoc_mgr text alone (5), or split at the first NUL into
 		 * assoc_mgr, sacctmgr assoc and sacctmgr qos output (6). */
 		const char *parts[3] = {text, NULL, NULL};
 		size_t lens[3] = {len, 0, 0};
-		if (data[0] % 11 == 6) {
+		if (data[0] % 14 == 6) {
 			for (int p = 0; p < 2; p++) {
 				const char *nul = memchr(parts[p], '\0', lens[p]);
 				if (!nul)

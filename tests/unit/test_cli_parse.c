@@ -21,6 +21,7 @@
 #include "core/state.h"
 #include "actions/writer.h"
 #include "core/jobreason.h"
+#include "core/jobinfo.h"
 #include "source/cli_parse.h"
 #include "source/cli_source.h"
 #include "source/source.h"
@@ -1001,6 +1002,128 @@ static void test_events(void **state)
 	oc_events_unref(&e);
 }
 
+/* The job panel's three commands, recorded on the local cluster: an array
+ * (163, tasks 1-3%1, whose job name holds "Key=1") with task 1 (job 164)
+ * running two steps, `sprio` of two pending jobs, `sacct -j 164`. */
+static void test_jobinfo(void **state)
+{
+	(void)state;
+	size_t len;
+	char err[256];
+	char *t = slurp("scontrol_job_array.txt", &len);
+	struct oc_jobinfo *ji = oc_jobinfo_new();
+	ji->job_id = 164;
+	assert_int_equal(oc_cli_parse_jobinfo_live(t, len, ji, false, err, sizeof(err)), 0);
+	assert_true(ji->live);
+	assert_string_equal(ji->std_out, "/tmp/rec-163_1.out");
+	assert_string_equal(ji->work_dir, "/tmp");
+	assert_string_equal(ji->tres_per_node, "gres:gpu:1");
+	assert_null(ji->dependency);
+	assert_int_equal(ji->array_job_id, 163);
+	assert_int_equal(ji->nparts, 2);
+	const struct oc_jpart *self = oc_jobinfo_self(ji);
+	assert_non_null(self);
+	assert_int_equal(self->state, OC_JOB_RUNNING);
+	assert_int_equal(self->array_task_id, 1);
+	assert_string_equal(self->nodes, "gpu-st-b300-9");
+	assert_int_equal(self->gpus, 1);
+	const struct oc_jpart *pend = &ji->parts[self == &ji->parts[0] ? 1 : 0];
+	assert_string_equal(pend->array_tasks, "2-3%1");
+	assert_int_equal(pend->state, OC_JOB_PENDING);
+	assert_string_equal(pend->reason, "JobArrayTaskLimit");
+	oc_jobinfo_unref(&ji);
+	/* Not one of the records: not live. scontrol's own word: the same. */
+	ji = oc_jobinfo_new();
+	ji->job_id = 999;
+	assert_int_equal(oc_cli_parse_jobinfo_live(t, len, ji, false, err, sizeof(err)), 0);
+	assert_false(ji->live);
+	oc_jobinfo_unref(&ji);
+	free(t);
+	static const char invalid[] = "slurm_load_jobs error: Invalid job id specified\n";
+	ji = oc_jobinfo_new();
+	ji->job_id = 5;
+	assert_int_equal(oc_cli_parse_jobinfo_live(invalid, sizeof(invalid) - 1, ji, false, err, sizeof(err)), 0);
+	assert_false(ji->live);
+	assert_int_equal(oc_cli_parse_jobinfo_live("", 0, ji, false, err, sizeof(err)), -1);
+	assert_int_equal(oc_cli_parse_jobinfo_live("hello\n", 6, ji, false, err, sizeof(err)), -1);
+	oc_jobinfo_unref(&ji);
+
+	t = slurp("sprio.txt", &len);
+	ji = oc_jobinfo_new();
+	ji->job_id = 136;
+	assert_int_equal(oc_cli_parse_sprio(t, len, ji, err, sizeof(err)), 0);
+	assert_int_equal(ji->nprio, 1);
+	assert_string_equal(ji->prio[0].partition, "large");
+	assert_true(ji->prio[0].fairshare == 43 && ji->prio[0].part == 30000 && ji->prio[0].qos == 300);
+	assert_int_equal(ji->prio[0].site, 0);
+	assert_null(ji->prio[0].tres_text);
+	oc_jobinfo_unref(&ji);
+	ji = oc_jobinfo_new();
+	ji->job_id = 7;
+	assert_int_equal(oc_cli_parse_sprio(t, len, ji, err, sizeof(err)), 0);
+	assert_int_equal(ji->nprio, 0);
+	static const char tres[] = "7|gpu|0|12|0|40|3|100|0|-5|gres/gpu=20,cpu=2\n";
+	assert_int_equal(oc_cli_parse_sprio(tres, sizeof(tres) - 1, ji, err, sizeof(err)), 0);
+	assert_int_equal(ji->nprio, 1);
+	assert_int_equal(ji->prio[0].nice, -5);
+	assert_true(ji->prio[0].tres == 22);
+	assert_string_equal(ji->prio[0].tres_text, "gres/gpu=20,cpu=2");
+	static const char bad[] = "7|gpu|zero|12|0|40|3|100|0|0|\n";
+	assert_int_equal(oc_cli_parse_sprio(bad, sizeof(bad) - 1, ji, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a number"));
+	assert_int_equal(oc_cli_parse_sprio("7|gpu\n", 6, ji, err, sizeof(err)), -1);
+	oc_jobinfo_unref(&ji);
+	free(t);
+
+	t = slurp("sacct_job_steps.txt", &len);
+	ji = oc_jobinfo_new();
+	ji->job_id = 164;
+	assert_int_equal(oc_cli_parse_jobinfo_sacct(t, len, ji, err, sizeof(err)), 0);
+	assert_true(ji->db);
+	assert_non_null(strstr(ji->submit_line, "sbatch --parsable -A team-a"));
+	assert_int_equal(ji->nsteps, 3);
+	assert_string_equal(ji->steps[0].id, "batch");
+	assert_int_equal(ji->steps[0].state, OC_JOB_RUNNING);
+	assert_int_equal(ji->steps[0].end_time, 0);
+	assert_string_equal(ji->steps[1].id, "0");
+	assert_string_equal(ji->steps[1].name, "true");
+	assert_int_equal(ji->steps[1].state, OC_JOB_COMPLETE);
+	assert_int_equal(ji->steps[1].ntasks, 1);
+	assert_string_equal(ji->steps[2].nodes, "gpu-st-b300-9");
+	oc_jobinfo_unref(&ji);
+	/* Not in slurmdbd (yet): no record, said so. */
+	ji = oc_jobinfo_new();
+	ji->job_id = 7;
+	assert_int_equal(oc_cli_parse_jobinfo_sacct(t, len, ji, err, sizeof(err)), 0);
+	assert_false(ji->db);
+	assert_non_null(strstr(ji->db_err, "no record"));
+	assert_int_equal(oc_cli_parse_jobinfo_sacct("", 0, ji, err, sizeof(err)), 0);
+	assert_false(ji->db);
+	static const char junk[] = "x\x1fy\n";
+	assert_int_equal(oc_cli_parse_jobinfo_sacct(junk, sizeof(junk) - 1, ji, err, sizeof(err)), -1);
+	static const char badstep[] = "7\x1f" "7\x1fj\x1fRUNNING\x1f" "0:0\x1f\x1f\x1f" "0\x1f\x1f\x1f\n"
+				      "7.0\x1f" "7.0\x1fs\x1fNOSUCH\x1f" "0:0\x1f\x1f\x1f" "0\x1f\x1f\x1f\n";
+	assert_int_equal(oc_cli_parse_jobinfo_sacct(badstep, sizeof(badstep) - 1, ji, err, sizeof(err)), -1);
+	assert_false(ji->db);
+	oc_jobinfo_unref(&ji);
+	free(t);
+
+	uint32_t id;
+	assert_int_equal(oc_jobinfo_id("164", &id, err, sizeof(err)), 0);
+	assert_int_equal(id, 164);
+	assert_int_equal(oc_jobinfo_id("0", &id, err, sizeof(err)), -1);
+	assert_int_equal(oc_jobinfo_id("12x", &id, err, sizeof(err)), -1);
+	assert_int_equal(oc_jobinfo_id("-3", &id, err, sizeof(err)), -1);
+	assert_int_equal(oc_jobinfo_id(NULL, &id, err, sizeof(err)), -1);
+	char sid[40];
+	oc_jstep_id_text(0xfffffffbU, OC_NONE, sid, sizeof(sid));
+	assert_string_equal(sid, "batch");
+	oc_jstep_id_text(0xfffffffcU, OC_NONE, sid, sizeof(sid));
+	assert_string_equal(sid, "extern");
+	oc_jstep_id_text(2, 1, sid, sizeof(sid));
+	assert_string_equal(sid, "2+1");
+}
+
 /* sdiag.txt: `sdiag` recorded on the local cluster; and the scheduler
  * view's rows (core/sched.c) made from it. */
 static void test_sdiag(void **state)
@@ -1101,7 +1224,7 @@ int main(void)
 		cmocka_unit_test(test_reservations), cmocka_unit_test(test_config), cmocka_unit_test(test_config_arrays),
 		cmocka_unit_test(test_assoc_mgr),    cmocka_unit_test(test_prefixes_and_noise),
 		cmocka_unit_test(test_resolve_nodes),
-		cmocka_unit_test(test_reason_is_limit), cmocka_unit_test(test_job_now),
+		cmocka_unit_test(test_reason_is_limit), cmocka_unit_test(test_job_now), cmocka_unit_test(test_jobinfo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
