@@ -5,7 +5,7 @@
  * record with its steps (oc_slurm_jobinfo_db in slurm_hist.c, what sacct
  * reads). Each source that fails says so in the table; the others still
  * show. */
-#include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,7 +85,7 @@ static void live_load(struct oc_jobinfo *t)
 {
 	job_info_msg_t *m = NULL;
 	if (oc_slurm_load_job(&m, t->job_id, SHOW_DETAIL | SHOW_ALL) != SLURM_SUCCESS) {
-		int e = slurm_get_errno();
+		int e = errno;
 		if (e != ESLURM_INVALID_JOB_ID)
 			snprintf(t->live_err, sizeof(t->live_err), "slurmctld: %s", slurm_strerror(e));
 		return;
@@ -166,7 +166,7 @@ static void prio_load(struct oc_jobinfo *t)
 	int rc = slurm_load_job_prio(&r, NULL, NULL, NULL, 0);
 #endif
 	if (rc != SLURM_SUCCESS) {
-		snprintf(t->prio_err, sizeof(t->prio_err), "slurmctld: %s", slurm_strerror(slurm_get_errno()));
+		snprintf(t->prio_err, sizeof(t->prio_err), "slurmctld: %s", slurm_strerror(errno));
 		return;
 	}
 	int count = r && r->priority_factors_list ? slurm_list_count(r->priority_factors_list) : 0;

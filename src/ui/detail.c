@@ -27,6 +27,10 @@ struct detail {
 	char node[128];
 	uint32_t job_id;  /* 0: the node */
 	int scroll;       /* the job panel's first line shown */
+	/* The node panel's jobs (running, then ended) as drawn, and the one
+	 * picked with the arrows (-1: none) that Enter opens. */
+	uint32_t shown[64];
+	int nshown, pick;
 	const struct oc_history *ended_of; /* the table ended[] indexes (not a reference: compared only) */
 	uint64_t ended_gen;
 	char ended_node[128];
@@ -161,7 +165,22 @@ static bool job_on(const struct oc_job *j, long idx)
 
 /* The jobs on the node at idx from line y, as many as fit. Returns the
  * next line. */
-static int node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, long idx)
+/* A job line of the node panel at y, reversed when it is the one picked;
+ * remembered for Enter. Returns the next line. */
+static int pick_line(WINDOW *w, int y, int width, struct detail *d, uint32_t job_id, const char *text)
+{
+	bool picked = d && d->pick == d->nshown;
+	if (d && d->nshown < (int)(sizeof(d->shown) / sizeof(d->shown[0])))
+		d->shown[d->nshown++] = job_id;
+	wmove(w, y, 4);
+	if (picked)
+		wattrset(w, A_REVERSE);
+	oc_put_text(w, text, width - 6, true, false);
+	wattrset(w, A_NORMAL);
+	return y + 1;
+}
+
+static int node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, long idx, struct detail *d)
 {
 	const struct oc_snapshot *s = app->snap;
 	char buf[512];
@@ -179,8 +198,7 @@ static int node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, lon
 		snprintf(buf, sizeof(buf), "%8u %-2s %-8s %-8s %-10s %3u GPUs %10s  %s", j->job_id, oc_job_state_compact(j),
 			 j->user ? j->user : "", j->account ? j->account : "", j->partition ? j->partition : "", j->gpus,
 			 t, j->name ? j->name : "");
-		wmove(w, y++, 4);
-		oc_put_text(w, buf, width - 6, true, false);
+		y = pick_line(w, y, width, d, j->job_id, buf);
 	}
 	return y;
 }
@@ -302,8 +320,7 @@ static int node_ended(struct oc_app *app, WINDOW *w, int y, int h, int width, st
 		oc_hjob_exit_text(j, ex, sizeof(ex));
 		snprintf(buf, sizeof(buf), "%s %8s %-13s %5s %-8s %-8s %s", when, id, oc_hjob_state_name(j), ex,
 			 j->user ? j->user : "", j->account ? j->account : "", j->name ? j->name : "");
-		wmove(w, y++, 4);
-		oc_put_text(w, buf, width - 6, true, false);
+		y = pick_line(w, y, width, d, j->job_id, buf);
 	}
 	return y;
 }
@@ -360,13 +377,22 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		oc_detail_field(w, 2, width, "", "this node is no longer in the cluster", oc_theme_attr(OC_ROLE_BAD));
 		return;
 	}
+	if (d)
+		d->nshown = 0;
 	int y = node_state_lines(app, w, 1, width, &s->nodes->v[idx]);
 	y = node_resource_lines(app, w, y, width, idx);
-	y = node_jobs(app, w, y, h, width, idx);
+	y = node_jobs(app, w, y, h, width, idx, d);
 	if (y < h - 1)
 		y = node_events(app, w, y, h, width, detail_node(app));
 	if (y < h - 1 && d)
 		node_ended(app, w, y, h, width, d, detail_node(app));
+	if (d && d->pick >= d->nshown)
+		d->pick = d->nshown - 1;
+	if (d && d->nshown) {
+		wmove(w, h - 1, 2);
+		oc_put_text(w, d->pick < 0 ? " Right: pick a job " : " Up/Down: pick  Enter: open the job  Left: back ", width - 4,
+			    false, false);
+	}
 }
 
 void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,
@@ -411,6 +437,30 @@ static void detail_key(struct oc_app *app, void *priv, int ch, bool wide, int ac
 	struct detail *d = priv;
 	(void)ch;
 	(void)wide;
+	/* The node panel's jobs: Right picks the first, Up/Down move, Enter
+	 * opens it (the panel becomes the job's), Left or Esc leave the pick. */
+	if (!d->job_id && d->nshown > 0) {
+		int pick = d->pick;
+		if (act == OC_ACT_MOVE_RIGHT && pick < 0)
+			pick = 0;
+		else if (pick >= 0 && act == OC_ACT_MOVE_DOWN)
+			pick = pick + 1 < d->nshown ? pick + 1 : pick;
+		else if (pick >= 0 && act == OC_ACT_MOVE_UP)
+			pick = pick > 0 ? pick - 1 : 0;
+		else if (pick >= 0 && (act == OC_ACT_MOVE_LEFT || act == OC_ACT_BACK))
+			pick = -1;
+		else if (pick >= 0 && act == OC_ACT_OPEN && pick < d->nshown) {
+			d->pick = -1;
+			oc_app_show_job(app, d->shown[pick]);
+			return;
+		} else
+			pick = -2; /* not a pick key */
+		if (pick != -2) {
+			d->pick = pick;
+			app->dirty = true;
+			return;
+		}
+	}
 	if (d->job_id && (act == OC_ACT_MOVE_PGDN || act == OC_ACT_MOVE_PGUP)) {
 		int page = LINES > 8 ? LINES - 8 : 1;
 		d->scroll += act == OC_ACT_MOVE_PGDN ? page : -page; /* clamped when drawn */
@@ -458,6 +508,7 @@ static struct detail *detail_open(struct oc_app *app)
 			oc_app_message(app, true, " out of memory");
 			return NULL;
 		}
+		d->pick = -1;
 		if (oc_overlay_push(app, &detail_ops, d) < 0)
 			return NULL;
 	}
@@ -471,6 +522,8 @@ void oc_app_show_node(struct oc_app *app, const char *node)
 	if (d) {
 		if (d->job_id)
 			job_report_stop(app);
+		if (strcmp(d->node, node) != 0)
+			d->pick = -1;
 		snprintf(d->node, sizeof(d->node), "%s", node);
 		d->job_id = 0;
 	}

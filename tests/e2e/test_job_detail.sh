@@ -95,5 +95,27 @@ ok "the array task: StdOut $out, the array's records, its submit line and its st
 e2e_keys Escape
 e2e_wait_gone "job $task " 5
 
+# From the node's panel: Right picks its first job, Enter opens that job.
+node=$(squeue -h -j "$task" -o %N)
+e2e_keys 3
+e2e_keys /
+e2e_keys C-u
+e2e_type "$node"
+e2e_keys Enter
+e2e_wait "^$node " 10
+e2e_keys Enter
+e2e_wait "Jobs +[1-9][0-9]* running" 10
+e2e_wait "Right: pick a job" 5
+first=$(e2e_capture | grep -A1 -E "Jobs +[0-9]+ running" | tail -1 | grep -oE '[0-9]+ +[A-Z]+ ' | head -1 | awk '{print $1}')
+[ -n "$first" ] || fail "no job line under Jobs in $node's panel"
+e2e_keys Right
+e2e_wait "Enter: open the job" 5
+e2e_keys Enter
+e2e_wait "job $first " 10
+e2e_wait "Nodes +.*" 5
+ok "$node's panel: Right picks job $first, Enter opens it"
+e2e_keys Escape
+e2e_wait_gone "job $first " 5
+
 e2e_keys q
 e2e_wait 'EXIT=0' 10
