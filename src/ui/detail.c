@@ -180,7 +180,31 @@ static int pick_line(WINDOW *w, int y, int width, struct detail *d, uint32_t job
 	return y + 1;
 }
 
-static int node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, long idx, struct detail *d)
+/* How many of total rows fit in lines [y, end): all, or one line fewer
+ * than there are lines, the last one saying how many more there are
+ * (more_line). */
+static size_t rows_fit(int y, int end, size_t total)
+{
+	size_t lines = end > y ? (size_t)(end - y) : 0;
+	return total <= lines ? total : lines ? lines - 1 : 0;
+}
+
+static int more_line(WINDOW *w, int y, int end, int width, size_t more, const char *where)
+{
+	if (!more || y >= end)
+		return y;
+	char buf[160];
+	snprintf(buf, sizeof(buf), "... %zu more (%s)", more, where);
+	wmove(w, y, 4);
+	wattrset(w, oc_theme_attr(OC_ROLE_DIM));
+	oc_put_text(w, buf, width - 6, true, false);
+	wattrset(w, A_NORMAL);
+	return y + 1;
+}
+
+/* The jobs on the node at idx from line y, in lines before end. Returns
+ * the next line. */
+static int node_jobs(struct oc_app *app, WINDOW *w, int y, int end, int width, long idx, struct detail *d)
 {
 	const struct oc_snapshot *s = app->snap;
 	char buf[512];
@@ -189,10 +213,12 @@ static int node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, lon
 		njobs += job_on(&s->jobs->v[i], idx);
 	snprintf(buf, sizeof(buf), "%zu running", njobs);
 	y = oc_detail_field(w, y, width, "Jobs", buf, A_NORMAL);
-	for (size_t i = 0; s->jobs && i < s->jobs->n && y < h - 1; i++) {
+	size_t fit = rows_fit(y, end, njobs), shown = 0;
+	for (size_t i = 0; s->jobs && i < s->jobs->n && shown < fit; i++) {
 		const struct oc_job *j = &s->jobs->v[i];
 		if (!job_on(j, idx))
 			continue;
+		shown++;
 		char t[32];
 		oc_format_duration(j->start_time ? (long long)(app->now - j->start_time) : 0, t, sizeof(t));
 		snprintf(buf, sizeof(buf), "%8u %-2s %-8s %-8s %-10s %3u GPUs %10s  %s", j->job_id, oc_job_state_compact(j),
@@ -200,7 +226,7 @@ static int node_jobs(struct oc_app *app, WINDOW *w, int y, int h, int width, lon
 			 t, j->name ? j->name : "");
 		y = pick_line(w, y, width, d, j->job_id, buf);
 	}
-	return y;
+	return more_line(w, y, end, width, njobs - shown, "the queue view, 2, lists them");
 }
 
 static int name_is(void *ctx, const char *name)
@@ -266,7 +292,7 @@ static void report_label(const struct oc_part_status *st, const char *since, boo
 }
 
 /* The node's events (slurmdbd) from line y. Returns the next line. */
-static int node_events(struct oc_app *app, WINDOW *w, int y, int h, int width, const char *node)
+static int node_events(struct oc_app *app, WINDOW *w, int y, int end, int width, const char *node)
 {
 	const struct oc_snapshot *s = app->snap;
 	const struct oc_events *t = s->events;
@@ -278,10 +304,12 @@ static int node_events(struct oc_app *app, WINDOW *w, int y, int h, int width, c
 	snprintf(buf, sizeof(buf), "%zu down or drained (%s)", n, label);
 	y = oc_detail_field(w, y, width, "Events", buf, A_NORMAL);
 	/* Newest first: the table is in slurmdbd's order (oldest first). */
-	for (size_t k = t ? t->n : 0; k > 0 && y < h - 1; k--) {
+	size_t fit = rows_fit(y, end, n), shown = 0;
+	for (size_t k = t ? t->n : 0; k > 0 && shown < fit; k--) {
 		const struct oc_event *e = &t->v[k - 1];
 		if (strcmp(e->node, node) != 0)
 			continue;
+		shown++;
 		char from[32], to[32];
 		struct tm tm;
 		localtime_r(&e->start, &tm);
@@ -297,11 +325,11 @@ static int node_events(struct oc_app *app, WINDOW *w, int y, int h, int width, c
 		wmove(w, y++, 4);
 		oc_put_text(w, buf, width - 6, true, false);
 	}
-	return y;
+	return more_line(w, y, end, width, n - shown, "the events view, 0, lists them");
 }
 
 /* The jobs that ended on the node (the history) from line y. */
-static int node_ended(struct oc_app *app, WINDOW *w, int y, int h, int width, struct detail *d, const char *node)
+static int node_ended(struct oc_app *app, WINDOW *w, int y, int end, int width, struct detail *d, const char *node)
 {
 	const struct oc_snapshot *s = app->snap;
 	const struct oc_history *t = s->history;
@@ -310,7 +338,8 @@ static int node_ended(struct oc_app *app, WINDOW *w, int y, int h, int width, st
 	report_label(&s->hist_status, t ? t->r.since_spec : "", t != NULL, label, sizeof(label));
 	snprintf(buf, sizeof(buf), "%zu jobs (%s)", d->nended, label);
 	y = oc_detail_field(w, y, width, "Ended here", buf, A_NORMAL);
-	for (size_t k = 0; k < d->nended && y < h - 1; k++) {
+	size_t fit = rows_fit(y, end, d->nended), k;
+	for (k = 0; k < fit; k++) {
 		const struct oc_hjob *j = &t->v[d->ended[k]];
 		char id[32], ex[24], when[32];
 		struct tm tm;
@@ -322,7 +351,7 @@ static int node_ended(struct oc_app *app, WINDOW *w, int y, int h, int width, st
 			 j->user ? j->user : "", j->account ? j->account : "", j->name ? j->name : "");
 		y = pick_line(w, y, width, d, j->job_id, buf);
 	}
-	return y;
+	return more_line(w, y, end, width, d->nended - k, "the history view, 9, lists them");
 }
 
 int oc_detail_wrapped(WINDOW *w, int y, int last, int width, const char *label, const char *text, attr_t a)
@@ -381,11 +410,16 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		d->nshown = 0;
 	int y = node_state_lines(app, w, 1, width, &s->nodes->v[idx]);
 	y = node_resource_lines(app, w, y, width, idx);
-	y = node_jobs(app, w, y, h, width, idx, d);
+	/* The three lists share what is left: the running jobs up to a third
+	 * of it, the events up to half of what they leave, the jobs that
+	 * ended here the rest; each says how many it could not show. */
+	int left = h - 1 - y - 3;
+	y = node_jobs(app, w, y, y + 1 + (left > 2 ? left / 3 : 1), width, idx, d);
+	left = h - 1 - y - 2;
 	if (y < h - 1)
-		y = node_events(app, w, y, h, width, detail_node(app));
+		y = node_events(app, w, y, y + 1 + (left > 1 ? left / 2 : 1), width, detail_node(app));
 	if (y < h - 1 && d)
-		node_ended(app, w, y, h, width, d, detail_node(app));
+		node_ended(app, w, y, h - 1, width, d, detail_node(app));
 	if (d && d->pick >= d->nshown)
 		d->pick = d->nshown - 1;
 	if (d && d->nshown) {
