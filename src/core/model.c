@@ -41,10 +41,13 @@ OC_OWNS_NOTHING(oc_partitions, oc_partitions)
 OC_OWNS_NOTHING(oc_reservations, oc_reservations)
 OC_OWNS_NOTHING(oc_accounting, oc_accounting)
 OC_OWNS_NOTHING(oc_config, oc_config)
-OC_OWNS_NOTHING(oc_history, oc_history)
 OC_OWNS_NOTHING(oc_events, oc_events)
 OC_OWNS_NOTHING(oc_sched, oc_sched)
 OC_OWNS_NOTHING(oc_jobinfo, oc_jobinfo)
+static void oc_history_drop_owned(struct oc_history *t)
+{
+	free(t->v_heap);
+}
 static void oc_jobs_drop_owned(struct oc_jobs *t)
 {
 	if (t->str && atomic_fetch_sub(&t->str->refs, 1) == 1) {

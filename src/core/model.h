@@ -283,9 +283,10 @@ struct oc_report_info {
  * view, --once history), never at the refresh rate. */
 struct oc_history {
 	struct oc_table_head h;
-	struct oc_hjob *v;
+	struct oc_hjob *v;        /* in the arena, or v_heap */
 	size_t n;
 	struct oc_report_info r;
+	struct oc_hjob *v_heap;   /* v when malloc'd (grown while loading), freed with the table */
 };
 
 /* ---- node events from slurmdbd (sacctmgr show event) -------------------- */

@@ -248,13 +248,31 @@ static void *collector_main(void *arg)
 		due[p] = start; /* everything at once */
 
 	pthread_mutex_lock(&c->lock);
+	/* A view that shows no part (history, events, scheduler) asks for
+	 * its report as soon as it is first drawn: wait for that (200 ms at
+	 * most) so that the report comes before the parts it does not show. */
+	bool asked = false;
+	for (int k = 1; k < OC_REPORT_COUNT; k++)
+		asked |= c->rep[k].on;
+	if (!OC_FOCUS_PARTS(c->focus) && !asked && !c->quit) {
+		struct timespec ts; /* c->wake waits on CLOCK_MONOTONIC */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 200000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&c->wake, &c->lock, &ts);
+	}
 	unsigned sched_focus = c->focus;
 	bool first = true;
 	while (!c->quit) {
 		double now;
 		unsigned mask = collector_due_mask(c, due, &sched_focus, &now);
+		/* A report due goes before the parts the screen does not show
+		 * (it is what the screen shows, or the node panel's). */
 		enum oc_report due_rep = OC_REPORT_NONE;
-		for (int k = 1; k < OC_REPORT_COUNT && !mask && !due_rep; k++)
+		for (int k = 1; k < OC_REPORT_COUNT && !(mask & OC_FOCUS_PARTS(c->focus)) && !due_rep; k++)
 			if (c->rep[k].on && now >= c->rep[k].due)
 				due_rep = (enum oc_report)k;
 		if (due_rep) {

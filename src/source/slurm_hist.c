@@ -155,39 +155,47 @@ static int hist_fill(struct oc_arena *a, const slurmdb_job_rec_t *r, const struc
 	return 0;
 }
 
-static struct oc_history *hist_convert(oc_list l, void *db, time_t since, time_t until, char *err, size_t errlen)
+/* The records of one slice of the window that ended in it, grown into
+ * h->v_heap. */
+struct hist_acc {
+	struct oc_history *h;
+	const struct hist_ids *ids;
+	size_t cap;
+};
+
+/* Convert the records of l that ended in [a, b) (b included for the
+ * window's last slice) into acc->h, each record freed once read, so that
+ * the table grows into the memory the list gives back. Returns 0, -1 on
+ * ENOMEM. */
+static int hist_take(struct hist_acc *acc, oc_list l, time_t a, time_t b, bool last)
 {
-	struct oc_history *h = oc_history_new();
-	if (!h) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	struct hist_ids ids = {0};
-	if (hist_ids_load(db, h, &ids) < 0) {
-		snprintf(err, errlen, "slurmdbd: TRES/QoS query: %s", slurm_strerror(errno ? errno : SLURM_ERROR));
-		oc_history_unref(&h);
-		return NULL;
-	}
-	int count = slurm_list_count(l);
-	h->v = count > 0 ? oc_arena_alloc(&h->h.arena, (size_t)count * sizeof(*h->v)) : NULL;
-	if (count > 0 && !h->v)
-		goto nomem;
-	oc_list_itr it = slurm_list_iterator_create(l);
+	struct oc_history *h = acc->h;
 	slurmdb_job_rec_t *r;
-	while ((r = slurm_list_next(it)) && h->n < (size_t)count) {
-		if (hist_fill(&h->h.arena, r, &ids, &h->v[h->n]) < 0) {
-			slurm_list_iterator_destroy(it);
-			goto nomem;
+	int rc = 0;
+	while (rc == 0 && (r = slurm_list_pop(l))) {
+		/* Running or pending (no end), or ended in another slice: a
+		 * long job is listed by every slice it ran in. */
+		time_t end = r->end;
+		if (!end || end < a || end > b || (end == b && !last)) {
+			slurmdb_destroy_job_rec(r);
+			continue;
 		}
-		if (oc_hjob_ended(&h->v[h->n], since, until))
+		if (h->n == acc->cap) {
+			size_t cap = acc->cap ? acc->cap * 2 : 1024;
+			struct oc_hjob *v = realloc(h->v_heap, cap * sizeof(*v));
+			if (!v) {
+				slurmdb_destroy_job_rec(r);
+				return -1;
+			}
+			h->v = h->v_heap = v;
+			acc->cap = cap;
+		}
+		rc = hist_fill(&h->h.arena, r, acc->ids, &h->v[h->n]);
+		slurmdb_destroy_job_rec(r);
+		if (rc == 0 && oc_hjob_ended(&h->v[h->n], a, b))
 			h->n++;
 	}
-	slurm_list_iterator_destroy(it);
-	return h;
-nomem:
-	snprintf(err, errlen, "out of memory");
-	oc_history_unref(&h);
-	return NULL;
+	return rc;
 }
 
 /* A connection to slurmdbd, NULL with err. */
@@ -224,21 +232,64 @@ static oc_list jobs_get(void *db, slurmdb_job_cond_t *cond, const char *cluster,
 	return l;
 }
 
-/* The records of [since, until] from slurmdbd; NULL with err. */
+/* The records of [since, until] from slurmdbd; NULL with err. The window
+ * is asked in up to four slices (an hour at least each), each list freed
+ * before the next is asked: the console then holds a quarter of
+ * slurmdbd's answer at a time, not the whole of it as sacct does (more
+ * slices cost time: each query reads every job that started before its
+ * slice's end; tests/bench/bench_history.sh measures both). */
+#define HIST_SLICES_MAX 4
 static struct oc_history *hist_query(const char *cluster, time_t since, time_t until, char *err, size_t errlen)
 {
 	void *db = dbd_connect(err, errlen);
 	if (!db)
 		return NULL;
-	slurmdb_job_cond_t cond;
-	memset(&cond, 0, sizeof(cond));
-	cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC;
-	cond.usage_start = since;
-	cond.usage_end = until;
-	oc_list l = jobs_get(db, &cond, cluster, err, errlen);
-	struct oc_history *h = l ? hist_convert(l, db, since, until, err, errlen) : NULL;
-	if (l)
-		slurm_list_destroy(l);
+	struct oc_history *h = oc_history_new();
+	struct hist_ids ids = {0};
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+	} else if (hist_ids_load(db, h, &ids) < 0) {
+		snprintf(err, errlen, "slurmdbd: TRES/QoS query: %s", slurm_strerror(errno ? errno : SLURM_ERROR));
+		oc_history_unref(&h);
+	}
+	long long span = (long long)(until - since);
+	long long slices = span / 3600 + 1;
+	if (slices > HIST_SLICES_MAX)
+		slices = HIST_SLICES_MAX;
+	time_t step = (time_t)((span + slices - 1) / slices);
+	if (step < 1)
+		step = 1;
+	struct hist_acc acc = {h, &ids, 0};
+	for (time_t a = since; h;) {
+		bool last = until - a <= step;
+		time_t b = last ? until : a + step;
+		slurmdb_job_cond_t cond;
+		memset(&cond, 0, sizeof(cond));
+		cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC;
+		cond.usage_start = a;
+		cond.usage_end = b;
+		oc_list l = jobs_get(db, &cond, cluster, err, errlen);
+		int rc = l ? hist_take(&acc, l, a, b, last) : -1;
+		if (l)
+			slurm_list_destroy(l);
+		if (rc < 0) {
+			if (l)
+				snprintf(err, errlen, "out of memory");
+			oc_history_unref(&h);
+		}
+		if (last)
+			break;
+		a = b;
+	}
+	if (h && h->n < acc.cap) {
+		/* Give back what the last doubling took beyond the rows. */
+		struct oc_hjob *v = h->n ? realloc(h->v_heap, h->n * sizeof(*v)) : NULL;
+		if (v || !h->n) {
+			if (!h->n)
+				free(h->v_heap);
+			h->v = h->v_heap = v;
+		}
+	}
 	slurmdb_connection_close(&db);
 	return h;
 }

@@ -109,6 +109,7 @@ void oc_listview_free(struct oc_listview **lvp)
 		lv->def->priv_free(lv->priv);
 	text_drop(lv);
 	free(lv->all);
+	free(lv->order);
 	free(lv->items);
 	free(lv);
 }
@@ -174,15 +175,15 @@ static int text_build(struct oc_listview *lv)
 	return 0;
 }
 
-/* Filter lv->all into lv->items; returns the count. Group rows stay when
- * a member stays. */
+/* Filter lv->all into lv->items in sort order (lv->order); returns the
+ * count. Group rows stay when a member stays. */
 static size_t apply_filter(struct oc_listview *lv)
 {
 	size_t n = 0;
 	if (!lv->filter[0] || text_build(lv) < 0) {
 		/* No filter (or no memory for the texts: everything is listed). */
-		if (lv->nall)
-			memcpy(lv->items, lv->all, lv->nall * sizeof(*lv->items));
+		for (size_t i = 0; i < lv->nall; i++)
+			lv->items[i] = lv->all[lv->order_ok ? lv->order[i] : i];
 		return lv->nall;
 	}
 	char needle[sizeof(lv->filter)];
@@ -190,7 +191,8 @@ static size_t apply_filter(struct oc_listview *lv)
 	for (i = 0; lv->filter[i] && i + 1 < sizeof(needle); i++)
 		needle[i] = ascii_lower(lv->filter[i]);
 	needle[i] = '\0';
-	for (size_t k = 0; k < lv->nall; k++) {
+	for (size_t pos = 0; pos < lv->nall; pos++) {
+		size_t k = lv->order_ok ? lv->order[pos] : pos;
 		uint32_t item = lv->all[k];
 		if ((lv->def->is_group && lv->def->is_group(lv, item)) || strstr(lv->text + lv->text_off[k], needle))
 			lv->items[n++] = item;
@@ -222,10 +224,11 @@ struct sort_cell {
 	const char *text;
 };
 
+/* Positions in lv->all compared by their items. */
 static int listview_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct sort_ctx *c = arg;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	uint32_t a = c->lv->all[*(const uint32_t *)pa], b = c->lv->all[*(const uint32_t *)pb];
 	int r = c->ui->cmp(c->lv, a, b);
 	if (!r)
 		r = a < b ? -1 : a > b;
@@ -242,12 +245,13 @@ static int cell_cmp(const void *pa, const void *pb, void *arg)
 	return c->lv->reverse ? -r : r;
 }
 
-static void sort_items(struct oc_listview *lv, size_t n)
+/* Sort the positions order[0..n) of lv->all by the sort column. */
+static void sort_positions(struct oc_listview *lv, uint32_t *order, size_t n)
 {
 	int def = lv->cols[lv->sort].def;
 	struct sort_ctx c = {lv, def, lv->colui[def]};
 	if (c.ui && c.ui->cmp) {
-		qsort_r(lv->items, n, sizeof(*lv->items), listview_cmp, &c);
+		qsort_r(order, n, sizeof(*order), listview_cmp, &c);
 		return;
 	}
 	struct sort_cell *v = malloc(n * sizeof(*v));
@@ -260,18 +264,55 @@ static void sort_items(struct oc_listview *lv, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char *t = texts + i * 64;
 		t[0] = '\0';
-		cell_of(lv, def, lv->items[i], t, 64);
-		v[i].item = lv->items[i];
+		cell_of(lv, def, lv->all[order[i]], t, 64);
+		v[i].item = order[i];
 		v[i].text = t;
 	}
 	qsort_r(v, n, sizeof(*v), cell_cmp, &c);
 	for (size_t i = 0; i < n; i++)
-		lv->items[i] = v[i].item;
+		order[i] = v[i].item;
 	free(v);
 	free(texts);
 }
 
+/* lv->order for the items collected and the sort asked: collect's order
+ * when the view has no sort or has group rows. On ENOMEM order_ok stays
+ * false and the items keep collect's order. */
+static void order_build(struct oc_listview *lv)
+{
+	lv->order_ok = false;
+	if (lv->nall > lv->ordercap) {
+		uint32_t *o = realloc(lv->order, lv->nall * sizeof(*o));
+		if (!o)
+			return;
+		lv->order = o;
+		lv->ordercap = lv->nall;
+	}
+	for (size_t k = 0; k < lv->nall; k++)
+		lv->order[k] = (uint32_t)k;
+	if (lv->sort >= 0 && lv->nall > 1 && !lv->def->is_group)
+		sort_positions(lv, lv->order, lv->nall);
+	lv->order_ok = true;
+	lv->order_sort = lv->sort;
+	lv->order_reverse = lv->reverse;
+}
+
 /* Whether s and the app state give the items lv already has. */
+/* The table of the view's report in s (NULL when it shows none). */
+static const void *report_table(const struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	switch (lv->def->report) {
+	case OC_REPORT_HISTORY:
+		return s->history;
+	case OC_REPORT_EVENTS:
+		return s->events;
+	case OC_REPORT_SCHED:
+		return s->sched;
+	default:
+		return NULL;
+	}
+}
+
 static bool made_from(const struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	/* The tables compared are alive: lv->snap (still referenced by the app
@@ -282,7 +323,8 @@ static bool made_from(const struct oc_listview *lv, const struct oc_snapshot *s)
 	       lv->made_tables[3] == (const void *)o->reservations && lv->app->now - lv->made_at < 60 &&
 	       lv->made_tables[0] == (const void *)s->nodes &&
 	       lv->made_tables[1] == (const void *)s->partitions && lv->made_tables[2] == (const void *)s->jobs &&
-	       lv->made_tables[3] == (const void *)s->reservations && lv->made_hidden == lv->app->show_hidden &&
+	       lv->made_tables[3] == (const void *)s->reservations && lv->made_tables[4] == report_table(lv, o) &&
+	       lv->made_tables[4] == report_table(lv, s) && lv->made_hidden == lv->app->show_hidden &&
 	       strcmp(lv->made_arg, lv->arg) == 0;
 }
 
@@ -290,6 +332,7 @@ static bool made_from(const struct oc_listview *lv, const struct oc_snapshot *s)
 static void collect_all(struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	text_drop(lv);
+	lv->order_ok = false;
 	size_t n = lv->def->collect(lv, s);
 	if (n > lv->allcap) {
 		uint32_t *a = realloc(lv->all, n * sizeof(*a));
@@ -307,6 +350,7 @@ static void collect_all(struct oc_listview *lv, const struct oc_snapshot *s)
 	lv->made_tables[1] = s->partitions;
 	lv->made_tables[2] = s->jobs;
 	lv->made_tables[3] = s->reservations;
+	lv->made_tables[4] = report_table(lv, s);
 	lv->made_hidden = lv->app->show_hidden;
 	lv->made_at = lv->app->now;
 	snprintf(lv->made_arg, sizeof(lv->made_arg), "%s", lv->arg);
@@ -356,6 +400,8 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	if (!s)
 		return;
+	if (lv->def->visible)
+		lv->def->visible(lv);
 	bool same_data = made_from(lv, s);
 	if (same_data && strcmp(lv->made_filter, lv->filter) == 0 && lv->made_sort == lv->sort &&
 	    lv->made_reverse == lv->reverse) {
@@ -375,10 +421,10 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 	listview_set_snap(lv, s);
 	if (!same_data)
 		collect_all(lv, s);
-	size_t n = apply_filter(lv);
 	/* Views with group rows keep collect()'s order (groups in place). */
-	if (lv->sort >= 0 && n > 1 && !lv->def->is_group)
-		sort_items(lv, n);
+	if (!lv->order_ok || lv->order_sort != lv->sort || lv->order_reverse != lv->reverse)
+		order_build(lv);
+	size_t n = apply_filter(lv);
 	lv->nitems = n;
 	snprintf(lv->made_filter, sizeof(lv->made_filter), "%s", lv->filter);
 	lv->made_sort = lv->sort;

@@ -40,6 +40,7 @@ struct oc_listview_def {
 	const char *name;             /* "queue": also its :command and views/queue.json */
 	const char *title;            /* tab label */
 	unsigned focus;               /* OC_MASK() of the parts it shows */
+	enum oc_report report;        /* the report it shows (history...), OC_REPORT_NONE: none */
 	/* The view's columns (core/columns.h) and what the screen adds to
 	 * some of them (by id). */
 	const struct oc_catalogue *cat;
@@ -82,11 +83,15 @@ struct oc_listview_def {
 	void *(*priv_new)(void);
 	void (*priv_free)(void *priv);
 	/* collect() reads only the snapshot's node, partition, job and
-	 * reservation tables, the view's arg and show_hidden (and the clock,
-	 * coarsely): when none of them changed (and the items are less than a
-	 * minute old), the items are not collected again (nor filtered and
-	 * sorted again when the filter and sort did not change either). */
+	 * reservation tables, the table of the view's report (.report), the
+	 * view's arg and show_hidden (and the clock, coarsely): when none of
+	 * them changed (and the items are less than a minute old), the items
+	 * are not collected again (nor filtered and sorted again when the
+	 * filter and sort did not change either). */
 	bool pure_collect;
+	/* Called on every update while the view is on screen, collected again
+	 * or not (a report view asks for its report there); NULL: none. */
+	void (*visible)(struct oc_listview *lv);
 };
 
 struct oc_listview {
@@ -110,7 +115,7 @@ struct oc_listview {
 	char arg[128];                   /* e.g. the queue's partition */
 	/* What the items were last made from (pure_collect views): */
 	bool made;                       /* items match the fields below */
-	const void *made_tables[4];      /* nodes, partitions, jobs, reservations */
+	const void *made_tables[5];      /* nodes, partitions, jobs, reservations, the report's */
 	bool made_hidden;
 	time_t made_at;                  /* collected again at least every minute:
 	                                    a reservation may start meanwhile */
@@ -125,6 +130,14 @@ struct oc_listview {
 	 * collected again. */
 	char *text;
 	size_t *text_off;
+	/* The positions in all[] in sort order, made once per collection and
+	 * sort: the filter keeps that order, so typing a filter over a long
+	 * list sorts nothing. */
+	uint32_t *order;
+	size_t ordercap;
+	bool order_ok;
+	int order_sort;
+	bool order_reverse;
 };
 
 /* Make room for n items. Returns 0, -1 on ENOMEM. */

@@ -49,7 +49,8 @@ _Static_assert(sizeof(view_defs) / sizeof(view_defs[0]) <= OC_MAX_VIEWS, "app.h:
  * drawn after keys, "key MS PREP" = from the first key read to the end
  * of doupdate(), to its start (the rest is output to the terminal), and
  * the UI thread's CPU time in between; and once "first_full_paint SECONDS" (CLOCK_REALTIME) when
- * the view on screen was first drawn with every part it shows loaded.
+ * the view on screen was first drawn with every part it shows loaded (and
+ * its report: the history, events or scheduler view).
  * No environment may make the console write to a file that exists: the
  * log is only created (O_EXCL, no symbolic link followed), in a folder
  * that root or the user owns and nobody else can write (oc_path_trusted);
@@ -105,11 +106,23 @@ static void flush_screen(void)
 /* Whether every part the view on screen shows has been loaded once. */
 static bool view_loaded(const struct oc_app *app)
 {
-	unsigned focus = OC_FOCUS_PARTS(app->view[app->cur]->def->focus);
+	const struct oc_listview_def *def = app->view[app->cur]->def;
+	const struct oc_snapshot *s = app->snap;
+	unsigned focus = OC_FOCUS_PARTS(def->focus);
 	for (int p = 0; p < OC_PART_COUNT; p++)
-		if ((focus & OC_MASK(p)) && !app->snap->status[p].fetched)
+		if ((focus & OC_MASK(p)) && !s->status[p].fetched)
 			return false;
-	return app->snap->seq > 0;
+	/* A report view: its report loaded (or failed) as well. */
+	switch (def->report) {
+	case OC_REPORT_HISTORY:
+		return s->history || s->hist_status.error[0];
+	case OC_REPORT_EVENTS:
+		return s->events || s->ev_status.error[0];
+	case OC_REPORT_SCHED:
+		return s->sched || s->sched_status.error[0];
+	default:
+		return s->seq > 0;
+	}
 }
 
 unsigned oc_ui_view_focus(const char *name)

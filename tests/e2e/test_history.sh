@@ -84,6 +84,28 @@ check_backend() { # LABEL (XDG_CONFIG_HOME set by the caller)
 	[ "$(ours_row "$json" "$jn" | cut -d'|' -f1)" = "NODE_FAIL" ] || fail "$1: $jn not NODE_FAIL"
 	ok "$1: FAILED 3:0, TIMEOUT and NODE_FAIL as sacct has them, field by field"
 
+	# Every job that ended in the last four hours and a bit (the libslurm
+	# backend asks slurmdbd in four slices): the same ids as sacct's rows
+	# with an End in the window.
+	local s4 u4 ours theirs
+	u4=$(($(date +%s) - 1))
+	s4=$((u4 - 4 * 3600 - 17))
+	ours=$("$OC_BIN" --cluster llm-poc --once history --since "@$s4" --until "@$u4" --json | jq -r '.rows[].job_id' | sort -n)
+	theirs=$(sacct -a -X -n -P -S "$(date -d "@$s4" +%Y-%m-%dT%H:%M:%S)" -E "$(date -d "@$u4" +%Y-%m-%dT%H:%M:%S)" \
+		-o JobIDRaw,End | python3 -c '
+import sys, time
+s, u = int(sys.argv[1]), int(sys.argv[2])
+for line in sys.stdin:
+	jid, end = line.rstrip("\n").split("|")[:2]
+	if end in ("Unknown", "None", ""):
+		continue
+	e = int(time.mktime(time.strptime(end, "%Y-%m-%dT%H:%M:%S")))
+	if s <= e <= u:
+		print(jid)' "$s4" "$u4" | sort -n)
+	[ -n "$theirs" ] || fail "$1: sacct lists no job that ended in the last four hours"
+	[ "$ours" = "$theirs" ] || fail "$1: jobs ended in the window: $(diff <(echo "$ours") <(echo "$theirs") | head -5)"
+	ok "$1: the $(wc -l <<<"$ours") jobs that ended in a 4-hour window are sacct's"
+
 	# Node events against sacctmgr: node, start, end, state, user, reason.
 	"$OC_BIN" --cluster llm-poc --once events --since "$since" --json >"$json"
 	rc=$?

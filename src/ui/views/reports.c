@@ -141,13 +141,18 @@ static const struct oc_col_ui cols[] = {
 	{"exit", NULL, r_exit},
 };
 
-static size_t collect_report(struct oc_listview *lv, const struct oc_snapshot *s, enum oc_report kind)
+/* While the view is on screen the collector loads its window. */
+static void visible(struct oc_listview *lv)
 {
 	struct hpriv *p = lv->priv;
-	(void)s;
-	/* While the view is on screen the collector loads this window. */
 	if (lv->app->hooks->set_report)
-		lv->app->hooks->set_report(lv->app->hooks->ctx, kind, p->since, p->until);
+		lv->app->hooks->set_report(lv->app->hooks->ctx, lv->def->report, p->since, p->until);
+}
+
+/* The rows of the report table (pure: the table and the window decide). */
+static size_t collect_report(struct oc_listview *lv, const struct oc_snapshot *s, enum oc_report kind)
+{
+	(void)s;
 	struct rep r = rep_of(lv, kind);
 	if (!r.loaded || oc_listview_reserve(lv, r.n) < 0)
 		return 0; /* another window's rows, or none yet */
@@ -228,6 +233,9 @@ const struct oc_listview_def oc_lv_history = {
 	.name = "history",
 	.title = "History",
 	.focus = 0,
+	.report = OC_REPORT_HISTORY,
+	.pure_collect = true,
+	.visible = visible,
 	.cat = &oc_cat_history,
 	.ui = cols,
 	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
@@ -307,6 +315,9 @@ const struct oc_listview_def oc_lv_events = {
 	.name = "events",
 	.title = "Events",
 	.focus = 0,
+	.report = OC_REPORT_EVENTS,
+	.pure_collect = true,
+	.visible = visible,
 	.cat = &oc_cat_events,
 	.ui = ev_cols,
 	.nui = (int)(sizeof(ev_cols) / sizeof(ev_cols[0])),
@@ -418,6 +429,7 @@ const struct oc_listview_def oc_lv_sched = {
 	.name = "scheduler",
 	.title = "Scheduler",
 	.focus = 0,
+	.report = OC_REPORT_SCHED,
 	.cat = &oc_cat_sched,
 	.ui = sched_cols_ui,
 	.nui = (int)(sizeof(sched_cols_ui) / sizeof(sched_cols_ui[0])),
