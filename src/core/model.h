@@ -157,6 +157,7 @@ struct oc_job {
 	uint32_t job_id;
 	uint32_t array_job_id;    /* 0 when not an array */
 	uint32_t array_task_id;   /* OC_NONE when not an array task */
+	uint32_t het_job_id, het_job_offset; /* a het job's component: leader's id and offset; id 0 when none */
 	const char *name;
 	const char *user;
 	const char *account;
@@ -386,6 +387,7 @@ struct oc_jobinfo {
 	const char *work_dir, *command, *std_in, *std_out, *std_err;
 	const char *tres_per_node, *dependency, *batch_host;
 	uint32_t array_job_id, het_job_id; /* 0 when none */
+	uint32_t restarts;        /* times requeued (Restarts), OC_NONE when not known */
 	struct oc_jpart *parts;
 	size_t nparts;
 	/* sprio: nprio rows (one per partition); prio_err says why there are

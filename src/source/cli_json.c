@@ -363,6 +363,10 @@ static int job_fill(struct oc_arena *sa, struct oc_arena *a, const json_t *o, st
 	j->job_id = (uint32_t)jnum(o, "job_id", 0, NULL);
 	j->array_job_id = (uint32_t)jnum(o, "array_job_id", 0, NULL);
 	j->array_task_id = j->array_job_id ? (uint32_t)jnum(o, "array_task_id", OC_NONE, NULL) : OC_NONE;
+	j->het_job_id = (uint32_t)jnum(o, "het_job_id", 0, NULL);
+	j->het_job_offset = j->het_job_id ? (uint32_t)jnum(o, "het_job_offset", OC_NONE, NULL) : OC_NONE;
+	if (j->het_job_offset == OC_NONE || j->het_job_offset == 0xfffffffeU)
+		j->het_job_id = 0, j->het_job_offset = OC_NONE;
 	j->name = oc_arena_strdup_nonempty(sa, jstr(o, "name"));
 	const char *user = jstr(o, "user_name");
 	char uid[24];

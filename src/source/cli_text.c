@@ -567,6 +567,7 @@ int oc_cli_parse_jobinfo_live(const char *text, size_t len, struct oc_jobinfo *t
 		t->batch_host = rdup(a, r, "BatchHost", NULL);
 		t->array_job_id = rnum(r, "ArrayJobId", 0);
 		t->het_job_id = rnum(r, "HetJobId", 0);
+		t->restarts = rnum(r, "Restarts", OC_NONE);
 	}
 	if (rc == 0 && !any) {
 		snprintf(err, errlen, "scontrol printed no job record");

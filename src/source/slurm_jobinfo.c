@@ -79,6 +79,7 @@ static void live_fill(struct oc_jobinfo *t, slurm_job_info_t *ji)
 	t->batch_host = sdup(t, ji->batch_host);
 	t->array_job_id = ji->array_job_id;
 	t->het_job_id = ji->het_job_id;
+	t->restarts = ji->restart_cnt;
 }
 
 static void live_load(struct oc_jobinfo *t)

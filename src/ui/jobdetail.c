@@ -161,6 +161,11 @@ static int live_lines(WINDOW *w, int y, int last, int width, const struct oc_job
 		y = oc_detail_field(w, y, width, "Batch host", t->batch_host, A_NORMAL);
 	if (t->dependency)
 		y = oc_detail_field(w, y, width, "Dependency", t->dependency, A_NORMAL);
+	if (t->restarts != OC_NONE) {
+		char n[32];
+		snprintf(n, sizeof(n), "%u time%s", (unsigned)t->restarts, t->restarts == 1 ? "" : "s");
+		y = oc_detail_field(w, y, width, "Requeued", n, t->restarts ? oc_theme_attr(OC_ROLE_WARN) : A_NORMAL);
+	}
 	y = oc_detail_field(w, y, width, "Folder", t->work_dir ? t->work_dir : "-", A_NORMAL);
 	y = oc_detail_wrapped(w, y, last, width, "Command", t->command ? t->command : "-", A_NORMAL);
 	y = oc_detail_field(w, y, width, "Stdout", t->std_out ? t->std_out : "-", A_NORMAL);

@@ -92,7 +92,7 @@ static void test_jobs_match_squeue(void **state)
 {
 	(void)state;
 	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
-	char *out = cluster_util_run("squeue -h -a -t PD,R -o '%i|%t|%P|%u|%a'");
+	char *out = cluster_util_run("squeue -h -a -t PD,R -o '%A|%t|%P|%u|%a'");
 	int lines = 0;
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
 		unsigned id;

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 name="e2e-detail-$$"
-e2e_cancel_on_exit "$name-h" "$name-g" "$name-a"
+e2e_cancel_on_exit "$name-h" "$name-g" "$name-a" "$name-x"
 held=$(runuser -u alice -- sbatch --parsable -J "$name-h" -p large --qos large_qos -N1 --time=10 --mem=1G \
 	--output=/dev/null --hold --wrap='sleep 600')
 big=$(runuser -u bob -- sbatch --parsable -J "$name-g" -p large --qos large_qos -N9 --gres=gpu:8 --time=10 \
@@ -94,6 +94,27 @@ done < <(sacct -n -P -j "${arr}_1" -o JobID,State,ExitCode | grep '\.')
 ok "the array task: StdOut $out, the array's records, its submit line and its steps as sacct"
 e2e_keys Escape
 e2e_wait_gone "job $task " 5
+
+# A het job of two components: both records, the one shown marked.
+het=$(runuser -u alice -- sbatch --parsable -J "$name-x" -p large --qos large_qos -N1 --mem=1G --time=10 \
+	--output=/dev/null : -p large --qos large_qos -N1 --mem=1G --wrap='sleep 600')
+[ -n "$het" ] || fail "sbatch gave no het job id"
+wait_cmd 60 sh -c "[ \"\$(squeue -h -j $het -o %T | sort -u)\" = RUNNING ]"
+e2e_keys /
+e2e_keys C-u
+e2e_type "$name-x"
+e2e_keys Enter
+e2e_wait "^ +$het\+0 " 10
+e2e_keys Home Enter
+e2e_wait "job $het " 5
+e2e_wait "Requeued +0 times" 15
+e2e_keys NPage
+e2e_wait "Het job +2 records" 10
+e2e_wait "> $het\+0 +RUNNING +large" 5
+e2e_wait "  $het\+1 +RUNNING +large" 5
+ok "the het job $het: its two components, the one shown marked"
+e2e_keys Escape
+e2e_wait_gone "job $het " 5
 
 # From the node's panel: Right picks its first job, Enter opens that job.
 node=$(squeue -h -j "$task" -o %N)

@@ -1020,6 +1020,7 @@ static void test_jobinfo(void **state)
 	assert_string_equal(ji->tres_per_node, "gres:gpu:1");
 	assert_null(ji->dependency);
 	assert_int_equal(ji->array_job_id, 163);
+	assert_int_equal(ji->restarts, 0);
 	assert_int_equal(ji->nparts, 2);
 	const struct oc_jpart *self = oc_jobinfo_self(ji);
 	assert_non_null(self);
