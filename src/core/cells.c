@@ -17,6 +17,8 @@ const char *oc_cells_job_id(const struct oc_job *j, char *buf, size_t len)
 {
 	if (j->array_task_id != OC_NONE)
 		snprintf(buf, len, "%u_%u", j->array_job_id, j->array_task_id);
+	else if (j->array_tasks)
+		snprintf(buf, len, "%u_[%s]", j->array_job_id, j->array_tasks);
 	else if (j->het_job_id)
 		snprintf(buf, len, "%u+%u", j->het_job_id, j->het_job_offset);
 	else

@@ -158,6 +158,7 @@ struct oc_job {
 	uint32_t array_job_id;    /* 0 when not an array */
 	uint32_t array_task_id;   /* OC_NONE when not an array task */
 	uint32_t het_job_id, het_job_offset; /* a het job's component: leader's id and offset; id 0 when none */
+	const char *array_tasks;  /* a pending array's own record: the task ids left ("2-4%1"), else NULL */
 	const char *name;
 	const char *user;
 	const char *account;

@@ -367,6 +367,8 @@ static int job_fill(struct oc_arena *sa, struct oc_arena *a, const json_t *o, st
 	j->het_job_offset = j->het_job_id ? (uint32_t)jnum(o, "het_job_offset", OC_NONE, NULL) : OC_NONE;
 	if (j->het_job_offset == OC_NONE || j->het_job_offset == 0xfffffffeU)
 		j->het_job_id = 0, j->het_job_offset = OC_NONE;
+	if (j->array_job_id && j->array_task_id == OC_NONE)
+		j->array_tasks = oc_arena_strdup_nonempty(sa, jstr(o, "array_task_string"));
 	j->name = oc_arena_strdup_nonempty(sa, jstr(o, "name"));
 	const char *user = jstr(o, "user_name");
 	char uid[24];

@@ -473,6 +473,8 @@ static int job_fill(struct slurm_backend *b, struct oc_job *j, const slurm_job_i
 	j->array_task_id = (ji->array_job_id && ji->array_task_id != NO_VAL) ? ji->array_task_id : OC_NONE;
 	j->het_job_id = ji->het_job_offset != NO_VAL ? ji->het_job_id : 0;
 	j->het_job_offset = j->het_job_id ? ji->het_job_offset : OC_NONE;
+	if (ji->array_job_id && ji->array_task_id == NO_VAL)
+		j->array_tasks = oc_arena_strdup_nonempty(sa, ji->array_task_str);
 	j->name = oc_arena_strdup_nonempty(sa, ji->name);
 	const char *user = ji->user_name ? ji->user_name : oc_slurm_uid_name(&b->uids, ji->user_id);
 	if (job_str_intern(in, sa, user, &j->user) < 0 || job_str_intern(in, sa, ji->account, &j->account) < 0 ||
