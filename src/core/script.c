@@ -747,6 +747,29 @@ static int script_resv_out(const struct oc_snapshot *s, FILE *f, json_t *rows)
 
 /* ---- history ---------------------------------------------------------- */
 
+/* The rows of a long report (history, events) in JSON are not kept as one
+ * jansson array (100,000 jobs took 680 MB that way): each row is printed
+ * into rowsf as the document prints it (four spaces in, rows separated
+ * by ",\n") and freed, and oc_script_render puts the text in place of
+ * the empty "rows" array. Returns 0, -1 on ENOMEM. */
+static int script_row_stream(FILE *rowsf, size_t *n, json_t *row)
+{
+	char *dump = row ? json_dumps(row, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(row);
+	if (!dump)
+		return -1;
+	if ((*n)++)
+		fputs(",\n", rowsf);
+	fputs("    ", rowsf);
+	for (const char *c = dump; *c; c++) {
+		fputc(*c, rowsf);
+		if (*c == '\n')
+			fputs("    ", rowsf);
+	}
+	free(dump);
+	return ferror(rowsf) ? -1 : 0;
+}
+
 static const struct script_col hist_cols[] = {
 	{"end", 0},   {"jobid", 0}, {"user", 10},	{"account", 10}, {"partition", 10}, {"name", 16},
 	{"state", 0}, {"exit", 0},  {"elapsed", 0}, {"nodes", 0},	  {"gpus", 0},	     {"nodelist", 0},
@@ -817,22 +840,23 @@ static uint32_t *script_report_rows(size_t n, int (*cmp)(const void *, const voi
 	return idx;
 }
 
-static int script_hist_out(const struct oc_snapshot *s, FILE *f, json_t *doc, json_t *rows)
+static int script_hist_out(const struct oc_snapshot *s, FILE *f, json_t *doc, FILE *rowsf)
 {
 	const struct oc_history *h = s->history;
-	size_t n = h ? h->n : 0;
+	size_t n = h ? h->n : 0, streamed = 0;
 	uint32_t *idx = script_report_rows(n, hist_cmp, h ? h->v : NULL, h ? &h->r : NULL, doc);
 	if (!idx)
 		return -1;
 	struct script_table t = SCRIPT_TABLE(oc_cat_history, hist_cols, s);
-	for (size_t i = 0; i < n; i++) {
-		if (rows)
-			json_array_append_new(rows, script_jhjob(&h->v[idx[i]]));
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (rowsf)
+			rc = script_row_stream(rowsf, &streamed, script_jhjob(&h->v[idx[i]]));
 		else
 			script_row(&t, idx[i]);
 	}
 	free(idx);
-	return rows ? 0 : script_table_print(f, &t);
+	return rowsf ? rc : script_table_print(f, &t);
 }
 
 /* ---- node events ------------------------------------------------------ */
@@ -851,17 +875,18 @@ static int event_cmp(const void *a, const void *b, void *ctx)
 	return oc_natcmp(x->node, y->node);
 }
 
-static int script_events_out(const struct oc_snapshot *s, FILE *f, json_t *doc, json_t *rows)
+static int script_events_out(const struct oc_snapshot *s, FILE *f, json_t *doc, FILE *rowsf)
 {
 	const struct oc_events *t = s->events;
-	size_t n = t ? t->n : 0;
+	size_t n = t ? t->n : 0, streamed = 0;
 	uint32_t *idx = script_report_rows(n, event_cmp, t ? t->v : NULL, t ? &t->r : NULL, doc);
 	if (!idx)
 		return -1;
 	struct script_table tb = SCRIPT_TABLE(oc_cat_events, event_cols, s);
-	for (size_t i = 0; i < n; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct oc_event *e = &t->v[idx[i]];
-		if (!rows) {
+		if (!rowsf) {
 			script_row(&tb, idx[i]);
 			continue;
 		}
@@ -875,10 +900,10 @@ static int script_events_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 		SET(r, "duration_s", json_integer(end > e->start ? (json_int_t)(end - e->start) : 0));
 		SET(r, "user", script_jstr(e->user));
 		SET(r, "reason", script_jstr(e->reason));
-		json_array_append_new(rows, r);
+		rc = script_row_stream(rowsf, &streamed, r);
 	}
 	free(idx);
-	return rows ? 0 : script_table_print(f, &tb);
+	return rowsf ? rc : script_table_print(f, &tb);
 }
 
 /* ---- fair share --------------------------------------------------------- */
@@ -1015,6 +1040,18 @@ char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts 
 		SET(doc, "warnings", w);
 		SET(doc, "rows", rows);
 	}
+	/* The long reports' rows, printed one by one (script_row_stream). */
+	char *rowstext = NULL;
+	size_t rowslen = 0;
+	FILE *rowsf = NULL;
+	if (doc && (o->view == OC_SCRIPT_HISTORY || o->view == OC_SCRIPT_EVENTS) &&
+	    !(rowsf = open_memstream(&rowstext, &rowslen))) {
+		json_decref(doc);
+		fclose(f);
+		free(text);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
 	int rc;
 	switch (o->view) {
 	case OC_SCRIPT_PARTITIONS: rc = script_partitions_out(s, o, f, rows); break;
@@ -1023,8 +1060,8 @@ char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts 
 	case OC_SCRIPT_HEALTH: rc = script_health_out(s, f, doc, findings); break;
 	case OC_SCRIPT_QUOTA: rc = script_quota_out(s, f, doc, findings, warning); break;
 	case OC_SCRIPT_RESERVATIONS: rc = script_resv_out(s, f, rows); break;
-	case OC_SCRIPT_HISTORY: rc = script_hist_out(s, f, doc, rows); break;
-	case OC_SCRIPT_EVENTS: rc = script_events_out(s, f, doc, rows); break;
+	case OC_SCRIPT_HISTORY: rc = script_hist_out(s, f, doc, rowsf); break;
+	case OC_SCRIPT_EVENTS: rc = script_events_out(s, f, doc, rowsf); break;
 	case OC_SCRIPT_FAIRSHARE: rc = script_fairshare_out(s, f, rows); break;
 	case OC_SCRIPT_SCHEDULER: rc = script_sched_out(s, f, doc, rows, findings); break;
 	default: rc = -1; break;
@@ -1033,12 +1070,24 @@ char *oc_script_render(const struct oc_snapshot *s, const struct oc_script_opts 
 		if (oc_script_view_has_findings(o->view))
 			SET(doc, "findings", json_integer(*findings));
 		char *dump = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		if (dump)
-			fprintf(f, "%s\n", dump);
-		else
+		if (rowsf && fclose(rowsf) != 0)
 			rc = -1;
+		rowsf = NULL;
+		/* The streamed rows go where the empty array is. */
+		char *at = dump && rowslen ? strstr(dump, "\n  \"rows\": []") : NULL;
+		if (!dump || (rowslen && !at)) {
+			rc = -1;
+		} else if (at) {
+			at += strlen("\n  \"rows\": [");
+			fprintf(f, "%.*s\n%s\n  %s\n", (int)(at - dump), dump, rowstext, at);
+		} else {
+			fprintf(f, "%s\n", dump);
+		}
 		free(dump);
 	}
+	if (rowsf)
+		fclose(rowsf);
+	free(rowstext);
 	json_decref(doc);
 	if (fclose(f) != 0 || rc != 0) {
 		free(text);
