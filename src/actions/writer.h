@@ -39,6 +39,7 @@ struct oc_job_spec {
 	char qos[64];           /* "" = the association's default */
 	char name[64];          /* job name, e.g. "oc-rehearsal-grptres" */
 	uint32_t nodes;         /* 0 = 1 */
+	char nodelist[256];     /* -w: the nodes it must run on, "" = any */
 	uint32_t gpus_per_node; /* --gres=gpu:N, 0 = none */
 	uint32_t time_min;      /* --time, 0 = partition default */
 	char signal[32];        /* --signal, e.g. "B:USR1@60", "" = none */

@@ -863,6 +863,9 @@ static int cl_act_submit_job(struct cl_load *l, const char *where, json_t *obj, 
 		return cl_fail(l, where, "\"command\" must be shorter than 256 characters");
 	if (cl_submit_nodes_expect(l, where, obj, a) < 0)
 		return -1;
+	if (cl_name_field(l, where, obj, "on_nodes_of", false, OC_LABEL_MAX + 1, &a->nodes_of) < 0 ||
+	    (a->nodes_of && cl_label_ref(l, where, a->nodes_of) < 0))
+		return -1;
 	if (!a->name) {
 		char nm[64];
 		snprintf(nm, sizeof(nm), "oc-rehearsal-%s", l->step->id);
@@ -949,7 +952,8 @@ static int cl_act_record_jobs(struct cl_load *l, const char *where, json_t *obj,
 const struct oc_step_action_kind_def oc_step_action_kinds[OC_SA_KIND_COUNT] = {
 	[OC_SA_SUBMIT_JOB] = {"submit_job",
 			      CL_ACTION_KEYS("label", "user", "account", "partition", "qos", "name", "nodes",
-					     "gpus_per_node", "time", "signal", "command", "requeue", "hold", "expect"),
+					     "on_nodes_of", "gpus_per_node", "time", "signal", "command", "requeue", "hold",
+					     "expect"),
 			      cl_act_submit_job, oc_run_submit_job, .writes = true},
 	[OC_SA_SIGNAL_JOB] = {"signal_job", CL_ACTION_KEYS("job", "signal"), cl_act_signal_job, oc_run_signal_job,
 			      .writes = true},

@@ -125,6 +125,7 @@ struct oc_step_action {
 	const char *user, *account, *partition, *qos, *name, *signal_opt, *command;
 	uint32_t nodes;             /* 0 with nodes_idle */
 	bool nodes_idle;            /* "nodes": "idle": as many as are idle in the partition */
+	const char *nodes_of;       /* "on_nodes_of": a label: run on the first node of that job (-w) */
 	uint32_t gpus_per_node, time_min;
 	bool requeue, hold;
 	enum oc_expect_submit expect;

@@ -14,6 +14,7 @@
 
 #include "actions/audit.h"
 #include "actions/plan.h"
+#include "core/hostlist.h"
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "rehearsal/checks.h"
@@ -134,6 +135,8 @@ static void submit_command(const struct oc_job_spec *js, char *out, size_t len)
 	if (js->qos[0])
 		oc_appendf(out, len, " -q %s", js->qos);
 	oc_appendf(out, len, " -N %u", js->nodes ? js->nodes : 1);
+	if (js->nodelist[0])
+		oc_appendf(out, len, " -w %s", js->nodelist);
 	if (js->gpus_per_node)
 		oc_appendf(out, len, " --gres=gpu:%u", js->gpus_per_node);
 	if (js->time_min)
@@ -471,6 +474,35 @@ static int for_label_jobs(struct oc_run *r, const char *label, struct oc_step_jo
 /* The probe job of a submit_job action into js; "nodes": "idle" counts
  * the partition's idle nodes in snap now. Returns 0, or -1 when there are
  * none to fill (r->last says why). */
+static int first_name(void *ctx, const char *name)
+{
+	char **out = ctx;
+	snprintf(out[0], (size_t)(out[1] - out[0]), "%s", name);
+	return 1; /* the first is enough */
+}
+
+/* The first node of the job under a->nodes_of, from the snapshot (it
+ * runs: its wait_for said so), into buf. Returns 0, -1 with the reason. */
+static int run_nodes_of(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap, char *buf,
+			size_t len)
+{
+	struct oc_step_job *jobs[1];
+	const struct oc_job *j = NULL;
+	if (for_label_jobs(r, a->nodes_of, jobs, 1) == 1)
+		for (size_t i = 0; snap && snap->jobs && i < snap->jobs->n; i++)
+			if (snap->jobs->v[i].job_id == jobs[0]->id)
+				j = &snap->jobs->v[i];
+	char err[64];
+	char *range[2] = {buf, buf + len};
+	buf[0] = '\0';
+	if (!j || !j->nodes || !oc_job_holds_nodes(j) ||
+	    oc_hostlist_foreach(j->nodes, 1u << 16, first_name, range, err, sizeof(err)) < 0 || !buf[0]) {
+		run_last(r, "submit %s: the nodes of job %s are not known (is it running?)", a->label, a->nodes_of);
+		return -1;
+	}
+	return 0;
+}
+
 static int run_job_spec(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap,
 			struct oc_job_spec *js)
 {
@@ -497,6 +529,8 @@ static int run_job_spec(struct oc_run *r, const struct oc_step_action *a, const 
 		}
 		js->nodes = (uint32_t)idle;
 	}
+	if (a->nodes_of && run_nodes_of(r, a, snap, js->nodelist, sizeof(js->nodelist)) < 0)
+		return -1;
 	return 0;
 }
 

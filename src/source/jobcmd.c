@@ -69,6 +69,7 @@ int oc_jobcmd_check(const struct oc_job_spec *spec, char *err, size_t errlen)
 	    spec_name_check(spec->qos, sizeof(spec->qos), "qos", false, err, errlen) < 0 ||
 	    spec_name_check(spec->name, sizeof(spec->name), "job name", true, err, errlen) < 0 ||
 	    spec_name_check(spec->signal, sizeof(spec->signal), "signal", false, err, errlen) < 0 ||
+	    spec_name_check(spec->nodelist, sizeof(spec->nodelist), "node list", false, err, errlen) < 0 ||
 	    field_check(spec->command, sizeof(spec->command), "command", err, errlen) < 0)
 		return -1;
 	for (const char *p = spec->command; *p; p++)
@@ -120,6 +121,10 @@ void oc_jobcmd_sbatch_argv(const struct oc_job_spec *spec, const char *runuser, 
 	if (spec->nodes) {
 		argv[n++] = "-N";
 		argv[n++] = b->nodes;
+	}
+	if (spec->nodelist[0]) {
+		argv[n++] = "-w";
+		argv[n++] = spec->nodelist;
 	}
 	if (spec->gpus_per_node)
 		argv[n++] = b->gres;

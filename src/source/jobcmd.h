@@ -23,7 +23,7 @@ struct oc_jobcmd_args {
 int oc_jobcmd_check(const struct oc_job_spec *spec, char *err, size_t errlen);
 
 /* argv of `[runuser -u USER --] sbatch --parsable -J NAME [-A ...] [-p ...]
- * [--qos ...] [-N n] [--gres=gpu:n] [--time=n] [--signal=...] [--requeue]
+ * [--qos ...] [-N n] [-w NODES] [--gres=gpu:n] [--time=n] [--signal=...] [--requeue]
  * [--hold] --mem=1G --output=/dev/null --wrap=COMMAND`, NULL-terminated,
  * pointing into spec, b and the two program names (runuser NULL: no
  * runuser). Nothing to free. */

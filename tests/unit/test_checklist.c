@@ -500,7 +500,7 @@ static const struct {
 	{", \"actions\": [{\"kind\": [\"submit_job\"]}]",
 	 "step \"s1\": actions[0]: \"kind\" must be a string"},
 	{", \"actions\": [{\"kind\": \"submit_job\", \"zz\": 1}]",
-	 "step \"s1\": actions[0] (submit_job): unknown key \"zz\" (known: kind, label, user, account, partition, qos, name, nodes, gpus_per_node, time, signal, command, requeue, hold, expect, after_operator, confirm, wait_for, wait_timeout)"},
+	 "step \"s1\": actions[0] (submit_job): unknown key \"zz\" (known: kind, label, user, account, partition, qos, name, nodes, on_nodes_of, gpus_per_node, time, signal, command, requeue, hold, expect, after_operator, confirm, wait_for, wait_timeout)"},
 	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"expect\": \"maybe\"}]",
 	 "step \"s1\": actions[0] (submit_job): \"expect\" must be \"accepted\", \"refused\" or \"any\" (got \"maybe\")"},
 	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"nodes\": \"idle\"}]",
