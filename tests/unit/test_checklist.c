@@ -519,6 +519,8 @@ static const struct {
 	 "step \"s1\": actions[0] (submit_job): \"confirm\" must be true or false"},
 	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"wait_for\": {\"kind\": \"job\", \"job\": \"b\"}}]",
 	 "step \"s1\": actions[0] (submit_job): wait_for (job): no earlier action of this step stores jobs under the label \"b\" (a submit_job or record_jobs action with \"label\": \"b\")"},
+	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\", \"on_nodes_of\": \"a\"}]",
+	 "step \"s1\": actions[0] (submit_job): no earlier action of this step stores jobs under the label \"a\" (a submit_job or record_jobs action with \"label\": \"a\")"},
 	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"}, {\"kind\": \"signal_job\", \"job\": \"a\", \"signal\": \"WINCH\"}]",
 	 "step \"s1\": actions[1] (signal_job): unknown signal \"WINCH\" (known: USR1, USR2, TERM, INT, HUP, KILL, CONT, STOP)"},
 	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"}, {\"kind\": \"signal_job\", \"job\": \"a\"}]",
