@@ -202,8 +202,13 @@ static int part_lines(WINDOW *w, int y, int last, int width, const struct oc_job
 	char buf[512], id[48];
 	snprintf(buf, sizeof(buf), "%zu records", t->nparts);
 	y = oc_detail_field(w, y, width, t->het_job_id ? "Het job" : "Array", buf, A_NORMAL);
+	/* A large array lists its first records (and always the job's own). */
+	size_t shown = 0, max = 12;
 	for (size_t i = 0; i < t->nparts && y <= last; i++) {
 		const struct oc_jpart *p = &t->parts[i];
+		if (shown >= max && p->job_id != t->job_id)
+			continue;
+		shown++;
 		if (p->array_tasks)
 			snprintf(id, sizeof(id), "%u_[%s]", (unsigned)(t->array_job_id ? t->array_job_id : p->job_id),
 				 p->array_tasks);
@@ -217,6 +222,10 @@ static int part_lines(WINDOW *w, int y, int last, int width, const struct oc_job
 			 oc_job_state_name(p->state), p->partition ? p->partition : "-", (unsigned)p->gpus,
 			 p->nodes ? p->nodes : p->reason ? p->reason : "");
 		y = oc_detail_field(w, y, width, "", buf, A_NORMAL);
+	}
+	if (shown < t->nparts) {
+		snprintf(buf, sizeof(buf), "  ... %zu more (the queue view lists them)", t->nparts - shown);
+		y = oc_detail_field(w, y, width, "", buf, oc_theme_attr(OC_ROLE_DIM));
 	}
 	return y;
 }
