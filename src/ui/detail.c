@@ -410,11 +410,12 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		d->nshown = 0;
 	int y = node_state_lines(app, w, 1, width, &s->nodes->v[idx]);
 	y = node_resource_lines(app, w, y, width, idx);
-	/* The three lists share what is left: the running jobs up to a third
-	 * of it, the events up to half of what they leave, the jobs that
-	 * ended here the rest; each says how many it could not show. */
+	/* The three lists share what is left: the running jobs up to half of
+	 * it (two lines at least), the events up to half of what they leave,
+	 * the jobs that ended here the rest; each says how many it could not
+	 * show. */
 	int left = h - 1 - y - 3;
-	y = node_jobs(app, w, y, y + 1 + (left > 2 ? left / 3 : 1), width, idx, d);
+	y = node_jobs(app, w, y, y + 1 + (left / 2 > 2 ? left / 2 : 2), width, idx, d);
 	left = h - 1 - y - 2;
 	if (y < h - 1)
 		y = node_events(app, w, y, y + 1 + (left > 1 ? left / 2 : 1), width, detail_node(app));

@@ -128,8 +128,8 @@ e2e_wait "^$node " 10
 e2e_keys Enter
 e2e_wait "Jobs +[1-9][0-9]* running" 10
 e2e_wait "Right: pick a job" 5
-first=$(e2e_capture | grep -A1 -E "Jobs +[0-9]+ running" | tail -1 | grep -oE '[0-9]+ +[A-Z]+ ' | head -1 | awk '{print $1}')
-[ -n "$first" ] || fail "no job line under Jobs in $node's panel"
+first=$(e2e_capture | grep -A1 -E "Jobs +[0-9]+ running" | tail -1 | grep -oE '[0-9]+ +[A-Z]+ ' | head -1 | awk '{print $1}' || true)
+[ -n "$first" ] || { e2e_snap; fail "no job line under Jobs in $node's panel"; }
 e2e_keys Right
 e2e_wait "Enter: open the job" 5
 e2e_keys Enter
