@@ -86,8 +86,17 @@ ok "every view's JSON has the documented shape (health and quota exit 1 on the d
 
 # ---- values against Slurm's own tools ----------------------------------
 # nodes: every node with sinfo's compact state; node 7 with its reason.
-want=$(sinfo -h -a -N -o '%N %t' | sort -u | sort)
-got=$(jqv nodes '.rows[] | "\(.name) \(.state)"' | sort)
+# The two are read at different moments: a state that moves in between
+# (the backfill planning nodes for a job an earlier test just cancelled:
+# `plnd`) is read again, 10 times at most, a second apart; a difference
+# that stays is a failure.
+for try in 1 2 3 4 5 6 7 8 9 10; do
+	want=$(sinfo -h -a -N -o '%N %t' | sort -u | sort)
+	got=$(jqv nodes '.rows[] | "\(.name) \(.state)"' | sort)
+	[ "$got" = "$want" ] && break
+	sleep 1
+	once nodes --once nodes --json
+done
 [ "$got" = "$want" ] || fail "node states differ from sinfo:
 sinfo:
 $want
@@ -114,8 +123,13 @@ done < <(sinfo -h -a -o '%R %F')
 ok "partitions: node totals as sinfo, running jobs as squeue"
 
 # queue: the jobs squeue lists, with their states and users; --partition.
-want=$(squeue -h --all -o '%i %t %u' | sort)
-got=$(jqv queue '.rows[] | "\(.id) \(.state_compact) \(.user)"' | sort)
+for try in 1 2 3 4 5 6 7 8 9 10; do # read again while it moves, as the nodes above
+	want=$(squeue -h --all -o '%i %t %u' | sort)
+	got=$(jqv queue '.rows[] | "\(.id) \(.state_compact) \(.user)"' | sort)
+	[ "$got" = "$want" ] && break
+	sleep 1
+	once queue --once queue --json
+done
 [ "$got" = "$want" ] || fail "queue differs from squeue:
 squeue:
 $want
