@@ -78,7 +78,9 @@ e2e_keys C-u
 e2e_type "$name-a"
 e2e_keys Enter
 e2e_wait "^ +${arr}_1 " 10
-e2e_wait "^ *${arr}_\\[2-3%1\\] " 5 # the array's own record, as squeue prints it
+# The array's own record, as squeue prints it (its start: a job id of five
+# digits or more makes it wider than the column).
+e2e_wait "^ *${arr}_\\[2-3" 5
 e2e_keys Home Enter
 e2e_wait "job $task " 5
 e2e_wait "Stdout +$out" 15
