@@ -16,14 +16,17 @@
 #include "source/collector.h"
 #include "source/source.h"
 
-/* The controller's GrpTRES gres/gpu of an account's own association:
- * `scontrol show assoc_mgr accounts=X flags=assoc` prints
- * "GrpTRES=...,gres/gpu=64(24)" (limit 64 or N, 24 in use). */
-static void scontrol_account_gpus(const char *account, uint64_t *limit, uint64_t *used)
+/* The controller's GrpTRES entry NAME (cpu, mem, node, gres/gpu) of an
+ * account's own association: `scontrol show assoc_mgr accounts=X flags=assoc`
+ * prints "GrpTRES=cpu=N(576),...,gres/gpu=64(24)" (limit 64 or N, 24 in use). */
+static void scontrol_account_tres(const char *account, const char *name, uint64_t *limit,
+				  uint64_t *used)
 {
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "scontrol show assoc_mgr accounts=%s flags=assoc", account);
 	char *out = cluster_util_run(cmd);
+	char key[64];
+	snprintf(key, sizeof(key), "%s=", name);
 	int found = 0;
 	/* Records start with "ClusterName="; the account's own has "UserName= ". */
 	for (char *rec = strstr(out, "ClusterName="); rec; rec = strstr(rec + 1, "ClusterName=")) {
@@ -34,17 +37,28 @@ static void scontrol_account_gpus(const char *account, uint64_t *limit, uint64_t
 		char *grp = strstr(rec, "GrpTRES=");
 		assert_non_null(grp);
 		assert_true(!end || grp < end);
-		char *gpu = strstr(grp, "gres/gpu=");
-		assert_non_null(gpu);
-		gpu += strlen("gres/gpu=");
-		if (*gpu == 'N') {
-			*limit = OC_NOLIMIT;
-			gpu++;
-		} else {
-			*limit = strtoull(gpu, &gpu, 10);
+		grp += strlen("GrpTRES=");
+		/* The entry starts the list or follows a comma; the list ends at
+		 * the next blank. */
+		grp[strcspn(grp, " \n")] = '\0';
+		char *v = NULL;
+		for (char *p = grp; p && *p; p = strchr(p, ',')) {
+			if (*p == ',')
+				p++;
+			if (strncmp(p, key, strlen(key)) == 0) {
+				v = p + strlen(key);
+				break;
+			}
 		}
-		assert_int_equal(*gpu, '(');
-		*used = strtoull(gpu + 1, NULL, 10);
+		assert_non_null(v);
+		if (*v == 'N') {
+			*limit = OC_NOLIMIT;
+			v++;
+		} else {
+			*limit = strtoull(v, &v, 10);
+		}
+		assert_int_equal(*v, '(');
+		*used = strtoull(v + 1, NULL, 10);
 		found++;
 		break;
 	}
@@ -116,14 +130,20 @@ static void test_accounting_enabled(void **state)
 }
 
 /* team-a and team-b: limit 64 GPUs, used as the controller says and as
- * their running jobs add up. */
+ * their running jobs add up; CPUs, memory and nodes as the controller says
+ * (not as the demo's jobs would add up: Slurm 26.05 takes one CPU, 1 GB and
+ * one node off an account's use when a het job of it is submitted and never
+ * gives them back, see docs/testing.md). */
 static void test_team_gpu_usage(void **state)
 {
 	(void)state;
 	static const char *const teams[] = {"team-a", "team-b"};
 	for (size_t k = 0; k < 2; k++) {
-		uint64_t ctl_limit = 0, ctl_used = 0;
-		scontrol_account_gpus(teams[k], &ctl_limit, &ctl_used);
+		uint64_t ctl_limit = 0, ctl_used = 0, lim = 0, ctl_cpu = 0, ctl_mem = 0, ctl_node = 0;
+		scontrol_account_tres(teams[k], "gres/gpu", &ctl_limit, &ctl_used);
+		scontrol_account_tres(teams[k], "cpu", &lim, &ctl_cpu);
+		scontrol_account_tres(teams[k], "mem", &lim, &ctl_mem);
+		scontrol_account_tres(teams[k], "node", &lim, &ctl_node);
 		struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
 		const struct oc_assoc *a = find_assoc(s->accounting, teams[k], NULL);
 		assert_non_null(a);
@@ -133,10 +153,11 @@ static void test_team_gpu_usage(void **state)
 		assert_int_equal(a->grp[OC_TRES_GPU].used, ctl_used);
 		assert_int_equal(a->grp[OC_TRES_GPU].used, running_gpus(s->jobs, teams[k]));
 		assert_string_equal(a->grp_tres, "gres/gpu=64");
-		/* Each running job in the demo takes whole nodes of 8 GPUs. */
-		assert_int_equal(a->grp[OC_TRES_NODE].used * 8, a->grp[OC_TRES_GPU].used);
-		assert_int_equal(a->grp[OC_TRES_CPU].used, a->grp[OC_TRES_GPU].used * 24);
-		assert_int_equal(a->grp[OC_TRES_MEM].used, a->grp[OC_TRES_GPU].used * 48000);
+		assert_int_equal(a->grp[OC_TRES_NODE].used, ctl_node);
+		assert_int_equal(a->grp[OC_TRES_CPU].used, ctl_cpu);
+		assert_int_equal(a->grp[OC_TRES_MEM].used, ctl_mem);
+		/* Some use, or the comparisons above prove little. */
+		assert_true(ctl_cpu > 0 && ctl_mem > 0 && ctl_node > 0);
 
 		struct oc_quota_row *rows = NULL;
 		long n = oc_quota_rows(s, &rows);
@@ -243,7 +264,7 @@ static void test_bench_without_gpu_limit(void **state)
 {
 	(void)state;
 	uint64_t ctl_limit = 0, ctl_used = 0;
-	scontrol_account_gpus("bench", &ctl_limit, &ctl_used);
+	scontrol_account_tres("bench", "gres/gpu", &ctl_limit, &ctl_used);
 	assert_int_equal(ctl_limit, OC_NOLIMIT);
 	struct oc_snapshot *s = oc_collector_refresh_once(cluster_util_backend, OC_MASK_ALL, NULL);
 	const struct oc_assoc *a = find_assoc(s->accounting, "bench", NULL);
