@@ -65,9 +65,12 @@ int oc_once_run(struct oc_setup *setup, const struct oc_once_args *a)
 	if (mask & OC_MASK(OC_PART_PARTITIONS))
 		mask |= OC_MASK(OC_PART_NODES);
 	struct oc_snapshot *s;
-	if (o.view == OC_SCRIPT_SCHEDULER)
+	if (o.view == OC_SCRIPT_SCHEDULER) {
 		s = oc_collector_report_once(setup->backend, OC_REPORT_SCHED, "now", NULL, NULL);
-	else if (o.view == OC_SCRIPT_HISTORY || o.view == OC_SCRIPT_EVENTS)
+		/* The controllers head the list: who answers, who is in control. */
+		if (s)
+			oc_collector_ping_once(setup->backend, s, s->sched_status.error[0] ? 0 : 1);
+	} else if (o.view == OC_SCRIPT_HISTORY || o.view == OC_SCRIPT_EVENTS)
 		s = oc_collector_report_once(setup->backend,
 					     o.view == OC_SCRIPT_HISTORY ? OC_REPORT_HISTORY : OC_REPORT_EVENTS, o.since,
 					     o.until, NULL);

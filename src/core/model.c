@@ -102,6 +102,7 @@ struct oc_snapshot *oc_snapshot_new(void)
 	if (!s)
 		return NULL;
 	atomic_init(&s->refs, 1);
+	s->ctl.in_control = -1;
 	s->nodes = oc_nodes_new();
 	s->partitions = oc_partitions_new();
 	s->jobs = oc_jobs_new();

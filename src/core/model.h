@@ -477,6 +477,32 @@ struct oc_config {
 	size_t n;
 };
 
+/* ---- controllers: every SlurmctldHost and slurmdbd host ---------------- */
+
+#define OC_CTLD_MAX 8
+enum oc_ctld_state { OC_CTLD_UNKNOWN = 0, OC_CTLD_UP, OC_CTLD_DOWN };
+
+/* One slurmctld (SlurmctldHost[i]) or slurmdbd (AccountingStorageHost,
+ * AccountingStorageBackupHost) as the console last saw it (core/ctl.h). */
+struct oc_ctld {
+	char host[64];            /* as configured ("oc-ctld1") */
+	char addr[64];            /* "127.0.0.1", "" when the name is the address */
+	enum oc_ctld_state state; /* the last ping: answered, did not, or not asked */
+	bool in_control;          /* the one serving requests (slurmctld only) */
+	time_t since;             /* since when it is as it is; 0 not known */
+	bool since_seen;          /* since is when the console first saw it: it may be older */
+};
+
+struct oc_controllers {
+	int n;                          /* SlurmctldHost count, 0 when not known */
+	struct oc_ctld v[OC_CTLD_MAX];
+	int in_control;                 /* index into v, -1 none or not known */
+	int ndbd;                       /* 0 (no slurmdbd), 1 or 2 */
+	struct oc_ctld dbd[2];          /* in_control unused */
+	time_t checked;                 /* last ping, 0 never */
+	char error[96];                 /* why the last ping could not look, "" */
+};
+
 struct oc_snapshot {
 	atomic_int refs;
 	uint64_t seq;          /* 1, 2, 3... per published snapshot */
@@ -491,6 +517,7 @@ struct oc_snapshot {
 	struct oc_accounting *accounting;
 	struct oc_config *config;  /* loaded with the controller's configuration */
 	struct oc_part_status status[OC_PART_COUNT];
+	struct oc_controllers ctl; /* who answers: pinged by the collector (core/ctl.h) */
 	/* Loaded on demand, not a part: NULL until asked for (see
 	 * oc_collector_set_report); hist_status says how the last load went. */
 	struct oc_history *history;

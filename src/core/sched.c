@@ -1,5 +1,7 @@
 #include "core/sched.h"
 
+#include "core/ctl.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,10 +145,76 @@ static void rpc_rows(struct rows *r, const char *group, const struct oc_rpc_stat
 	free(o);
 }
 
-long oc_sched_rows(const struct oc_sched *s, struct oc_sched_row **out)
+/* One row per controller: "oc-ctld1 (primary) 127.0.0.1", "in control
+ * since 06:01:12". */
+static void ctl_rows(struct rows *r, const char *group, const struct oc_controllers *c, const struct oc_ctld *v,
+		     int n, bool dbd, time_t now)
+{
+	for (int i = 0; i < n; i++) {
+		const struct oc_ctld *e = &v[i];
+		char item[64], role[24], when[32];
+		if (i == 0)
+			snprintf(role, sizeof(role), "primary");
+		else if (i == 1)
+			snprintf(role, sizeof(role), "backup");
+		else
+			snprintf(role, sizeof(role), "backup%d", i);
+		snprintf(item, sizeof(item), "%.38s (%.16s)", e->host, role);
+		struct oc_sched_row *x = row_add(r, group, item, e->state == OC_CTLD_UP);
+		if (!x)
+			return;
+		const char *what = e->state == OC_CTLD_UP ? "answers" : e->state == OC_CTLD_DOWN ? "DOWN" : "unknown";
+		if (!dbd && e->in_control)
+			what = "in control";
+		else if (!dbd && e->state == OC_CTLD_UP && c->in_control >= 0)
+			what = "standby";
+		oc_ctl_when(e->since, now, when, sizeof(when));
+		if (e->state == OC_CTLD_UNKNOWN)
+			snprintf(x->value, sizeof(x->value), "unknown");
+		else
+			snprintf(x->value, sizeof(x->value), "%s since %s%s", what, e->since_seen ? "<=" : "", when);
+		if (e->addr[0]) {
+			size_t l = strlen(x->value);
+			snprintf(x->value + l, sizeof(x->value) - l, "  at %.40s", e->addr);
+		}
+		if (e->state == OC_CTLD_DOWN) {
+			x->unusual = true;
+			snprintf(x->note, sizeof(x->note), "%s",
+				 dbd	? "does not answer"
+				 : i	? "does not answer: no backup if the one in control fails"
+					: "does not answer; the backup serves if it took over");
+		} else if (e->state == OC_CTLD_UNKNOWN) {
+			snprintf(x->note, sizeof(x->note), "%s",
+				 c->error[0] ? c->error
+				 : dbd	     ? "this Slurm cannot ping a slurmdbd (24.11 can)"
+					     : "not asked yet");
+		} else if (!dbd && e->in_control && i > 0) {
+			x->unusual = true;
+			snprintf(x->note, sizeof(x->note), "a backup is in control");
+		}
+	}
+	if (!dbd && n > 0 && c->in_control < 0) {
+		struct oc_sched_row *x = row_add(r, group, "in control", 0);
+		if (x) {
+			snprintf(x->value, sizeof(x->value), "none");
+			x->unusual = true;
+			snprintf(x->note, sizeof(x->note), "no controller serves requests%s",
+				 n > 1 ? " (a backup takes over after SlurmctldTimeout)" : "");
+		}
+	}
+}
+
+long oc_sched_rows(const struct oc_sched *s, const struct oc_controllers *ctl, time_t now,
+		   struct oc_sched_row **out)
 {
 	struct rows r = {0};
 	struct oc_sched_row *x;
+	if (ctl) {
+		ctl_rows(&r, "slurmctld", ctl, ctl->v, ctl->n, false, now);
+		ctl_rows(&r, "slurmdbd", ctl, ctl->dbd, ctl->ndbd, true, now);
+	}
+	if (!s)
+		goto done;
 	row_add(&r, "server", "threads", s->server_threads);
 	if ((x = row_add(&r, "server", "agent queue", s->agent_queue)) && s->agent_queue >= 100) {
 		x->unusual = true;
@@ -181,6 +249,7 @@ long oc_sched_rows(const struct oc_sched *s, struct oc_sched_row **out)
 	rpc_rows(&r, "rpc type", s->types, s->ntypes, false, false);
 	rpc_rows(&r, "rpc user", s->users, s->nusers, true, false);
 	rpc_rows(&r, "pending rpc", s->pending, s->npending, false, true);
+done:
 	if (r.nomem) {
 		free(r.v);
 		*out = NULL;

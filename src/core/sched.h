@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "core/model.h"
 
@@ -27,8 +28,12 @@ struct oc_sched_row {
 	char note[128];       /* why it is unusual, "" when not */
 };
 
-/* The rows of s into *rows (malloc'd, the caller frees). Returns how many,
- * -1 on ENOMEM. RPC types and users by count, the most first. */
-long oc_sched_rows(const struct oc_sched *s, struct oc_sched_row **rows);
+/* The rows of the controllers ctl (groups "slurmctld" and "slurmdbd":
+ * each host, whether it answers, is in control or standby, since when;
+ * NULL for none) and of s (NULL for none) into *rows (malloc'd, the
+ * caller frees). Returns how many, -1 on ENOMEM. RPC types and users by
+ * count, the most first. */
+long oc_sched_rows(const struct oc_sched *s, const struct oc_controllers *ctl, time_t now,
+		   struct oc_sched_row **rows);
 
 #endif

@@ -979,10 +979,10 @@ static const struct script_col sched_cols[] = {
 static int script_sched_out(const struct oc_snapshot *s, FILE *f, json_t *doc, json_t *rows, long *findings)
 {
 	struct oc_sched_row *v = NULL;
-	long n = oc_sched_rows(s->sched, &v);
+	long n = oc_sched_rows(s->sched, &s->ctl, time(NULL), &v);
 	if (n < 0)
 		return -1;
-	if (doc) {
+	if (doc && s->sched) {
 		SET(doc, "since", script_jtime(s->sched->req_time_start));
 		SET(doc, "at", script_jtime(s->sched->req_time));
 	}

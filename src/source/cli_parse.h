@@ -152,6 +152,14 @@ void oc_cli_events_argv(const char *cluster, const char *since, const char *unti
 int oc_cli_parse_events(const char *text, size_t len, const char *cluster, struct oc_events **out, char *err,
 			size_t errlen);
 
+/* What `scontrol ping` ("Slurmctld(primary) at oc-ctld1 is UP", one
+ * line per SlurmctldHost: primary, backup, backup2...) or `sacctmgr ping`
+ * (24.11+: "slurmdbd(backup) at db2 is DOWN") prints into v[0..n-1]'s
+ * state, by the mode in parentheses (primary 0, backup 1, backupN N).
+ * prefix: "Slurmctld" or "slurmdbd". Entries without a line keep their
+ * state. Returns how many lines were read, -1 when the text has none. */
+int oc_cli_parse_ping(const char *text, size_t len, const char *prefix, struct oc_ctld *v, int n);
+
 /* `sdiag`'s text into *out: the counters, the main and backfill cycles,
  * the RPCs by message type and by user with the names sdiag prints, the
  * pending RPCs. Returns 0, or -1 with err (not sdiag's output, an RPC

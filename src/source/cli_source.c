@@ -712,6 +712,33 @@ static void cli_close(struct oc_backend *base)
 	free(b);
 }
 
+/* `scontrol ping`, and `sacctmgr ping` from 24.11 (before it sacctmgr has
+ * no ping: the slurmdbd hosts stay not known). A command that ran and
+ * failed (scontrol exits 1 when a controller is down) is still read. */
+static void cli_ping(struct oc_backend *base, struct oc_controllers *c)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	struct oc_run_result r;
+	char err[256] = "";
+	c->error[0] = '\0';
+	for (int i = 0; i < c->n; i++)
+		c->v[i].state = OC_CTLD_UNKNOWN;
+	for (int k = 0; k < c->ndbd; k++)
+		c->dbd[k].state = OC_CTLD_UNKNOWN;
+	const char *sc[] = {"scontrol", "ping", NULL};
+	int rc = oc_cli_run(b->t, b->bin, sc, OC_CLI_TIMEOUT_S, &r, err, sizeof(err));
+	if (rc < 0 || oc_cli_parse_ping(r.out, r.out_len, "Slurmctld", c->v, c->n) < 0)
+		snprintf(c->error, sizeof(c->error), "scontrol ping: %s", rc < 0 ? err : "no controller in its output");
+	oc_run_result_clear(&r);
+	if (c->ndbd && b->version >= 2411) {
+		const char *sa[] = {"sacctmgr", "ping", NULL};
+		rc = oc_cli_run(b->t, b->bin, sa, DBD_TIMEOUT_S, &r, err, sizeof(err));
+		if (rc >= 0)
+			oc_cli_parse_ping(r.out, r.out_len, "slurmdbd", c->dbd, c->ndbd);
+		oc_run_result_clear(&r);
+	}
+}
+
 static const struct oc_backend_ops cli_backend_ops = {
 	.name = "cli",
 	.refresh = cli_refresh,
@@ -719,6 +746,7 @@ static const struct oc_backend_ops cli_backend_ops = {
 	.events = cli_events,
 	.sched = cli_sched,
 	.job = cli_job,
+	.ping = cli_ping,
 	.close = cli_close,
 };
 

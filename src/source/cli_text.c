@@ -1046,3 +1046,45 @@ fail:
 	oc_accounting_unref(&t);
 	return -1;
 }
+
+/* ---- scontrol ping, sacctmgr ping --------------------------------------- */
+
+int oc_cli_parse_ping(const char *text, size_t len, const char *prefix, struct oc_ctld *v, int n)
+{
+	int lines = 0;
+	size_t pl = strlen(prefix);
+	FOR_LINES(text, len, ls, le)
+	{
+		/* "Slurmctld(backup2) at host is UP" */
+		if ((size_t)(le - ls) < pl + 2 || strncmp(ls, prefix, pl) != 0 || ls[pl] != '(')
+			continue;
+		const char *mode = ls + pl + 1;
+		const char *close = memchr(mode, ')', (size_t)(le - mode));
+		if (!close)
+			continue;
+		long idx = -1;
+		size_t ml = (size_t)(close - mode);
+		if (ml == 7 && strncmp(mode, "primary", 7) == 0)
+			idx = 0;
+		else if (ml == 6 && strncmp(mode, "backup", 6) == 0)
+			idx = 1;
+		else if (ml > 6 && ml < 9 && strncmp(mode, "backup", 6) == 0 && isdigit((unsigned char)mode[6]))
+			idx = strtol(mode + 6, NULL, 10);
+		if (idx < 0)
+			continue;
+		lines++;
+		/* The state is the line's last word. */
+		const char *w = le;
+		while (w > close && w[-1] != ' ')
+			w--;
+		size_t wl = (size_t)(le - w);
+		enum oc_ctld_state st = OC_CTLD_UNKNOWN;
+		if (wl == 2 && strncmp(w, "UP", 2) == 0)
+			st = OC_CTLD_UP;
+		else if (wl == 4 && strncmp(w, "DOWN", 4) == 0)
+			st = OC_CTLD_DOWN;
+		if (idx < n)
+			v[idx].state = st;
+	}
+	return lines ? lines : -1;
+}

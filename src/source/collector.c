@@ -1,5 +1,7 @@
 #include "source/collector.h"
 
+#include "core/ctl.h"
+#include "core/timespec.h"
 #include "core/views.h"
 
 #include <errno.h>
@@ -33,6 +35,7 @@ struct oc_collector {
 	struct oc_snapshot *current; /* under lock */
 	int pipe_rd, pipe_wr;
 	atomic_llong inflight_since;
+	double ping_due; /* the controllers are pinged again then (collector thread only) */
 	atomic_ulong refreshes;
 	_Atomic double cpu_s;
 };
@@ -81,6 +84,7 @@ static struct oc_snapshot *snapshot_next(const struct oc_snapshot *prev)
 		next->jobinfo = oc_jobinfo_ref(prev->jobinfo);
 		next->jobinfo_status = prev->jobinfo_status;
 		memcpy(next->status, prev->status, sizeof(next->status));
+		next->ctl = prev->ctl;
 		memcpy(next->cluster, prev->cluster, sizeof(next->cluster));
 		memcpy(next->slurm_version, prev->slurm_version, sizeof(next->slurm_version));
 		memcpy(next->slurm_user, prev->slurm_user, sizeof(next->slurm_user));
@@ -135,6 +139,59 @@ struct oc_snapshot *oc_collector_report_once(struct oc_backend *b, enum oc_repor
 	return next;
 }
 
+static void collector_publish(struct oc_collector *c, struct oc_snapshot *next);
+
+/* ---- controllers ------------------------------------------------------- */
+
+/* The controllers s's configuration names, pinged, into *out (s->ctl's
+ * states kept for comparison by the caller). false when the source cannot
+ * ping or the configuration names none yet. */
+static bool ctl_ping(struct oc_backend *b, const struct oc_snapshot *s, struct oc_controllers *out)
+{
+	if (!b->ops->ping || !s->config || !s->config->n)
+		return false;
+	oc_ctl_from_config(s->config, &s->ctl, out);
+	if (!out->n)
+		return false;
+	b->ops->ping(b, out);
+	out->checked = time(NULL);
+	return true;
+}
+
+/* Whether the requests for mask worked in s: 1 when one of them did, 0
+ * when all failed, -1 when mask asked for none. */
+static int ctl_data_ok(const struct oc_snapshot *s, unsigned mask)
+{
+	int asked = 0;
+	for (int p = 0; p < OC_PART_COUNT; p++) {
+		if (!(mask & OC_MASK(p)))
+			continue;
+		asked = 1;
+		if (!s->status[p].error[0])
+			return 1;
+	}
+	return asked ? 0 : -1;
+}
+
+static time_t ctl_boot(const struct oc_snapshot *s)
+{
+	const char *v = oc_config_get(s->config, "BOOT_TIME");
+	time_t t = 0;
+	char err[64];
+	if (!v || oc_time_parse(v, time(NULL), &t, err, sizeof(err)) < 0)
+		return 0;
+	return t;
+}
+
+void oc_collector_ping_once(struct oc_backend *b, struct oc_snapshot *s, int data_ok)
+{
+	struct oc_controllers ctl;
+	if (!ctl_ping(b, s, &ctl))
+		return;
+	oc_ctl_judge(&ctl, &s->ctl, data_ok, ctl_boot(s), time(NULL));
+	s->ctl = ctl;
+}
+
 /* With c->lock held: the parts due now (all of them when a refresh was
  * requested), after making parts that came into focus due at once. *now
  * is the time the mask was taken at. */
@@ -186,7 +243,46 @@ static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, 
 {
 	double cpu0 = thread_cpu();
 	atomic_store(&c->inflight_since, (long long)time(NULL));
+	/* The controllers are pinged every medium interval, and before every
+	 * refresh while requests fail or none is in control: a failover
+	 * shows before the requests (which libslurm holds until the backup
+	 * took over, up to 1.5 x SlurmctldTimeout) come back. */
+	bool trouble = prev->ctl.n && prev->ctl.in_control < 0;
+	for (int p = 0; p < OC_PART_COUNT && !trouble; p++)
+		trouble = prev->status[p].error[0] != '\0';
+	struct oc_controllers ctl;
+	bool pinged = false;
+	if (trouble || mono_now() >= c->ping_due) {
+		pinged = ctl_ping(c->backend, prev, &ctl);
+		if (pinged) {
+			c->ping_due = mono_now() + c->medium_s;
+			struct oc_controllers mid = ctl;
+			oc_ctl_judge(&mid, &prev->ctl, -1, 0, time(NULL));
+			struct oc_snapshot *shown = oc_ctl_changed(&mid, &prev->ctl) ? snapshot_next(prev) : NULL;
+			/* The judgement after the requests starts from this one
+			 * (its since times). */
+			ctl = mid;
+			if (shown) {
+				/* Shown now; the refresh goes on from it (its seq
+				 * follows). */
+				shown->ctl = mid;
+				shown->taken = prev->taken;
+				oc_snapshot_unref(&prev);
+				prev = oc_snapshot_ref(shown);
+				pthread_mutex_lock(&c->lock);
+				collector_publish(c, shown);
+				pthread_mutex_unlock(&c->lock);
+			}
+		}
+	}
 	struct oc_snapshot *next = oc_collector_refresh_once(c->backend, mask, prev);
+	/* The first configuration came with this refresh: ping at once. */
+	if (next && !pinged && !prev->ctl.n && (pinged = ctl_ping(c->backend, next, &ctl)))
+		c->ping_due = mono_now() + c->medium_s;
+	if (next && pinged) {
+		oc_ctl_judge(&ctl, &prev->ctl, ctl_data_ok(next, mask), ctl_boot(next), time(NULL));
+		next->ctl = ctl;
+	}
 	atomic_store(&c->inflight_since, 0);
 	oc_snapshot_unref(&prev);
 	atomic_store(&c->cpu_s, atomic_load(&c->cpu_s) + (thread_cpu() - cpu0));

@@ -65,6 +65,11 @@ void oc_collector_stats(const struct oc_collector *c, unsigned long *refreshes, 
  * a request to a hung controller it is left to die with the process. */
 void oc_collector_stop(struct oc_collector **c);
 
+/* Script mode: the controllers s's configuration names, pinged over b,
+ * into s->ctl (core/ctl.h); data_ok: whether the requests that made s
+ * worked (1), failed (0). */
+void oc_collector_ping_once(struct oc_backend *b, struct oc_snapshot *s, int data_ok);
+
 /* One refresh without a thread, for benchmarks and script mode: builds the
  * next snapshot from prev (may be NULL) for the parts in mask. Returns a
  * new snapshot (one reference) or NULL on ENOMEM. */

@@ -17,6 +17,7 @@
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
+#include <slurm/slurmdb.h>
 
 #include "core/strmap.h"
 #include "core/tres.h"
@@ -923,6 +924,41 @@ static void slurm_close(struct oc_backend *base)
 	free(b);
 }
 
+/* slurm_ping(i) asks SlurmctldHost[i] alone (a backup in standby answers
+ * too); slurmdb_ping (24.11+) one slurmdbd host. */
+static void slurm_ping_ctl(struct oc_backend *base, struct oc_controllers *c)
+{
+	(void)base;
+	c->error[0] = '\0';
+	for (int i = 0; i < c->n; i++) {
+		errno = 0;
+		int rc = slurm_ping(i);
+		if (rc == SLURM_SUCCESS) {
+			c->v[i].state = OC_CTLD_UP;
+			continue;
+		}
+		int e = rc == SLURM_ERROR ? errno : rc;
+		/* No connection, or no answer on it: not answering. Anything
+		 * else (a credential that could not be made, a refusal) says
+		 * nothing about the controller. */
+		if (e == SLURMCTLD_COMMUNICATIONS_CONNECTION_ERROR || e == SLURM_COMMUNICATIONS_CONNECTION_ERROR ||
+		    e == SLURMCTLD_COMMUNICATIONS_RECEIVE_ERROR || e == SLURM_COMMUNICATIONS_RECEIVE_ERROR ||
+		    e == SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT) {
+			c->v[i].state = OC_CTLD_DOWN;
+		} else {
+			c->v[i].state = OC_CTLD_UNKNOWN;
+			snprintf(c->error, sizeof(c->error), "ping %s: %s", c->v[i].host, slurm_strerror(e));
+		}
+	}
+	for (int k = 0; k < c->ndbd; k++) {
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+		c->dbd[k].state = slurmdb_ping(c->dbd[k].host) == SLURM_SUCCESS ? OC_CTLD_UP : OC_CTLD_DOWN;
+#else
+		c->dbd[k].state = OC_CTLD_UNKNOWN;
+#endif
+	}
+}
+
 static const struct oc_backend_ops slurm_backend_ops = {
 	.name = "libslurm",
 	.refresh = slurm_refresh,
@@ -930,6 +966,7 @@ static const struct oc_backend_ops slurm_backend_ops = {
 	.events = slurm_events,
 	.sched = slurm_sched,
 	.job = slurm_job,
+	.ping = slurm_ping_ctl,
 	.close = slurm_close,
 };
 

@@ -39,6 +39,13 @@ struct oc_backend_ops {
 	 * not used. Each source (slurmctld, sprio, slurmdbd) that fails is
 	 * said in the table; the status fails only when none answered. */
 	int (*job)(struct oc_backend *b, const char *since, const char *until, struct oc_snapshot *next);
+	/* Ask every controller of c (c->n slurmctld and c->ndbd slurmdbd,
+	 * named by the configuration, core/ctl.h) whether it answers: each
+	 * entry's state UP or DOWN, UNKNOWN where this source cannot ask (a
+	 * slurmdbd before Slurm 24.11), and c->error set ("" cleared) when
+	 * it could not look at all. NULL when the source has no controllers
+	 * (a recorded snapshot). */
+	void (*ping)(struct oc_backend *b, struct oc_controllers *c);
 	/* Free the backend. */
 	void (*close)(struct oc_backend *b);
 };

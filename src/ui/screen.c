@@ -22,6 +22,7 @@
 
 #include "actions/probe.h"
 #include "actions/worker.h"
+#include "core/ctl.h"
 #include "core/datafiles.h"
 #include "core/version.h"
 #include "core/views.h"
@@ -253,8 +254,14 @@ static void stale_text(struct oc_app *app, char *buf, size_t len)
 			 since, (long long)(now - error_since), error, data);
 	} else if (inflight && (double)(now - inflight) >= limit) {
 		fmt_clock(inflight, since, sizeof(since));
-		snprintf(buf, len, " STALE: slurmctld not answering since %s (%llds); data from %s ", since,
-			 (long long)(now - inflight), data);
+		/* With backups, libslurm holds the request until one takes over. */
+		char failover[128] = "";
+		const char *timeout = oc_config_get(s->config, "SlurmctldTimeout");
+		if (s->ctl.n > 1)
+			snprintf(failover, sizeof(failover), "; a backup takes over after SlurmctldTimeout (%.24s)",
+				 timeout ? timeout : "?");
+		snprintf(buf, len, " STALE: slurmctld not answering since %s (%llds)%s; data from %s ", since,
+			 (long long)(now - inflight), failover, data);
 	}
 }
 
@@ -300,7 +307,22 @@ static void draw_header(struct oc_app *app, int width)
 	attrset(oc_theme_attr(OC_ROLE_HEADER));
 	move(0, 0);
 	int rw = (int)strlen(right);
-	int used = oc_put_text(stdscr, left, width - rw > 0 ? width - rw : width, false, false);
+	int lw = width - rw > 0 ? width - rw : width;
+	int used = oc_put_text(stdscr, left, lw, false, false);
+	/* The controllers: which answers, which is in control and since when
+	 * (core/ctl.h), in the room left; marked when not as it should be. */
+	char ctl[256];
+	int bad = 0;
+	if (used + 4 < lw) {
+		oc_ctl_header(&s->ctl, lw - used - 3, ctl, sizeof(ctl), &bad);
+		if (ctl[0]) {
+			used += oc_put_text(stdscr, "  ", 2, false, false);
+			if (bad)
+				attrset(oc_theme_attr(bad > 1 ? OC_ROLE_BANNER : OC_ROLE_WARN));
+			used += oc_put_text(stdscr, ctl, lw - used - 1, false, false);
+			attrset(oc_theme_attr(OC_ROLE_HEADER));
+		}
+	}
 	for (; used < width - rw; used++)
 		addch(' ');
 	if (width - used >= rw)

@@ -102,6 +102,11 @@ in_ns() {
 	unshare -m --propagation private /bin/bash -c '
 		set -e
 		d=$1 repo=$2 at=$3; shift 3
+		# The root of the chroot a mount point of its own, as a real
+		# root is: else a namespace made inside (unshare -m: the
+		# slurmctld of cluster.sh --backup-ctld) cannot make its mounts
+		# private ("cannot change root filesystem propagation").
+		mount --bind "$d" "$d"
 		mount -t proc proc "$d/proc"
 		mount --rbind /sys "$d/sys"
 		mount --rbind /dev "$d/dev"

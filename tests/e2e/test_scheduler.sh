@@ -53,6 +53,15 @@ check() { # LABEL
 		}
 		END { exit bad }' "$work/before" "$work/after" "$work/ours" || fail "$1: the statistics differ from sdiag's"
 	ok "$1: $(grep -c '^type ' "$work/ours") RPC types, $(grep -c '^user ' "$work/ours") users, jobs and cycles between two sdiag readings; names as sdiag's"
+	# The controllers head the list, as scontrol ping says (one here,
+	# answering: in control).
+	local host want got
+	host=$(scontrol ping | sed -n 's/^Slurmctld(primary) at \(.*\) is UP$/\1/p')
+	[ -n "$host" ] || fail "$1: scontrol ping: $(scontrol ping)"
+	want="slurmctld|$host (primary)|in control since"
+	got=$(jq -r '.rows[0] | "\(.group)|\(.item)|\(.value)"' "$work/ours.json")
+	[[ $got == "$want"* ]] || fail "$1: first row '$got', want '$want ...'"
+	ok "$1: the first row is $host in control, as scontrol ping says"
 }
 
 check "profile's backend"

@@ -2,7 +2,8 @@
  * (source/cli_json.c, cli_text.c: `sinfo --json`, `squeue --json`,
  * `scontrol show partition|reservation|config|assoc_mgr|job`, `sacctmgr
  * -P -n`, sacct's history and sacctmgr's node events, cli_hist.c; the job
- * panel's scontrol show job, sprio and sacct -j). The first byte picks the parser, the rest is the command's
+ * panel's scontrol show job, sprio and sacct -j; scontrol ping and
+ * sacctmgr ping). The first byte picks the parser, the rest is the command's
  * output (followed by a NUL, as a transport returns it). Properties: 0 with a table or -1 with a message and no table;
  * every node index of a table points into the node table it was resolved
  * against; rows hold NUL-terminated names. */
@@ -56,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct oc_nodes *nodes = fuzz_nodes();
 	struct oc_node_index ix = {.nodes = nodes};
 	int rc = -1;
-	switch (data[0] % 14) {
+	switch (data[0] % 15) {
 	case 0: {
 		struct oc_nodes *out = NULL;
 		rc = oc_cli_parse_nodes_json(text, len, NULL, &out, err, sizeof(err));
@@ -152,9 +153,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct oc_jobinfo *t = oc_jobinfo_new();
 		FUZZ_ASSERT(t != NULL, "ENOMEM");
 		t->job_id = 164;
-		if (data[0] % 14 == 11)
+		if (data[0] % 15 == 11)
 			rc = oc_cli_parse_jobinfo_live(text, len, t, false, err, sizeof(err));
-		else if (data[0] % 14 == 12)
+		else if (data[0] % 15 == 12)
 			rc = oc_cli_parse_sprio(text, len, t, err, sizeof(err));
 		else
 			rc = oc_cli_parse_jobinfo_sacct(text, len, t, err, sizeof(err));
@@ -167,12 +168,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		oc_jobinfo_unref(&t);
 		break;
 	}
+	case 14: {
+		/* scontrol ping / sacctmgr ping: the lines read, or -1 with no
+		 * state set; every state one of the three. */
+		struct oc_ctld v[3];
+		memset(v, 0, sizeof(v));
+		int lines = oc_cli_parse_ping(text, len, (len & 1) ? "slurmdbd" : "Slurmctld", v, 3);
+		FUZZ_ASSERT(lines == -1 || lines >= 1, "a line count below 1");
+		for (int i = 0; i < 3; i++) {
+			FUZZ_ASSERT(v[i].state == OC_CTLD_UNKNOWN || v[i].state == OC_CTLD_UP ||
+					    v[i].state == OC_CTLD_DOWN,
+				    "a state out of range");
+			FUZZ_ASSERT(lines > 0 || v[i].state == OC_CTLD_UNKNOWN, "a state set from no line");
+		}
+		rc = 0;
+		break;
+	}
 	default: {
 		/* assoc_mgr text alone (5), or split at the first NUL into
 		 * assoc_mgr, sacctmgr assoc and sacctmgr qos output (6). */
 		const char *parts[3] = {text, NULL, NULL};
 		size_t lens[3] = {len, 0, 0};
-		if (data[0] % 14 == 6) {
+		if (data[0] % 15 == 6) {
 			for (int p = 0; p < 2; p++) {
 				const char *nul = memchr(parts[p], '\0', lens[p]);
 				if (!nul)

@@ -1163,7 +1163,7 @@ static void test_sdiag(void **state)
 	assert_true(s->req_time > s->req_time_start);
 
 	struct oc_sched_row *rows = NULL;
-	long n = oc_sched_rows(s, &rows);
+	long n = oc_sched_rows(s, NULL, 0, &rows);
 	assert_true(n > 30);
 	long unusual = 0;
 	for (long i = 0; i < n; i++)
@@ -1183,7 +1183,7 @@ static void test_sdiag(void **state)
 	struct oc_rpc_stat pend = {2003, "REQUEST_JOB_INFO", 7, 0};
 	s->pending = &pend;
 	s->npending = 1;
-	n = oc_sched_rows(s, &rows);
+	n = oc_sched_rows(s, NULL, 0, &rows);
 	unusual = 0;
 	for (long i = 0; i < n; i++)
 		if (rows[i].unusual)

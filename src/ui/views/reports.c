@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/history.h"
+#include "core/ctl.h"
 #include "core/sched.h"
 #include "core/timespec.h"
 #include "core/views.h"
@@ -342,6 +343,7 @@ struct spriv {
 	long n;
 	const struct oc_sched *of;
 	uint64_t of_gen;
+	struct oc_controllers ctl_of; /* the controllers the rows show */
 	size_t unusual;
 };
 
@@ -366,14 +368,16 @@ static size_t sched_collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	struct spriv *p = lv->priv;
 	if (lv->app->hooks->set_report)
 		lv->app->hooks->set_report(lv->app->hooks->ctx, OC_REPORT_SCHED, "now", NULL);
-	if (s->sched != p->of || (s->sched && s->sched->h.generation != p->of_gen)) {
+	if (s->sched != p->of || (s->sched && s->sched->h.generation != p->of_gen) ||
+	    oc_ctl_changed(&s->ctl, &p->ctl_of) || !p->rows) {
 		free(p->rows);
 		p->rows = NULL;
 		p->n = 0;
 		p->unusual = 0;
 		p->of = s->sched;
 		p->of_gen = s->sched ? s->sched->h.generation : 0;
-		if (s->sched && (p->n = oc_sched_rows(s->sched, &p->rows)) < 0)
+		p->ctl_of = s->ctl;
+		if ((p->n = oc_sched_rows(s->sched, &s->ctl, lv->app->now, &p->rows)) < 0)
 			p->n = 0;
 		for (long i = 0; i < p->n; i++)
 			p->unusual += p->rows[i].unusual;
