@@ -602,6 +602,7 @@ static int console_run_ui(struct console *c, char *err, size_t errlen)
 		.refresh_s = p->refresh_s,
 		.show_hidden = o->show_hidden || p->show_hidden,
 		.readonly = o->readonly || p->readonly,
+		.platform = p->platform,
 		.frozen_at = c->frozen_at,
 		.theme = o->theme ? o->theme : (p->theme[0] ? p->theme : NULL),
 		.keymap = o->keymap ? o->keymap : (p->keymap[0] ? p->keymap : NULL),

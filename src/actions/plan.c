@@ -95,10 +95,55 @@ size_t oc_plan_quote(const char *value, char *out, size_t len)
 	return plan_end(&b);
 }
 
+void oc_plan_reboot_argv(const char *expr, const struct oc_reboot_spec *spec, struct oc_plan_reboot_words *w,
+			 const char *argv[OC_PLAN_REBOOT_ARGV])
+{
+	int n = 0;
+	argv[n++] = "scontrol";
+	argv[n++] = "reboot";
+	if (spec->asap)
+		argv[n++] = "ASAP";
+	if (spec->next != OC_REBOOT_NEXT_AS_BEFORE) {
+		snprintf(w->next, sizeof(w->next), "nextstate=%s",
+			 spec->next == OC_REBOOT_NEXT_DOWN ? "DOWN" : "RESUME");
+		argv[n++] = w->next;
+	}
+	if (spec->reason[0]) {
+		snprintf(w->reason, sizeof(w->reason), "reason=%s", spec->reason);
+		argv[n++] = w->reason;
+	}
+	argv[n++] = expr;
+	argv[n] = NULL;
+}
+
+size_t oc_plan_node_reboot(const char *expr, const struct oc_reboot_spec *spec, char *out, size_t len)
+{
+	struct plan_buf b = {out, len, 0};
+	plan_puts(&b, "scontrol reboot");
+	if (spec->asap)
+		plan_puts(&b, " ASAP");
+	if (spec->next != OC_REBOOT_NEXT_AS_BEFORE)
+		plan_puts(&b, spec->next == OC_REBOOT_NEXT_DOWN ? " nextstate=DOWN" : " nextstate=RESUME");
+	if (spec->reason[0])
+		plan_put_kv(&b, "reason", spec->reason);
+	plan_puts(&b, " ");
+	plan_put_quoted(&b, expr);
+	return plan_end(&b);
+}
+
 size_t oc_plan_node_update(const char *expr, enum oc_node_op op, const char *reason, char *out,
 			   size_t len)
 {
 	struct plan_buf b = {out, len, 0};
+	if (op == OC_NODE_OP_CANCEL_REBOOT) {
+		plan_puts(&b, "scontrol cancel_reboot ");
+		plan_put_quoted(&b, expr);
+		return plan_end(&b);
+	}
+	if (op == OC_NODE_OP_REBOOT) {
+		struct oc_reboot_spec none = {0};
+		return oc_plan_node_reboot(expr, &none, out, len);
+	}
 	plan_puts(&b, "scontrol update");
 	plan_put_kv(&b, "NodeName", expr);
 	switch (op) {
@@ -111,6 +156,8 @@ size_t oc_plan_node_update(const char *expr, enum oc_node_op op, const char *rea
 		break;
 	case OC_NODE_OP_UNDRAIN:
 		plan_puts(&b, " State=UNDRAIN");
+		break;
+	default:
 		break;
 	}
 	return plan_end(&b);

@@ -32,6 +32,24 @@ size_t oc_plan_quote(const char *value, char *out, size_t len);
 size_t oc_plan_node_update(const char *expr, enum oc_node_op op, const char *reason, char *out,
 			   size_t len);
 
+/* A reboot as scontrol takes it, one word per argv entry, values
+ * verbatim (no quoting: no shell runs it): "scontrol" "reboot" ["ASAP"]
+ * ["nextstate=RESUME"] ["reason=..."] NODES. words holds the strings
+ * argv points into. */
+#define OC_PLAN_REBOOT_ARGV 8
+struct oc_plan_reboot_words {
+	char next[24];
+	char reason[1108];
+};
+void oc_plan_reboot_argv(const char *expr, const struct oc_reboot_spec *spec, struct oc_plan_reboot_words *w,
+			 const char *argv[OC_PLAN_REBOOT_ARGV]);
+
+/* The same as a command line to show and audit (values quoted by
+ * oc_plan_quote); the cancel is `scontrol cancel_reboot NODES`
+ * (oc_plan_node_update with OC_NODE_OP_CANCEL_REBOOT). Returns the length
+ * it needs. */
+size_t oc_plan_node_reboot(const char *expr, const struct oc_reboot_spec *spec, char *out, size_t len);
+
 /* The equivalent command of a reservation:
  *   scontrol create reservation ReservationName=maint_x Users=root
  *     StartTime=now Duration=UNLIMITED Flags=MAINT,IGNORE_JOBS Nodes=...

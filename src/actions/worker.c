@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "actions/audit.h"
+#include "core/state.h"
 #include "core/strbuf.h"
 #include "core/strmap.h"
 
@@ -41,6 +42,8 @@ static const char *op_name(enum oc_node_op op)
 	switch (op) {
 	case OC_NODE_OP_DRAIN: return "node.drain";
 	case OC_NODE_OP_RESUME: return "node.resume";
+	case OC_NODE_OP_REBOOT: return "node.reboot";
+	case OC_NODE_OP_CANCEL_REBOOT: return "node.cancel_reboot";
 	default: return "node.undrain";
 	}
 }
@@ -50,6 +53,8 @@ static const char *op_past(enum oc_node_op op)
 	switch (op) {
 	case OC_NODE_OP_DRAIN: return "drained";
 	case OC_NODE_OP_RESUME: return "resumed";
+	case OC_NODE_OP_REBOOT: return "rebooted";
+	case OC_NODE_OP_CANCEL_REBOOT: return "reboot cancelled";
 	default: return "undrained";
 	}
 }
@@ -75,6 +80,16 @@ static bool node_took(const struct oc_node *n, enum oc_node_op op, const char *r
 		}
 		if (n->base == OC_NODE_DOWN) {
 			snprintf(why, len, "still down%s", (n->flags & OC_NF_NOT_RESPONDING) ? " (not responding)" : "");
+			return false;
+		}
+		return true;
+	case OC_NODE_OP_CANCEL_REBOOT:
+		if (n->flags & OC_NF_REBOOT_ISSUED) {
+			snprintf(why, len, "the reboot was already issued");
+			return false;
+		}
+		if (n->flags & OC_NF_REBOOT_REQUESTED) {
+			snprintf(why, len, "reboot still requested");
 			return false;
 		}
 		return true;
@@ -180,6 +195,169 @@ static void apply_node_update(const struct oc_writer *w, const struct oc_action_
 			 op_past(req->op), ok, n, rc < 0 ? "; Slurm: " : "", rc < 0 ? slurm_err : "");
 		snprintf(error, errlen, "%s", rc < 0 ? slurm_err : "read-back differs");
 	}
+	oc_writer_names_free(&names, n);
+}
+
+/* How long a reboot's read-back follows the nodes (REBOOT_REQUESTED,
+ * REBOOT_ISSUED, back with a new boot time), at most. */
+#define OC_REBOOT_WAIT_S 180
+
+/* Where node n stands after a reboot asked at boot time boot0: 1 done
+ * (back, or waiting for its jobs with ASAP), 0 still on its way, -1
+ * failed; what into what. */
+static int reboot_stage(const struct oc_node *n, time_t boot0, const struct oc_reboot_spec *spec, char *what,
+			size_t len)
+{
+	char st[96];
+	oc_node_state_long(n, st, sizeof(st));
+	bool busy = n->base == OC_NODE_ALLOCATED || n->base == OC_NODE_MIXED || (n->flags & OC_NF_COMPLETING);
+	if (n->flags & OC_NF_REBOOT_ISSUED) {
+		snprintf(what, len, "reboot issued (%s)", st);
+		return 0;
+	}
+	if (n->flags & OC_NF_REBOOT_REQUESTED) {
+		if (spec->asap && busy) {
+			snprintf(what, len, "reboot requested: ASAP, once its jobs end (%s)", st);
+			return 1;
+		}
+		snprintf(what, len, "reboot requested (%s)", st);
+		return 0;
+	}
+	if (n->boot_time > boot0) {
+		bool down = n->base == OC_NODE_DOWN, drained = (n->flags & OC_NF_DRAIN) != 0;
+		if (spec->next == OC_REBOOT_NEXT_RESUME && (down || drained)) {
+			snprintf(what, len, "rebooted, but %s, not resumed%s%s", st, n->reason ? ": " : "",
+				 n->reason ? n->reason : "");
+			return -1;
+		}
+		if (spec->next == OC_REBOOT_NEXT_DOWN && !down) {
+			snprintf(what, len, "rebooted, but %s, not DOWN", st);
+			return -1;
+		}
+		snprintf(what, len, "rebooted, back %s", st);
+		return 1;
+	}
+	if (n->base == OC_NODE_DOWN && n->reason && strcasestr(n->reason, "reboot")) {
+		snprintf(what, len, "DOWN: %s", n->reason);
+		return -1;
+	}
+	snprintf(what, len, "not rebooted yet (%s)", st);
+	return 0;
+}
+
+/* A reboot: the request, then the nodes followed until each is back (or
+ * waits for its jobs, with ASAP), failed, or OC_REBOOT_WAIT_S passed. */
+static void apply_node_reboot(const struct oc_writer *w, const struct oc_action_req *req,
+			      struct oc_action_result *res, char *error, size_t errlen, oc_progress_fn progress,
+			      void *progress_ctx)
+{
+	char **names = NULL;
+	size_t n = 0;
+	char err[512] = "";
+	if (w->ops->hostlist_expand(w->ctx, req->nodes, OC_ACTION_MAX_NODES, &names, &n, err, sizeof(err)) < 0 ||
+	    !w->ops->node_reboot) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "refused: %.400s",
+			 err[0] ? err : "this source cannot reboot nodes");
+		snprintf(error, errlen, "%s", res->summary);
+		oc_writer_names_free(&names, n);
+		return;
+	}
+	/* The boot times before: a node is back when its boot time moved. */
+	time_t *boot0 = calloc(n ? n : 1, sizeof(*boot0));
+	int *stage = calloc(n ? n : 1, sizeof(*stage));
+	char (*what)[300] = calloc(n ? n : 1, sizeof(*what));
+	struct oc_nodes *t = NULL;
+	if (!boot0 || !stage || !what) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "failed: out of memory; nothing was sent");
+		snprintf(error, errlen, "out of memory");
+		goto out;
+	}
+	if (w->ops->read_nodes(w->ctx, &t, err, sizeof(err)) < 0) {
+		res->status = OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "failed: reading the nodes first: %.400s; nothing was sent",
+			 err);
+		snprintf(error, errlen, "%s", err);
+		goto out;
+	}
+	struct oc_strmap index = {0};
+	oc_strmap_init(&index, t->n);
+	for (size_t i = 0; i < t->n; i++)
+		oc_strmap_put(&index, t->v[i].name, (uint32_t)i);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = oc_strmap_get(&index, names[i]);
+		boot0[i] = k == UINT32_MAX ? 0 : t->v[k].boot_time;
+	}
+	oc_strmap_free(&index);
+	oc_nodes_unref(&t);
+
+	char slurm_err[512] = "";
+	if (w->ops->node_reboot(w->ctx, req->nodes, &req->reboot, slurm_err, sizeof(slurm_err)) < 0) {
+		if (oc_action_is_timeout(slurm_err)) {
+			oc_action_unknown_result(res, slurm_err, error, errlen);
+		} else {
+			res->status = OC_ACTION_FAILED;
+			snprintf(res->summary, sizeof(res->summary), "failed: %.450s", slurm_err);
+			snprintf(error, errlen, "%s", slurm_err);
+		}
+		goto out;
+	}
+	time_t deadline = time(NULL) + OC_REBOOT_WAIT_S;
+	size_t settled = 0, ok = 0;
+	for (;;) {
+		if (w->ops->read_nodes(w->ctx, &t, err, sizeof(err)) == 0) {
+			oc_strmap_init(&index, t->n);
+			for (size_t i = 0; i < t->n; i++)
+				oc_strmap_put(&index, t->v[i].name, (uint32_t)i);
+			settled = ok = 0;
+			for (size_t i = 0; i < n; i++) {
+				uint32_t k = oc_strmap_get(&index, names[i]);
+				if (k == UINT32_MAX) {
+					stage[i] = -1;
+					snprintf(what[i], sizeof(what[i]), "no such node");
+				} else {
+					stage[i] = reboot_stage(&t->v[k], boot0[i], &req->reboot, what[i],
+								sizeof(what[i]));
+				}
+				settled += stage[i] != 0;
+				ok += stage[i] == 1;
+			}
+			oc_strmap_free(&index);
+			oc_nodes_unref(&t);
+		}
+		if (progress) {
+			struct oc_progress p = {.done = settled, .total = n};
+			snprintf(p.what, sizeof(p.what), "reboot: %zu of %zu node%s back or waiting for jobs", ok, n,
+				 n == 1 ? "" : "s");
+			progress(progress_ctx, &p);
+		}
+		if (settled == n || time(NULL) >= deadline)
+			break;
+		sleep(1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (stage[i] == 0)
+			oc_appendf(res->details, sizeof(res->details), "%s: NOT back within %d s: %s\n", names[i],
+				   OC_REBOOT_WAIT_S, what[i][0] ? what[i] : "not read back");
+		else
+			oc_appendf(res->details, sizeof(res->details), "%s: %s%s\n", names[i], stage[i] < 0 ? "FAILED: " : "",
+				   what[i]);
+	}
+	if (ok == n) {
+		res->status = OC_ACTION_OK;
+		snprintf(res->summary, sizeof(res->summary), "rebooted %zu node%s: %.300s", n, n == 1 ? "" : "s",
+			 req->nodes);
+	} else {
+		res->status = ok ? OC_ACTION_PARTIAL : OC_ACTION_FAILED;
+		snprintf(res->summary, sizeof(res->summary), "%s: %zu of %zu nodes rebooted or waiting for their jobs",
+			 ok ? "partial" : "failed", ok, n);
+		snprintf(error, errlen, "%s", "read-back: not every node came back");
+	}
+out:
+	free(boot0);
+	free(stage);
+	free(what);
 	oc_writer_names_free(&names, n);
 }
 
@@ -373,6 +551,14 @@ static json_t *action_describe(const struct oc_action_req *req, const char **act
 		*targets = req->nodes;
 		if (params && req->op == OC_NODE_OP_DRAIN)
 			json_object_set_new(params, "reason", json_string_lossy(req->reason));
+		if (params && req->op == OC_NODE_OP_REBOOT) {
+			json_object_set_new(params, "asap", json_boolean(req->reboot.asap));
+			json_object_set_new(params, "nextstate",
+					    json_string(req->reboot.next == OC_REBOOT_NEXT_RESUME ? "RESUME"
+							: req->reboot.next == OC_REBOOT_NEXT_DOWN   ? "DOWN"
+												    : ""));
+			json_object_set_new(params, "reason", json_string_lossy(req->reboot.reason));
+		}
 		break;
 	case OC_ACTION_RESV_CREATE:
 		*action = "resv.create";
@@ -492,7 +678,10 @@ static void action_apply(const struct oc_writer *writer, const char *cluster, co
 	}
 	switch (req->kind) {
 	case OC_ACTION_NODE_UPDATE:
-		apply_node_update(writer, req, res, error, sizeof(error));
+		if (req->op == OC_NODE_OP_REBOOT)
+			apply_node_reboot(writer, req, res, error, sizeof(error), progress, progress_ctx);
+		else
+			apply_node_update(writer, req, res, error, sizeof(error));
 		break;
 	case OC_ACTION_RESV_CREATE:
 		apply_resv_create(writer, req, res, error, sizeof(error), created, sizeof(created));

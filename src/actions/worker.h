@@ -31,6 +31,7 @@ struct oc_action_req {
 	enum oc_node_op op;
 	char nodes[4096];          /* compressed hostlist of the targets */
 	char reason[1100];         /* drain reason, verbatim */
+	struct oc_reboot_spec reboot; /* OC_NODE_OP_REBOOT */
 	/* reservations */
 	struct oc_resv_spec resv;  /* create */
 	char resv_name[128];       /* delete */

@@ -18,6 +18,18 @@ enum oc_node_op {
 	OC_NODE_OP_DRAIN = 0,   /* State=DRAIN Reason=... (reason required) */
 	OC_NODE_OP_RESUME,      /* State=RESUME */
 	OC_NODE_OP_UNDRAIN,     /* State=UNDRAIN: clear the drain flag only */
+	OC_NODE_OP_REBOOT,      /* scontrol reboot (node_reboot, struct oc_reboot_spec) */
+	OC_NODE_OP_CANCEL_REBOOT, /* scontrol cancel_reboot: a reboot not issued yet */
+};
+
+/* What a node is to be after its reboot (scontrol reboot nextstate=). */
+enum oc_reboot_next { OC_REBOOT_NEXT_AS_BEFORE = 0, OC_REBOOT_NEXT_RESUME, OC_REBOOT_NEXT_DOWN };
+
+/* A reboot: `scontrol reboot [ASAP] [nextstate=RESUME|DOWN] [reason=...] NODES`. */
+struct oc_reboot_spec {
+	bool asap;                 /* drain, reboot once idle (else at once: idle nodes only) */
+	enum oc_reboot_next next;
+	char reason[1100];         /* "" = none */
 };
 
 /* A maintenance (or other) reservation to create. */
@@ -105,6 +117,10 @@ struct oc_writer_ops {
 	 * own error text in err. */
 	int (*node_update)(void *ctx, const char *expr, enum oc_node_op op, const char *reason,
 			   char *err, size_t errlen);
+	/* Reboot the nodes of expr (`scontrol reboot`: libslurm has no public
+	 * call for it). Returns 0, or -1 with Slurm's error text in err. */
+	int (*node_reboot)(void *ctx, const char *expr, const struct oc_reboot_spec *spec, char *err,
+			   size_t errlen);
 	/* Create a reservation; the name Slurm gave it goes to name_out.
 	 * Returns 0, or -1 with Slurm's error text. */
 	int (*resv_create)(void *ctx, const struct oc_resv_spec *spec, char *name_out, size_t name_len,

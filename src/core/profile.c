@@ -489,6 +489,14 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		oc_seterr(err, errlen, "%s: \"backend\" must be \"auto\", \"libslurm\" or \"cli\"", path);
 		return -1;
 	}
+	if (strcmp(key, "platform") == 0) {
+		char b[32];
+		if (profile_string(path, key, v, b, sizeof(b), err, errlen) == 0 && oc_platform_parse(b, &p->platform) == 0)
+			return 0;
+		oc_seterr(err, errlen, "%s: \"platform\" must be \"auto\", \"parallelcluster\", \"pcs\" or \"onprem\"",
+			  path);
+		return -1;
+	}
 	if (strcmp(key, "checklist_vars") == 0)
 		return profile_checklist_vars(path, v, p, err, errlen);
 	if (strcmp(key, "checklist") == 0 && json_is_string(v))

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "core/platform.h"
 
 #define OC_PROFILE_MAX_DIRS 4
 
@@ -64,6 +65,7 @@ struct oc_profile {
 	char theme[64];         /* themes/NAME.json, "" = default */
 	char keymap[64];        /* keymaps/NAME.json, "" = default */
 	enum oc_backend_kind backend; /* "backend": "auto", "libslurm", "cli" */
+	enum oc_platform platform; /* "platform": "auto" (detect), "parallelcluster", "pcs", "onprem" */
 	char slurm_bin[4096];   /* "slurm_bin": the folder of the Slurm commands
 				 * (local or on the ssh host), "" = PATH */
 	struct oc_ssh_target ssh;     /* "ssh": a remote head node, host "" = none */

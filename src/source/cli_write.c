@@ -72,10 +72,10 @@ static char *cw_hostlist_compress(void *ctx, const char *const *names, size_t n)
 	return oc_hostlist_compress(names, n);
 }
 
-static int cw_node_update(void *ctx, const char *expr, enum oc_node_op op, const char *reason, char *err,
-			  size_t errlen)
+/* The nodes of an update or a reboot: a good hostlist of at most
+ * UPDATE_MAX_NODES names. 0, or -1 with err. */
+static int targets_check(const char *expr, char *err, size_t errlen)
 {
-	struct cli_writer *w = ctx;
 	long count = hostlist_check(expr, err, errlen);
 	if (count < 0)
 		return -1;
@@ -83,6 +83,15 @@ static int cw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 		seterr(err, errlen, "hostlist names more than %d nodes", UPDATE_MAX_NODES);
 		return -1;
 	}
+	return 0;
+}
+
+static int cw_node_update(void *ctx, const char *expr, enum oc_node_op op, const char *reason, char *err,
+			  size_t errlen)
+{
+	struct cli_writer *w = ctx;
+	if (targets_check(expr, err, errlen) < 0)
+		return -1;
 	const char *state;
 	switch (op) {
 	case OC_NODE_OP_DRAIN: {
@@ -99,6 +108,13 @@ static int cw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 	}
 	case OC_NODE_OP_RESUME: state = "State=RESUME"; break;
 	case OC_NODE_OP_UNDRAIN: state = "State=UNDRAIN"; break;
+	case OC_NODE_OP_CANCEL_REBOOT: {
+		const char *argv[] = {"scontrol", "cancel_reboot", expr, NULL};
+		struct oc_run_result r;
+		int rc = run(w, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
+		oc_run_result_clear(&r);
+		return rc;
+	}
 	default: seterr(err, errlen, "unknown node operation %d", (int)op); return -1;
 	}
 	size_t nl = strlen(expr) + 10, rl = reason ? strlen(reason) + 8 : 0;
@@ -118,6 +134,22 @@ static int cw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 	oc_run_result_clear(&r);
 	free(nodes);
 	free(why);
+	return rc;
+}
+
+/* scontrol reboot, with the argv the confirmation shows. */
+static int cw_node_reboot(void *ctx, const char *expr, const struct oc_reboot_spec *spec, char *err,
+			  size_t errlen)
+{
+	struct cli_writer *w = ctx;
+	if (targets_check(expr, err, errlen) < 0)
+		return -1;
+	struct oc_plan_reboot_words words;
+	const char *argv[OC_PLAN_REBOOT_ARGV];
+	oc_plan_reboot_argv(expr, spec, &words, argv);
+	struct oc_run_result r;
+	int rc = run(w, argv, OC_CLI_TIMEOUT_S, &r, err, errlen);
+	oc_run_result_clear(&r);
 	return rc;
 }
 
@@ -636,6 +668,7 @@ static const struct oc_writer_ops cli_writer_ops = {
 	.hostlist_expand = cw_hostlist_expand,
 	.hostlist_compress = cw_hostlist_compress,
 	.node_update = cw_node_update,
+	.node_reboot = cw_node_reboot,
 	.resv_create = cw_resv_create,
 	.resv_delete = cw_resv_delete,
 	.stats_reset = cw_stats_reset,

@@ -21,7 +21,7 @@ struct oc_collector {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;     /* collector waits here */
 	pthread_cond_t done_cv;  /* stop waits here for the thread to end */
-	bool quit, done, now_requested;
+	bool quit, done, now_requested, full_requested;
 	unsigned focus;
 	/* The reports (history, events), each loaded while rep[kind].on,
 	 * every rep_period_s and on request. */
@@ -398,7 +398,14 @@ static void *collector_main(void *arg)
 			mask |= OC_MASK(OC_PART_NODES);
 		struct oc_snapshot *prev = oc_snapshot_ref(c->current);
 		unsigned focus = c->focus;
+		/* r, or a write just applied: the small tables whole (the
+		 * queue's changes are always marked). */
+		bool full = c->full_requested;
+		c->full_requested = false;
 		pthread_mutex_unlock(&c->lock);
+		if (full && c->backend->ops->invalidate)
+			c->backend->ops->invalidate(c->backend, OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_PARTITIONS) |
+									OC_MASK(OC_PART_RESV));
 
 		struct oc_snapshot *next = collector_run(c, mask, prev, focus, due);
 
@@ -503,6 +510,7 @@ void oc_collector_refresh_now(struct oc_collector *c)
 	for (int k = 1; k < OC_REPORT_COUNT; k++)
 		c->rep[k].due = 0;
 	c->now_requested = true;
+	c->full_requested = true;
 	pthread_cond_signal(&c->wake);
 	pthread_mutex_unlock(&c->lock);
 }

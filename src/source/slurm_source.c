@@ -730,15 +730,17 @@ static int refresh_nodes(struct slurm_backend *b, const struct oc_snapshot *prev
 #ifdef SHOW_MIXED
 	nshow |= SHOW_MIXED;
 #endif
-	time_t since = (old && old->h.slurm_update) ? old->h.slurm_update : 0;
+	time_t since = load_since(b, OC_PART_NODES, old ? old->h.slurm_update : 0);
 	errno = 0;
 	bool loaded = slurm_load_node(since, &msg, nshow) == SLURM_SUCCESS && msg;
 	struct oc_nodes *t = NULL;
 	if (loaded) {
 		t = oc_slurm_convert_nodes(&b->uids, msg, old);
 		slurm_free_node_info_msg(msg);
-		if (t)
+		if (t) {
 			REPLACE_TABLE(nodes, oc_nodes_unref, t);
+			b->need_full &= ~OC_MASK(OC_PART_NODES);
+		}
 	}
 	return load_status(st, "nodes", loaded, t != NULL);
 }
@@ -959,6 +961,16 @@ static void slurm_ping_ctl(struct oc_backend *base, struct oc_controllers *c)
 	}
 }
 
+/* The next refresh loads these parts whole, not "changed since": some
+ * changes do not move slurmctld's last update time (a reboot request:
+ * _slurm_rpc_reboot_nodes sets REBOOT_REQUESTED and DRAIN without touching
+ * last_node_update, in 22.05 as in 26.05), so a load since then says "no
+ * change" until something else changes. */
+static void slurm_invalidate(struct oc_backend *base, unsigned mask)
+{
+	((struct slurm_backend *)base)->need_full |= mask;
+}
+
 static const struct oc_backend_ops slurm_backend_ops = {
 	.name = "libslurm",
 	.refresh = slurm_refresh,
@@ -967,6 +979,7 @@ static const struct oc_backend_ops slurm_backend_ops = {
 	.sched = slurm_sched,
 	.job = slurm_job,
 	.ping = slurm_ping_ctl,
+	.invalidate = slurm_invalidate,
 	.close = slurm_close,
 };
 

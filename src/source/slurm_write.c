@@ -255,10 +255,10 @@ static char *sw_hostlist_compress(void *ctx, const char *const *names, size_t n)
 
 /* ---- node updates ------------------------------------------------------ */
 
-static int sw_node_update(void *ctx, const char *expr, enum oc_node_op op, const char *reason,
-			  char *err, size_t errlen)
+/* The nodes of an update or a reboot: a good hostlist of at most
+ * OC_UPDATE_MAX_NODES names. 0, or -1 with err. */
+static int targets_check(const char *expr, char *err, size_t errlen)
 {
-	(void)ctx;
 	uint64_t count;
 	if (oc_hostlist_check_nodes(expr, &count, err, errlen) < 0)
 		return -1;
@@ -266,6 +266,15 @@ static int sw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 		seterr(err, errlen, "hostlist names more than %d nodes", OC_UPDATE_MAX_NODES);
 		return -1;
 	}
+	return 0;
+}
+
+static int sw_node_update(void *ctx, const char *expr, enum oc_node_op op, const char *reason,
+			  char *err, size_t errlen)
+{
+	(void)ctx;
+	if (targets_check(expr, err, errlen) < 0)
+		return -1;
 	update_node_msg_t msg;
 	slurm_init_update_node_msg(&msg);
 	switch (op) {
@@ -290,6 +299,10 @@ static int sw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 		break;
 	case OC_NODE_OP_UNDRAIN:
 		msg.node_state = NODE_STATE_UNDRAIN;
+		break;
+	case OC_NODE_OP_CANCEL_REBOOT:
+		/* What scontrol cancel_reboot sends. */
+		msg.node_state = NODE_STATE_REBOOT_CANCEL;
 		break;
 	default:
 		seterr(err, errlen, "unknown node operation %d", (int)op);
@@ -316,6 +329,40 @@ static int sw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 		return -1;
 	}
 	return 0;
+}
+
+/* How long sbatch (a probe job) and scontrol reboot may take. */
+#define OC_SUBMIT_TIMEOUT_S 60
+
+/* libslurm has no public call for a reboot: scontrol builds
+ * REQUEST_REBOOT_NODES from Slurm's internal headers (reboot_msg_t is not
+ * in slurm.h). The console runs scontrol with the argv the confirmation
+ * shows (no shell), as it runs sbatch for the probe jobs. */
+static int sw_node_reboot(void *ctx, const char *expr, const struct oc_reboot_spec *spec, char *err,
+			  size_t errlen)
+{
+	(void)ctx;
+	if (targets_check(expr, err, errlen) < 0)
+		return -1;
+	char scontrol[PATH_MAX];
+	if (oc_exec_find("scontrol", scontrol, sizeof(scontrol), err, errlen) < 0)
+		return -1;
+	struct oc_plan_reboot_words words;
+	const char *argv[OC_PLAN_REBOOT_ARGV];
+	oc_plan_reboot_argv(expr, spec, &words, argv);
+	argv[0] = scontrol;
+	char out[2048], xerr[512], text[1024];
+	int status;
+	if (oc_exec(argv, OC_SUBMIT_TIMEOUT_S, out, sizeof(out), &status, xerr, sizeof(xerr)) < 0) {
+		seterr(err, errlen, "%s", xerr);
+		return -1;
+	}
+	oc_jobcmd_join(text, sizeof(text), out);
+	if (status == 0)
+		return 0;
+	seterr(err, errlen, "%s%s%s", status < 0 ? xerr : "", status < 0 && text[0] ? ": " : "",
+	       text[0] ? text : "scontrol reboot failed with no message");
+	return -1;
 }
 
 /* ---- reservations ------------------------------------------------------ */
@@ -640,7 +687,6 @@ static int sw_onb_run_step(void *ctx, const struct oc_onb_step *step, char *out,
 /* ---- rehearsal probes ----------------------------------------------- */
 
 /* Seconds an sbatch (through runuser) or an sacct may take. */
-#define OC_SUBMIT_TIMEOUT_S 60
 #define OC_SACCT_TIMEOUT_S 60
 /* Most output read from sacct (about 30 bytes a job). */
 #define OC_SACCT_OUT_MAX ((size_t)16 << 20)
@@ -965,6 +1011,7 @@ static const struct oc_writer_ops slurm_writer_ops = {
 	.hostlist_expand = sw_hostlist_expand,
 	.hostlist_compress = sw_hostlist_compress,
 	.node_update = sw_node_update,
+	.node_reboot = sw_node_reboot,
 	.resv_create = sw_resv_create,
 	.resv_delete = sw_resv_delete,
 	.stats_reset = sw_stats_reset,

@@ -46,6 +46,10 @@ struct oc_backend_ops {
 	 * it could not look at all. NULL when the source has no controllers
 	 * (a recorded snapshot). */
 	void (*ping)(struct oc_backend *b, struct oc_controllers *c);
+	/* Load the parts of mask whole at the next refresh, not as changes
+	 * since the last load (after a write, and on `r`: slurmctld does not
+	 * mark every change). NULL when every load is whole. */
+	void (*invalidate)(struct oc_backend *b, unsigned mask);
 	/* Free the backend. */
 	void (*close)(struct oc_backend *b);
 };

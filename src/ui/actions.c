@@ -102,6 +102,27 @@ static void a_undrain(struct oc_app *app)
 		oc_dialog_open_node(app, OC_NODE_OP_UNDRAIN);
 }
 
+static void a_reboot(struct oc_app *app)
+{
+	if (writes_ok(app))
+		oc_dialog_open_node(app, OC_NODE_OP_REBOOT);
+}
+
+static bool a_reboot_cmd(struct oc_app *app, const char *arg)
+{
+	(void)arg;
+	a_reboot(app);
+	return true;
+}
+
+static bool a_cancel_reboot_cmd(struct oc_app *app, const char *arg)
+{
+	(void)arg;
+	if (writes_ok(app))
+		oc_dialog_open_node(app, OC_NODE_OP_CANCEL_REBOOT);
+	return true;
+}
+
 static void a_resv_create(struct oc_app *app)
 {
 	if (writes_ok(app))
@@ -289,6 +310,18 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_NODE_UNDRAIN] = {.id = "node.undrain",
 				 .help = "undrain after repair (clear the drain flag only)",
 				 .run = a_undrain},
+	[OC_ACT_NODE_REBOOT] = {.id = "node.reboot",
+				.help = "reboot the tagged or selected nodes (ASAP or now, then resume or down), followed until back",
+				.run = a_reboot,
+				.cmd = "reboot",
+				.args = OC_ARGS_NONE,
+				.run_cmd = a_reboot_cmd},
+	[OC_ACT_NODE_CANCEL_REBOOT] = {.id = "node.cancel_reboot",
+				       .help = "cancel a reboot not issued yet on the tagged or selected nodes",
+				       .cmd = "cancelreboot cancel_reboot",
+				       .args = OC_ARGS_NONE,
+				       .run_cmd = a_cancel_reboot_cmd,
+				       .command_only = true},
 	[OC_ACT_RESV_CREATE] = {.id = "resv.create",
 				.help = "create a maintenance reservation (MAINT,IGNORE_JOBS)",
 				.run = a_resv_create},

@@ -176,12 +176,14 @@ static struct oc_form_ctx form_ctx(struct oc_app *app, struct form *d, bool *cha
 {
 	for (int i = 0; i < d->kind->nfields; i++)
 		changed[i] = d->fields[i] && field_status(d->fields[i]);
+	char why[256];
 	return (struct oc_form_ctx){
 		.snap = app->snap,
 		.writer = app->worker ? oc_worker_writer(app->worker) : NULL,
 		.now = time(NULL),
 		.state = d->state,
 		.changed = changed,
+		.platform = oc_platform_detect(app->cfg->platform, app->snap ? app->snap->config : NULL, why, sizeof(why)),
 	};
 }
 

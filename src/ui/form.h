@@ -20,6 +20,7 @@
 #include "actions/worker.h"
 #include "actions/writer.h"
 #include "core/model.h"
+#include "core/platform.h"
 
 struct oc_app;
 
@@ -32,6 +33,7 @@ struct oc_form_ctx {
 	time_t now;
 	void *state;                     /* the kind's own, given at open */
 	const bool *changed;             /* per field: edited since the form opened */
+	enum oc_platform platform;       /* what the cluster runs on (core/platform.h) */
 };
 
 struct oc_form_kind {

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/model.h"
+#include "core/platform.h"
 
 /* How the screen reaches the data side (the collector, in the program). */
 struct oc_ui_hooks {
@@ -44,6 +45,7 @@ struct oc_ui_config {
 	double refresh_s;         /* the fast interval, for the stale rule */
 	bool show_hidden;
 	bool readonly;
+	enum oc_platform platform; /* the profile's "platform" (UNKNOWN: detect) */
 	/* A recorded snapshot (--snapshot): the screen's clock is the time it
 	 * was taken, so ages and elapsed times read as they did then. */
 	time_t frozen_at;

@@ -439,6 +439,8 @@ HealthCheckInterval=300
 HealthCheckNodeState=IDLE
 Prolog=$OPS/prolog-gpu-quick.sh
 Epilog=$OPS/epilog-on-failure.sh
+# scontrol reboot: restarts the node's slurmd, which reports a new boot time.
+RebootProgram=$DIR/ops/reboot-node.sh
 
 # ---- accounting ----
 AccountingStorageType=accounting_storage/slurmdbd
@@ -583,6 +585,56 @@ EOF
 exit 0
 EOF
 	done
+	write_if_changed "$DIR/ops/reboot-node.env" 0644 <<EOF || true
+RUNDIR=$RUNDIR
+LOGDIR=$LOGDIR
+CONF=$CONF
+MARK_VAR=$MARK_VAR
+DIR=$DIR
+EOF
+	write_if_changed "$DIR/ops/reboot-node.sh" 0755 <<'EOF' || true
+#!/bin/sh
+# reboot-node.sh - RebootProgram of this test cluster (written by
+# cluster.sh, settings in reboot-node.env beside it). slurmd runs it as
+# root, in the node's UTS namespace, on `scontrol reboot`. A node here is
+# a slurmd, so its reboot is a new slurmd: the old one is stopped and a
+# new one started with -b, which reports the node rebooted now (a new
+# boot time), as a machine that rebooted would. Detached: slurmd waits for
+# this script, not for the restart. Surprise (Slurm 24.11+ run_command):
+# when the script ends, slurmd kills its whole process group ("kill
+# children too"), so the script waits until the detached shell is in a
+# session of its own (it says so with a file) before it exits.
+. "$(dirname "$0")/reboot-node.env"
+node=$(hostname)
+ready=$RUNDIR/reboot-$node.ready
+rm -f "$ready"
+export node RUNDIR CONF ready
+# The mark cluster.sh finds its daemons by (stop, kill).
+eval "export $MARK_VAR=\"\$DIR\""
+setsid sh -c '
+	: >"$ready"
+	trap "echo \"reboot-node.sh: \$node: signal received\"" HUP TERM INT
+	pidf=$RUNDIR/slurmd-$node.pid
+	sleep 1
+	pid=$(cat "$pidf" 2>/dev/null)
+	echo "reboot-node.sh: $node: stopping slurmd $pid"
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	i=0
+	while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	echo "reboot-node.sh: $node: starting slurmd -b"
+	exec unshare -u sh -c "hostname \"\$node\" && exec slurmd -b -f \"\$CONF\" -N \"\$node\""
+' </dev/null >>"$LOGDIR/slurmd-$node.log" 2>&1 &
+i=0
+while [ ! -e "$ready" ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+rm -f "$ready"
+exit 0
+EOF
 }
 
 # ---------------------------------------------------------------- daemons

@@ -31,7 +31,7 @@ static const char *const ids[] = {
 	"move.top", "move.bottom", "move.left", "move.right", "node.drain", "node.resume",
 	"node.undrain", "resv.create", "resv.delete", "view.audit", "team.onboard",
 	"view.rehearsal", "view.history", "view.events", "view.scheduler", "account.history", "node.probe", "job.cancel", "job.signal", "job.hold", "job.release",
-	"job.requeue", "job.timelimit",
+	"job.requeue", "job.timelimit", "node.reboot",
 };
 #define NIDS (sizeof(ids) / sizeof(ids[0]))
 
@@ -158,6 +158,7 @@ static void test_default_bindings(void **state)
 	assert_int_equal(oc_keymap_lookup(&km, 'A'), act("view.audit"));
 	assert_int_equal(oc_keymap_lookup(&km, 'o'), act("team.onboard"));
 	assert_int_equal(oc_keymap_lookup(&km, 'p'), act("node.probe"));
+	assert_int_equal(oc_keymap_lookup(&km, 'B'), act("node.reboot"));
 	assert_int_equal(oc_keymap_lookup(&km, 'z'), -1);
 	assert_int_equal(oc_keymap_lookup(&km, 'g'), -1);
 	assert_int_equal(oc_keymap_lookup(NULL, 'q'), -1);

@@ -233,6 +233,43 @@ static void check_words(const char *cmdline, const char *const *words, size_t nw
 
 /* ---- command lines ---- */
 
+/* scontrol reboot and cancel_reboot: the line shown and the argv run. */
+static void test_reboot_lines(void **state)
+{
+	(void)state;
+	char buf[512];
+	struct oc_reboot_spec spec = {.asap = true, .next = OC_REBOOT_NEXT_RESUME};
+	snprintf(spec.reason, sizeof(spec.reason), "kernel 6.8 'lts'");
+	size_t n = oc_plan_node_reboot("gpu-st-b300-[3-5]", &spec, buf, sizeof(buf));
+	assert_string_equal(buf, "scontrol reboot ASAP nextstate=RESUME reason='kernel 6.8 '\\''lts'\\''' 'gpu-st-b300-[3-5]'");
+	assert_int_equal(n, strlen(buf));
+	struct oc_plan_reboot_words w;
+	const char *argv[OC_PLAN_REBOOT_ARGV];
+	oc_plan_reboot_argv("gpu-st-b300-[3-5]", &spec, &w, argv);
+	assert_string_equal(argv[0], "scontrol");
+	assert_string_equal(argv[1], "reboot");
+	assert_string_equal(argv[2], "ASAP");
+	assert_string_equal(argv[3], "nextstate=RESUME");
+	assert_string_equal(argv[4], "reason=kernel 6.8 'lts'"); /* verbatim: no shell */
+	assert_string_equal(argv[5], "gpu-st-b300-[3-5]");
+	assert_null(argv[6]);
+	/* Now, down after, no reason. */
+	struct oc_reboot_spec now = {.asap = false, .next = OC_REBOOT_NEXT_DOWN};
+	oc_plan_node_reboot("n1", &now, buf, sizeof(buf));
+	assert_string_equal(buf, "scontrol reboot nextstate=DOWN n1");
+	oc_plan_reboot_argv("n1", &now, &w, argv);
+	assert_string_equal(argv[2], "nextstate=DOWN");
+	assert_string_equal(argv[3], "n1");
+	assert_null(argv[4]);
+	/* As before: no nextstate word. */
+	struct oc_reboot_spec plain = {0};
+	oc_plan_reboot_argv("n1", &plain, &w, argv);
+	assert_string_equal(argv[2], "n1");
+	assert_null(argv[3]);
+	oc_plan_node_update("gpu-st-b300-[1,7]", OC_NODE_OP_CANCEL_REBOOT, NULL, buf, sizeof(buf));
+	assert_string_equal(buf, "scontrol cancel_reboot 'gpu-st-b300-[1,7]'");
+}
+
 static void test_node_update_lines(void **state)
 {
 	(void)state;
@@ -758,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_quote_truncation),
 		cmocka_unit_test(test_quote_shell_corpus),
 		cmocka_unit_test(test_node_update_lines),
+		cmocka_unit_test(test_reboot_lines),
 		cmocka_unit_test(test_resv_lines),
 		cmocka_unit_test(test_check_reason),
 		cmocka_unit_test(test_check_resv_name),

@@ -273,6 +273,8 @@ static void test_load_unknown_and_mismatch(void **state)
 	expect_error(f, "u.json", "{\"readonly\": true, \"colour\": \"red\"}",
 		     "unknown key \"colour\"", NULL);
 	expect_error(f, "u.json", "{\"Name\": \"u\"}", "unknown key \"Name\"", NULL);
+	expect_error(f, "u.json", "{\"platform\": \"aws\"}", "\"platform\" must be \"auto\", \"parallelcluster\"", NULL);
+	expect_error(f, "u.json", "{\"platform\": 3}", "\"platform\"", NULL);
 	expect_error(f, "u.json", "{\"ssh \": {}}", "unknown key", NULL);
 	/* name must match the file name */
 	expect_error(f, "llm-poc.json", "{\"name\": \"llm-prod\"}", "\"llm-prod\"",

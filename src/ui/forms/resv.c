@@ -103,9 +103,15 @@ static int plan_create(const struct oc_form_ctx *c, char *const *v, struct oc_ac
 static int plan_delete(const struct oc_form_ctx *c, char *const *v, struct oc_action_req *req, char *text,
 		       size_t textlen, char *err, size_t errlen)
 {
-	(void)c;
 	if (!v[0][0]) {
 		snprintf(err, errlen, "Reservation: give its name");
+		return -1;
+	}
+	if (oc_platform_owns_resv(c->platform, v[0])) {
+		snprintf(err, errlen,
+			 "refused, nothing sent: %s is a ParallelCluster Capacity Block reservation: the platform made "
+			 "it and ends it with the block",
+			 v[0]);
 		return -1;
 	}
 	req->kind = OC_ACTION_RESV_DELETE;

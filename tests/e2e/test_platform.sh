@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The platform from the profile ("platform": "parallelcluster"): the drain
+# confirmation of a static node (gpu-st-...) says that clustermgtd
+# replaces it and offers a maintenance reservation first; a Capacity Block
+# reservation (pcluster-...) is refused for deletion with the reason and
+# stays. With the test profile (no platform, not detected from its
+# configuration) the same reservation can be deleted.
+. "$(dirname "$0")/lib.sh"
+
+resv="pcluster-e2e-$$"
+node=gpu-st-b300-12
+e2e_on_exit scontrol delete ReservationName="$resv"
+scontrol create reservation ReservationName="$resv" user=root starttime=now+1days duration=60 \
+	flags=maint nodes=gpu-st-b300-11 >/dev/null || fail "scontrol create reservation $resv"
+
+xdg=$(mktemp -d /tmp/oc-e2e-pf.XXXXXX)
+e2e_on_exit rm -rf "$xdg"
+mkdir -p "$xdg/opsconsole/clusters"
+chmod 0700 "$xdg/opsconsole" "$xdg/opsconsole/clusters"
+jq '. + {platform: "parallelcluster"}' "$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json" \
+	>"$xdg/opsconsole/clusters/llm-poc.json"
+chmod 0600 "$xdg/opsconsole/clusters/llm-poc.json"
+
+XDG_CONFIG_HOME=$xdg e2e_start 120x40 --cluster llm-poc --view nodes
+e2e_wait "^$node " 20
+e2e_keys /
+e2e_type "$node"
+e2e_keys Enter
+e2e_drain_confirm "$node" "platform check"
+e2e_wait "ParallelCluster: clustermgtd replaces a static node that is DRAINED or DOWN" 5
+e2e_wait "maintenance reservation on it first \(m\), then drain it" 5
+ok "the drain confirmation says what ParallelCluster does to a drained static node"
+e2e_keys Escape     # back to the form
+e2e_wait_gone 'Confirm: Drain nodes' 5
+e2e_keys Escape
+e2e_wait_gone 'Drain nodes' 5
+sinfo -h -n "$node" -o %t | grep -q drain && fail "$node was drained"
+
+e2e_keys 6
+e2e_keys /
+e2e_type "$resv"
+e2e_keys Enter
+e2e_wait "^$resv " 15
+e2e_keys x
+e2e_wait "refused, nothing sent: $resv is a ParallelCluster Capacity Block reservation" 5
+e2e_keys Escape
+scontrol show res "$resv" >/dev/null 2>&1 || fail "$resv is gone"
+ok "the Capacity Block reservation is refused for deletion and stays"
+e2e_keys q
+e2e_wait 'EXIT=0' 5
+
+# Not ParallelCluster: an ordinary reservation of that name.
+e2e_start 120x40 --cluster llm-poc --view reservations
+e2e_keys /
+e2e_type "$resv"
+e2e_keys Enter
+e2e_wait "^$resv " 15
+e2e_keys x
+e2e_wait "scontrol delete ReservationName=$resv" 5
+e2e_keys Escape
+ok "without the platform, $resv is an ordinary reservation (its delete is offered)"
