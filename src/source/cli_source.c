@@ -728,7 +728,7 @@ static void cli_ping(struct oc_backend *base, struct oc_controllers *c)
 	const char *sc[] = {"scontrol", "ping", NULL};
 	int rc = oc_cli_run(b->t, b->bin, sc, OC_CLI_TIMEOUT_S, &r, err, sizeof(err));
 	if (rc < 0 || oc_cli_parse_ping(r.out, r.out_len, "Slurmctld", c->v, c->n) < 0)
-		snprintf(c->error, sizeof(c->error), "scontrol ping: %s", rc < 0 ? err : "no controller in its output");
+		snprintf(c->error, sizeof(c->error), "scontrol ping: %.80s", rc < 0 ? err : "no controller in its output");
 	oc_run_result_clear(&r);
 	if (c->ndbd && b->version >= 2411) {
 		const char *sa[] = {"sacctmgr", "ping", NULL};
