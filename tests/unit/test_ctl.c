@@ -182,7 +182,9 @@ static void test_single(void **state)
 	assert_true(strncmp(buf, "ctld head up since <=", 21) == 0);
 	/* Not asked: said as such. */
 	struct oc_controllers u = none;
-	oc_ctl_from_config(config_of("SlurmctldHost[0] = head\n"), &none, &u);
+	struct oc_config *cfg1 = config_of("SlurmctldHost[0] = head\n");
+	oc_ctl_from_config(cfg1, &none, &u);
+	oc_config_unref(&cfg1);
 	oc_ctl_judge(&u, &none, 0, 0, 5000);
 	oc_ctl_header(&u, 200, buf, sizeof(buf), &bad);
 	assert_string_equal(buf, "ctld head not checked");
