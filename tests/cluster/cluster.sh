@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cluster/cluster.sh - start/stop a private, real Slurm cluster "llm-poc"
 #
-#   cluster.sh start  [--demo] [--backup-ctld] [--dir DIR] [--conf-override KEY=VALUE ...]
+#   cluster.sh start  [--demo] [--backup-ctld] [--cloud-nodes] [--dir DIR] [--conf-override KEY=VALUE ...]
 #   cluster.sh stop   [--dir DIR]
 #   cluster.sh kill   [--dir DIR]      # SIGKILL every process of it (a crash)
 #   cluster.sh status [--dir DIR]
@@ -78,7 +78,7 @@ fmt_ms() { local us=$1; printf '%d.%03ds' "$((us / 1000000))" "$(((us / 1000) % 
 
 usage() {
 	cat <<'EOF'
-usage: cluster.sh start  [--demo] [--backup-ctld] [--dir DIR] [--conf-override KEY=VALUE ...]
+usage: cluster.sh start  [--demo] [--backup-ctld] [--cloud-nodes] [--dir DIR] [--conf-override KEY=VALUE ...]
        cluster.sh stop   [--dir DIR]
        cluster.sh kill   [--dir DIR]      # SIGKILL everything (a crash)
        cluster.sh status [--dir DIR]
@@ -90,6 +90,9 @@ environment: OC_CLUSTER_DIR, OC_CTLD_PORT (16817), OC_DBD_PORT (16819),
 --backup-ctld: two SlurmctldHost, oc-ctld1 (127.0.0.1) and oc-ctld2
   (127.0.0.2), each slurmctld in its own UTS and mount namespace;
   SlurmctldTimeout=10. A start without it goes back to one controller.
+--cloud-nodes: four State=CLOUD nodes gpu-dy-b300-[1-4] in partition
+  "cloud" with power saving: ResumeProgram starts their slurmd,
+  SuspendProgram stops it (SuspendTime=20); gpu-dy-b300-4's resume fails.
 EOF
 }
 
@@ -100,6 +103,7 @@ shift
 DIR=${OC_CLUSTER_DIR:-$REPO_ROOT/build/cluster}
 WANT_DEMO=0
 WANT_BACKUP=0
+WANT_CLOUD=0
 OVERRIDES=()
 while (($#)); do
 	case $1 in
@@ -107,6 +111,7 @@ while (($#)); do
 	--dir=*) DIR=${1#--dir=}; shift ;;
 	--demo) WANT_DEMO=1; shift ;;
 	--backup-ctld) WANT_BACKUP=1; shift ;;
+	--cloud-nodes) WANT_CLOUD=1; shift ;;
 	--conf-override)
 		[[ $# -ge 2 ]] || die "--conf-override needs KEY=VALUE"
 		OVERRIDES+=("$2"); shift 2 ;;
@@ -191,6 +196,11 @@ node_name() { printf '%s%d' "$NODE_PREFIX" "$1"; }
 node_pidfile() { printf '%s/slurmd-%s.pid' "$RUNDIR" "$(node_name "$1")"; }
 node_log() { printf '%s/slurmd-%s.log' "$LOGDIR" "$(node_name "$1")"; }
 NODE_RANGE="${NODE_PREFIX}[1-$NODE_COUNT]"
+# --cloud-nodes: ParallelCluster's dynamic nodes, powered up for jobs.
+CLOUD_PREFIX=gpu-dy-b300-
+CLOUD_COUNT=4
+CLOUD_RANGE="${CLOUD_PREFIX}[1-$CLOUD_COUNT]"
+CLOUD_FAIL="${CLOUD_PREFIX}$CLOUD_COUNT"   # its resume fails: ResumeTimeout
 
 # ---------------------------------------------------------------- processes
 # alive PID: running and not a zombie.
@@ -470,6 +480,26 @@ PartitionName=normal Nodes=${NODE_PREFIX}[1-8] PriorityJobFactor=200 PriorityTie
 PartitionName=large Nodes=$NODE_RANGE PriorityJobFactor=300 PriorityTier=300 MaxTime=7-00:00:00 Default=NO State=UP AllowQOS=large_qos GraceTime=600
 PartitionName=exclusive Nodes=$NODE_RANGE PriorityJobFactor=1000 PriorityTier=1000 MaxTime=14-00:00:00 Default=NO State=UP PreemptMode=REQUEUE AllowQOS=exclusive_qos
 EOF
+	if ((WANT_CLOUD)); then
+		local c0=$((SLURMD_PORT_BASE + NODE_COUNT)) c1=$((SLURMD_PORT_BASE + NODE_COUNT + CLOUD_COUNT - 1))
+		cat <<EOF
+
+# ---- power saving (--cloud-nodes): ParallelCluster's dynamic nodes ----
+# ResumeProgram starts a node's slurmd (in its own UTS namespace), the
+# SuspendProgram stops it; $CLOUD_FAIL's resume fails (ResumeTimeout).
+NodeName=$CLOUD_RANGE NodeAddr=127.0.0.1 Port=[$c0-$c1] CPUs=192 Boards=1 SocketsPerBoard=2 CoresPerSocket=48 ThreadsPerCore=2 RealMemory=400000 Gres=gpu:8 State=CLOUD
+PartitionName=cloud Nodes=$CLOUD_RANGE MaxTime=01:00:00 Default=NO State=UP AllowQOS=normal_qos
+ResumeProgram=$DIR/ops/resume-nodes.sh
+SuspendProgram=$DIR/ops/suspend-nodes.sh
+SuspendTime=20
+SuspendTimeout=10
+ResumeTimeout=20
+SuspendExcNodes=$NODE_RANGE
+# Surprise: without it, a powered-down CLOUD node is hidden from every
+# client (scontrol show node: "not found"); ParallelCluster sets it too.
+PrivateData=cloud
+EOF
+	fi
 }
 
 # Later lines win: an override line replaces the generated line with the same
@@ -520,6 +550,7 @@ write_configs() {
 	mkdir -p "$ETC" "$LOGDIR" "$RUNDIR" "$STATE/slurmctld" "$DEVDIR" "$OPS"
 	chmod 0755 "$DIR" "$ETC" "$LOGDIR" "$RUNDIR" "$DEVDIR"
 	for ((i = 1; i <= NODE_COUNT; i++)); do mkdir -p "$SPOOL/$(node_name "$i")"; done
+	for ((i = 1; i <= CLOUD_COUNT; i++)); do mkdir -p "$SPOOL/$CLOUD_PREFIX$i"; done
 	# Fake GPUs: character devices (same major/minor as /dev/null).
 	for i in 0 1 2 3 4 5 6 7; do
 		if [[ ! -c $DEVDIR/gpu$i ]]; then
@@ -541,6 +572,7 @@ write_configs() {
 # character devices, otherwise the node registers gres/gpu:0 and is INVAL.
 AutoDetect=off
 NodeName=$NODE_RANGE Name=gpu File=$DEVDIR/gpu[0-7]
+$( ((WANT_CLOUD)) && printf 'NodeName=%s Name=gpu File=%s/gpu[0-7]\n' "$CLOUD_RANGE" "$DEVDIR")
 EOF
 	# Debian's 24.11 slurmd stops with "cgroup filesystem not mounted ...
 	# Unable to initialize cgroup plugin" where no cgroup2 is mounted at
@@ -591,6 +623,51 @@ LOGDIR=$LOGDIR
 CONF=$CONF
 MARK_VAR=$MARK_VAR
 DIR=$DIR
+CLOUD_FAIL=$CLOUD_FAIL
+PATH=$PATH
+EOF
+	write_if_changed "$DIR/ops/resume-nodes.sh" 0755 <<'EOF' || true
+#!/bin/sh
+# resume-nodes.sh HOSTLIST - ResumeProgram of this test cluster's CLOUD
+# nodes (cluster.sh --cloud-nodes writes it; settings in reboot-node.env).
+# slurmctld runs it as root: "powering up" a node here is starting its
+# slurmd in a UTS namespace of its own, with -b: slurmctld takes a node as
+# powered up only when it registers with a boot time after the resume. The last cloud node's resume
+# fails on purpose (nothing is started: ResumeTimeout marks it DOWN).
+# Each slurmd has written its pid file before this exits: slurmctld kills
+# the script's process group when it ends (24.11+), and a slurmd that
+# had not left it yet would die with it.
+. "$(dirname "$0")/reboot-node.env"
+eval "export $MARK_VAR=\"\$DIR\""
+for node in $(scontrol show hostnames "$1"); do
+	if [ "$node" = "$CLOUD_FAIL" ]; then
+		echo "resume-nodes.sh: $node: failing on purpose" >>"$LOGDIR/resume.log"
+		continue
+	fi
+	pidf=$RUNDIR/slurmd-$node.pid
+	rm -f "$pidf"
+	echo "resume-nodes.sh: $node: starting slurmd" >>"$LOGDIR/resume.log"
+	unshare -u sh -c 'hostname "$1" && exec slurmd -b -f "$2" -N "$1"' sh "$node" "$CONF" \
+		</dev/null >>"$LOGDIR/slurmd-$node.log" 2>&1
+	i=0
+	while [ ! -s "$pidf" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+done
+exit 0
+EOF
+	write_if_changed "$DIR/ops/suspend-nodes.sh" 0755 <<'EOF' || true
+#!/bin/sh
+# suspend-nodes.sh HOSTLIST - SuspendProgram of this test cluster's CLOUD
+# nodes: "powering down" is stopping the node's slurmd.
+. "$(dirname "$0")/reboot-node.env"
+for node in $(scontrol show hostnames "$1"); do
+	pid=$(cat "$RUNDIR/slurmd-$node.pid" 2>/dev/null) || continue
+	echo "suspend-nodes.sh: $node: stopping slurmd $pid" >>"$LOGDIR/resume.log"
+	kill "$pid" 2>/dev/null
+done
+exit 0
 EOF
 	write_if_changed "$DIR/ops/reboot-node.sh" 0755 <<'EOF' || true
 #!/bin/sh
@@ -821,6 +898,15 @@ start_backup_ctld() {
 		unshare -u -m sh -c 'mount --bind "$1" /etc/hosts && mount --bind "$2" "$3" &&
 			mount --bind "$4" "$5" && hostname oc-ctld2 && shift 5 && exec "$@"' sh \
 		"$CTLD_HOSTS" "$CTLD2_DIR/run" "$RUNDIR" "$CTLD2_DIR/log" "$LOGDIR" slurmctld -f "$CONF"
+}
+
+# The slurmd of the CLOUD nodes (--cloud-nodes) that are powered up:
+# stopped when the cluster goes back to no cloud nodes.
+stop_cloud_slurmds() {
+	local i
+	for ((i = 1; i <= CLOUD_COUNT; i++)); do
+		stop_pidfile "$RUNDIR/slurmd-$CLOUD_PREFIX$i.pid" slurmd
+	done
 }
 
 # A backup left running by an earlier --backup-ctld start: stopped when the
@@ -1167,6 +1253,7 @@ cmd_start() {
 	fi
 	ensure_qos
 	((WANT_BACKUP)) || stop_backup_ctld
+	((WANT_CLOUD)) || stop_cloud_slurmds
 	start_slurmctld
 	if ((WANT_BACKUP)); then start_backup_ctld; fi
 	start_slurmds
