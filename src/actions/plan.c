@@ -157,6 +157,12 @@ size_t oc_plan_node_update(const char *expr, enum oc_node_op op, const char *rea
 	case OC_NODE_OP_UNDRAIN:
 		plan_puts(&b, " State=UNDRAIN");
 		break;
+	case OC_NODE_OP_POWER_UP:
+		plan_puts(&b, " State=POWER_UP");
+		break;
+	case OC_NODE_OP_POWER_DOWN:
+		plan_puts(&b, " State=POWER_DOWN");
+		break;
 	default:
 		break;
 	}

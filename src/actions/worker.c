@@ -44,6 +44,8 @@ static const char *op_name(enum oc_node_op op)
 	case OC_NODE_OP_RESUME: return "node.resume";
 	case OC_NODE_OP_REBOOT: return "node.reboot";
 	case OC_NODE_OP_CANCEL_REBOOT: return "node.cancel_reboot";
+	case OC_NODE_OP_POWER_UP: return "node.power_up";
+	case OC_NODE_OP_POWER_DOWN: return "node.power_down";
 	default: return "node.undrain";
 	}
 }
@@ -55,6 +57,8 @@ static const char *op_past(enum oc_node_op op)
 	case OC_NODE_OP_RESUME: return "resumed";
 	case OC_NODE_OP_REBOOT: return "rebooted";
 	case OC_NODE_OP_CANCEL_REBOOT: return "reboot cancelled";
+	case OC_NODE_OP_POWER_UP: return "powering up";
+	case OC_NODE_OP_POWER_DOWN: return "powering down";
 	default: return "undrained";
 	}
 }
@@ -80,6 +84,20 @@ static bool node_took(const struct oc_node *n, enum oc_node_op op, const char *r
 		}
 		if (n->base == OC_NODE_DOWN) {
 			snprintf(why, len, "still down%s", (n->flags & OC_NF_NOT_RESPONDING) ? " (not responding)" : "");
+			return false;
+		}
+		return true;
+	case OC_NODE_OP_POWER_UP:
+		/* Asked (POWER_UP), on its way (#) or up: the resume is
+		 * ResumeProgram's, followed in the views. */
+		if ((n->flags & OC_NF_POWERED_DOWN) && !(n->flags & (OC_NF_POWER_UP | OC_NF_POWERING_UP))) {
+			snprintf(why, len, "still powered down, no power up asked");
+			return false;
+		}
+		return true;
+	case OC_NODE_OP_POWER_DOWN:
+		if (!(n->flags & (OC_NF_POWERED_DOWN | OC_NF_POWERING_DOWN | OC_NF_POWER_DOWN_PENDING))) {
+			snprintf(why, len, "not powering down");
 			return false;
 		}
 		return true;

@@ -20,6 +20,8 @@ enum oc_node_op {
 	OC_NODE_OP_UNDRAIN,     /* State=UNDRAIN: clear the drain flag only */
 	OC_NODE_OP_REBOOT,      /* scontrol reboot (node_reboot, struct oc_reboot_spec) */
 	OC_NODE_OP_CANCEL_REBOOT, /* scontrol cancel_reboot: a reboot not issued yet */
+	OC_NODE_OP_POWER_UP,    /* State=POWER_UP: a powered-down CLOUD node */
+	OC_NODE_OP_POWER_DOWN,  /* State=POWER_DOWN: a CLOUD node, its jobs killed */
 };
 
 /* What a node is to be after its reboot (scontrol reboot nextstate=). */

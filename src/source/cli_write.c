@@ -108,6 +108,8 @@ static int cw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 	}
 	case OC_NODE_OP_RESUME: state = "State=RESUME"; break;
 	case OC_NODE_OP_UNDRAIN: state = "State=UNDRAIN"; break;
+	case OC_NODE_OP_POWER_UP: state = "State=POWER_UP"; break;
+	case OC_NODE_OP_POWER_DOWN: state = "State=POWER_DOWN"; break;
 	case OC_NODE_OP_CANCEL_REBOOT: {
 		const char *argv[] = {"scontrol", "cancel_reboot", expr, NULL};
 		struct oc_run_result r;

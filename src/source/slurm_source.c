@@ -29,6 +29,9 @@
 #include "core/jobreason.h"
 #include "source/slurm_reason.h"
 
+/* Seconds between whole loads of the node table (see refresh_nodes). */
+#define OC_NODES_FULL_S 30
+
 struct slurm_backend {
 	struct oc_backend base;
 	struct oc_slurm_uid_cache uids;
@@ -42,6 +45,7 @@ struct slurm_backend {
 	 * changed under their node indexes, cleared only when a full answer
 	 * came back, so a failed fetch cannot leave stale indexes behind. */
 	unsigned need_full;
+	time_t nodes_full_at;  /* when the node table was last loaded whole */
 };
 
 const char *oc_slurm_build_version(void)
@@ -730,6 +734,13 @@ static int refresh_nodes(struct slurm_backend *b, const struct oc_snapshot *prev
 #ifdef SHOW_MIXED
 	nshow |= SHOW_MIXED;
 #endif
+	/* Whole every OC_NODES_FULL_S too: slurmctld leaves last_node_update
+	 * as it was for some changes (a reboot request; the power-saving
+	 * thread's powered down), so a load "since" would keep the old
+	 * state until something else changes. */
+	if (time(NULL) - b->nodes_full_at >= OC_NODES_FULL_S)
+		b->need_full |= OC_MASK(OC_PART_NODES);
+	bool full = b->need_full & OC_MASK(OC_PART_NODES);
 	time_t since = load_since(b, OC_PART_NODES, old ? old->h.slurm_update : 0);
 	errno = 0;
 	bool loaded = slurm_load_node(since, &msg, nshow) == SLURM_SUCCESS && msg;
@@ -740,6 +751,8 @@ static int refresh_nodes(struct slurm_backend *b, const struct oc_snapshot *prev
 		if (t) {
 			REPLACE_TABLE(nodes, oc_nodes_unref, t);
 			b->need_full &= ~OC_MASK(OC_PART_NODES);
+			if (full)
+				b->nodes_full_at = time(NULL);
 		}
 	}
 	return load_status(st, "nodes", loaded, t != NULL);

@@ -304,6 +304,12 @@ static int sw_node_update(void *ctx, const char *expr, enum oc_node_op op, const
 		/* What scontrol cancel_reboot sends. */
 		msg.node_state = NODE_STATE_REBOOT_CANCEL;
 		break;
+	case OC_NODE_OP_POWER_UP:
+		msg.node_state = NODE_STATE_POWER_UP;
+		break;
+	case OC_NODE_OP_POWER_DOWN:
+		msg.node_state = NODE_STATE_POWER_DOWN;
+		break;
 	default:
 		seterr(err, errlen, "unknown node operation %d", (int)op);
 		return -1;

@@ -123,6 +123,22 @@ static bool a_cancel_reboot_cmd(struct oc_app *app, const char *arg)
 	return true;
 }
 
+static bool a_power_up_cmd(struct oc_app *app, const char *arg)
+{
+	(void)arg;
+	if (writes_ok(app))
+		oc_dialog_open_node(app, OC_NODE_OP_POWER_UP);
+	return true;
+}
+
+static bool a_power_down_cmd(struct oc_app *app, const char *arg)
+{
+	(void)arg;
+	if (writes_ok(app))
+		oc_dialog_open_node(app, OC_NODE_OP_POWER_DOWN);
+	return true;
+}
+
 static void a_resv_create(struct oc_app *app)
 {
 	if (writes_ok(app))
@@ -322,6 +338,18 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 				       .args = OC_ARGS_NONE,
 				       .run_cmd = a_cancel_reboot_cmd,
 				       .command_only = true},
+	[OC_ACT_NODE_POWER_UP] = {.id = "node.power_up",
+				  .help = "power up the tagged or selected CLOUD nodes (ResumeProgram)",
+				  .cmd = "powerup power_up",
+				  .args = OC_ARGS_NONE,
+				  .run_cmd = a_power_up_cmd,
+				  .command_only = true},
+	[OC_ACT_NODE_POWER_DOWN] = {.id = "node.power_down",
+				    .help = "power down the tagged or selected idle CLOUD nodes (SuspendProgram)",
+				    .cmd = "powerdown power_down",
+				    .args = OC_ARGS_NONE,
+				    .run_cmd = a_power_down_cmd,
+				    .command_only = true},
 	[OC_ACT_RESV_CREATE] = {.id = "resv.create",
 				.help = "create a maintenance reservation (MAINT,IGNORE_JOBS)",
 				.run = a_resv_create},

@@ -10,7 +10,8 @@
 struct oc_app;
 
 /* forms/nodes.c */
-extern const struct oc_form_kind oc_form_drain, oc_form_resume, oc_form_undrain, oc_form_reboot, oc_form_cancel_reboot;
+extern const struct oc_form_kind oc_form_drain, oc_form_resume, oc_form_undrain, oc_form_reboot, oc_form_cancel_reboot,
+	oc_form_power_up, oc_form_power_down;
 /* The form of a node action on the tagged nodes, else the selected one
  * (drain: nodes and reason). */
 void oc_dialog_open_node(struct oc_app *app, enum oc_node_op op);

@@ -131,9 +131,18 @@ static size_t reboot_blocked(const struct oc_snapshot *s, char **names, size_t n
 			continue;
 		const struct oc_node *nd = &s->nodes->v[k];
 		const char *why = NULL;
-		if (op == OC_NODE_OP_REBOOT) {
-			bool busy = nd->base == OC_NODE_ALLOCATED || nd->base == OC_NODE_MIXED ||
-				    (nd->flags & OC_NF_COMPLETING);
+		bool busy = nd->base == OC_NODE_ALLOCATED || nd->base == OC_NODE_MIXED || (nd->flags & OC_NF_COMPLETING);
+		if ((op == OC_NODE_OP_POWER_UP || op == OC_NODE_OP_POWER_DOWN) && !(nd->flags & OC_NF_CLOUD)) {
+			why = "a static node (not State=CLOUD): power saving does not apply";
+		} else if (op == OC_NODE_OP_POWER_UP) {
+			if (!(nd->flags & OC_NF_POWERED_DOWN) || (nd->flags & OC_NF_POWERING_UP))
+				why = "not powered down (already up or powering up)";
+		} else if (op == OC_NODE_OP_POWER_DOWN) {
+			if (nd->flags & (OC_NF_POWERED_DOWN | OC_NF_POWERING_DOWN))
+				why = "already powered down or powering down";
+			else if (busy)
+				why = "runs jobs: a power down would end them (drain it and wait)";
+		} else if (op == OC_NODE_OP_REBOOT) {
 			if (nd->flags & (OC_NF_POWERED_DOWN | OC_NF_POWERING_DOWN | OC_NF_POWERING_UP))
 				why = "in power saving (powered down or powering up/down): nothing to reboot";
 			else if (!asap && busy)
@@ -211,6 +220,10 @@ static int plan_reboot(const struct oc_form_ctx *c, char *const *v, struct oc_ac
 			oc_appendf(text, textlen, "Reason: %s\n", spec.reason);
 		oc_appendf(text, textlen,
 			   "The console follows each node: reboot requested, issued, back (%d s at most).\n", 180);
+	} else if (op == OC_NODE_OP_POWER_UP) {
+		oc_appendf(text, textlen, "Slurm runs its ResumeProgram for them; each is up once its slurmd registers.\n");
+	} else if (op == OC_NODE_OP_POWER_DOWN) {
+		oc_appendf(text, textlen, "Slurm runs its SuspendProgram for them: powered down (~) after SuspendTimeout.\n");
 	} else {
 		oc_appendf(text, textlen, "Only a reboot not issued yet can be cancelled.\n");
 	}
@@ -247,9 +260,32 @@ const struct oc_form_kind oc_form_cancel_reboot = {
 	.applied = applied,
 };
 
+const struct oc_form_kind oc_form_power_up = {
+	.title = "Power up nodes",
+	.nfields = 1,
+	.labels = nodes_labels,
+	.reason_field = -1,
+	.hint = "Enter review  Tab next field  Esc cancel",
+	.choose_field = -1,
+	.plan = plan_reboot,
+	.applied = applied,
+};
+const struct oc_form_kind oc_form_power_down = {
+	.title = "Power down nodes",
+	.nfields = 1,
+	.labels = nodes_labels,
+	.reason_field = -1,
+	.hint = "Enter review  Tab next field  Esc cancel",
+	.choose_field = -1,
+	.plan = plan_reboot,
+	.applied = applied,
+};
+
 static const struct oc_form_kind *kind_of(enum oc_node_op op)
 {
 	switch (op) {
+	case OC_NODE_OP_POWER_UP: return &oc_form_power_up;
+	case OC_NODE_OP_POWER_DOWN: return &oc_form_power_down;
 	case OC_NODE_OP_DRAIN: return &oc_form_drain;
 	case OC_NODE_OP_RESUME: return &oc_form_resume;
 	case OC_NODE_OP_REBOOT: return &oc_form_reboot;
