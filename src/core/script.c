@@ -545,7 +545,7 @@ static const struct script_col health_cols[] = {
 
 /* JSON keys of the health groups ("not_responding"), in enum order. */
 static const char *const health_keys[OC_HEALTH_COUNT] = {
-	"ok", "draining", "drained", "down", "not_responding", "power_saving",
+	"ok", "draining", "drained", "down", "not_responding", "power_saving", "resume_failed",
 };
 
 static int script_health_out(const struct oc_snapshot *s, FILE *f, json_t *doc, long *findings)
@@ -565,9 +565,13 @@ static int script_health_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 		SET(doc, "counts", counts);
 		SET(doc, "nodes_total", json_integer((json_int_t)(s->nodes ? s->nodes->n : 0)));
 	} else {
+		/* The groups with nodes (ok always): all seven do not fit 80
+		 * columns; the JSON has every count. */
 		char line[256] = "";
 		for (int g = 0; g < OC_HEALTH_COUNT; g++)
-			oc_appendf(line, sizeof(line), "%s%s %u", g ? "  " : "", oc_health_name((enum oc_health)g), by[g]);
+			if (g == OC_HEALTH_OK || by[g])
+				oc_appendf(line, sizeof(line), "%s%s %u", g ? "  " : "", oc_health_name((enum oc_health)g),
+					   by[g]);
 		fprintf(f, "%s\n", line);
 	}
 	struct script_table t = SCRIPT_TABLE(oc_cat_health, health_cols, s);

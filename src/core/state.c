@@ -258,10 +258,15 @@ enum oc_health oc_node_health(const struct oc_node *n)
 		return OC_HEALTH_OK;
 	if (n->flags & OC_NF_DRAIN)
 		return state_node_busy(n) ? OC_HEALTH_DRAINING : OC_HEALTH_DRAINED;
-	/* A down node that is also powered down is ParallelCluster's failed
-	 * launch (InsufficientInstanceCapacity...): down, not power saving. */
-	if (n->base == OC_NODE_DOWN || (n->flags & OC_NF_FAIL))
+	/* A down node that is also powered down (or powering up) is a resume
+	 * that failed: ParallelCluster's failed launch
+	 * (InsufficientInstanceCapacity...), Slurm's "ResumeTimeout reached". */
+	if (n->base == OC_NODE_DOWN || (n->flags & OC_NF_FAIL)) {
+		if ((n->flags & (OC_NF_POWERED_DOWN | OC_NF_POWERING_UP)) ||
+		    (n->reason && strstr(n->reason, "ResumeTimeout")))
+			return OC_HEALTH_RESUME_FAILED;
 		return OC_HEALTH_DOWN;
+	}
 	if (n->flags & (OC_NF_POWERED_DOWN | OC_NF_POWERING_UP | OC_NF_POWERING_DOWN))
 		return OC_HEALTH_POWER;
 	if (n->flags & OC_NF_NOT_RESPONDING)
@@ -285,6 +290,8 @@ const char *oc_health_name(enum oc_health h)
 		return "not responding";
 	case OC_HEALTH_POWER:
 		return "power saving";
+	case OC_HEALTH_RESUME_FAILED:
+		return "failed resume";
 	case OC_HEALTH_COUNT:
 	default:
 		return "?";

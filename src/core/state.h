@@ -29,11 +29,14 @@ enum oc_health {
 	OC_HEALTH_DOWN,
 	OC_HEALTH_NOT_RESPONDING,
 	OC_HEALTH_POWER,        /* powered down / powering up or down */
+	OC_HEALTH_RESUME_FAILED, /* a power-saving node whose resume failed: DOWN and
+	                            powered down, or "ResumeTimeout reached" */
 	OC_HEALTH_COUNT,
 };
 /* The health group of n. */
 enum oc_health oc_node_health(const struct oc_node *n);
-/* "ok", "draining", "drained", "down", "not responding", "power saving". Static. */
+/* "ok", "draining", "drained", "down", "not responding", "power saving",
+ * "failed resume". Static. */
 const char *oc_health_name(enum oc_health h);
 
 /* "PENDING", "RUNNING", ... (static string). */

@@ -144,6 +144,7 @@ long oc_part_rows(const struct oc_snapshot *s, bool show_hidden, struct oc_part_
 			case OC_HEALTH_DRAINING:
 			case OC_HEALTH_DRAINED: row->drain++; break;
 			case OC_HEALTH_DOWN:
+			case OC_HEALTH_RESUME_FAILED:
 			case OC_HEALTH_NOT_RESPONDING: row->down++; break;
 			case OC_HEALTH_POWER: row->power++; break;
 			default:

@@ -70,6 +70,7 @@ e2e_wait "powering up 1 node: gpu-dy-b300-4" 20
 e2e_keys Escape
 wait_cmd 120 sh -c "sinfo -h -N -n gpu-dy-b300-4 -o '%t %E' | grep -q '^down.* ResumeTimeout reached'"
 e2e_keys 4
+e2e_wait "failed resume 1" 20
 e2e_wait "gpu-dy-b300-4 .*ResumeTimeout reached" 20
 ok "the failed resume of gpu-dy-b300-4 is in the health view with Slurm's reason"
 e2e_on_exit scontrol update NodeName=gpu-dy-b300-4 State=RESUME

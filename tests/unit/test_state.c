@@ -51,7 +51,7 @@ static const struct node_case node_cases[] = {
 	{ OC_NODE_IDLE, OC_NF_POWERING_DOWN, "idle%", "IDLE+POWERING_DOWN", OC_HEALTH_POWER },
 	{ OC_NODE_IDLE, OC_NF_POWER_DOWN_PENDING, "idle!", "IDLE+POWER_DOWN", OC_HEALTH_OK },
 	{ OC_NODE_DOWN, OC_NF_CLOUD | OC_NF_POWERED_DOWN, "down~", "DOWN+CLOUD+POWERED_DOWN",
-	  OC_HEALTH_DOWN },
+	  OC_HEALTH_RESUME_FAILED }, /* a failed resume (ParallelCluster launch, ResumeTimeout) */
 	/* a power state beats not responding, as in Slurm */
 	{ OC_NODE_IDLE, OC_NF_POWERED_DOWN | OC_NF_NOT_RESPONDING, "idle~",
 	  "IDLE+POWERED_DOWN+NOT_RESPONDING", OC_HEALTH_POWER },

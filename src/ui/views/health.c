@@ -116,6 +116,7 @@ static char grid_glyph(const struct oc_node *n)
 	case OC_HEALTH_DOWN: return 'X';
 	case OC_HEALTH_NOT_RESPONDING: return '*';
 	case OC_HEALTH_POWER: return '~';
+	case OC_HEALTH_RESUME_FAILED: return '!';
 	default:
 		if (n->base == OC_NODE_ALLOCATED)
 			return '#';
