@@ -47,7 +47,8 @@ case $stage in native) work=$top/soak ;; asan) work=$top/soak-asan ;; esac
 # The committed tree, frozen for the whole soak.
 rm -rf "$work/tree"
 mkdir -p "$work/tree"
-git -C "$top" archive HEAD | tar -x -C "$work/tree"
+commit=$(git -C "$top" rev-parse --short HEAD)
+git -C "$top" archive "$commit" | tar -x -C "$work/tree"
 src=$work/tree
 dir=$work/build
 case $stage in
@@ -81,7 +82,7 @@ none) load_desc="none" ;;
 esac
 
 {
-	echo "# soak: $runs runs, stage $stage, load: $load_desc, $(date -Is), $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+	echo "# soak: $runs runs, stage $stage, load: $load_desc, $(date -Is), $commit"
 	echo "# $(slurmctld -V 2>/dev/null || echo 'no slurmctld'), $jobs cores"
 } >"$out"
 declare -A fails=()

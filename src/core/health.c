@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "core/views.h"
 
 static int health_by_reason_then_name(const void *pa, const void *pb, void *arg)
@@ -73,4 +74,66 @@ const char *oc_health_source_name(int source)
 const char *oc_health_reason_text(const struct oc_node *n)
 {
 	return n->reason ? n->reason : oc_health_name(oc_node_health(n));
+}
+
+long oc_health_power_parts(const struct oc_snapshot *s, struct oc_power_part **out)
+{
+	*out = NULL;
+	size_t np = s->partitions ? s->partitions->n : 0;
+	size_t nn = s->nodes ? s->nodes->n : 0;
+	if (!np || !nn)
+		return 0;
+	struct oc_power_part *v = calloc(np, sizeof(*v));
+	if (!v)
+		return -1;
+	size_t k = 0;
+	for (size_t i = 0; i < np; i++) {
+		const struct oc_partition *p = &s->partitions->v[i];
+		struct oc_power_part c = {.partition = p->name};
+		for (uint32_t j = 0; j < p->node_count; j++) {
+			if (!p->node_idx || p->node_idx[j] >= nn)
+				continue;
+			const struct oc_node *n = &s->nodes->v[p->node_idx[j]];
+			if (oc_node_health(n) == OC_HEALTH_RESUME_FAILED)
+				c.resume_failed++;
+			else if (n->flags & OC_NF_POWERING_UP)
+				c.powering_up++;
+			else if (n->flags & OC_NF_POWERING_DOWN)
+				c.powering_down++;
+			else if (n->flags & OC_NF_POWERED_DOWN)
+				c.powered_down++;
+			else if (n->flags & OC_NF_POWER_DOWN_PENDING)
+				c.down_pending++;
+		}
+		if (c.resume_failed + c.powering_up + c.powering_down + c.powered_down + c.down_pending)
+			v[k++] = c;
+	}
+	if (!k) {
+		free(v);
+		return 0;
+	}
+	*out = v;
+	return (long)k;
+}
+
+void oc_health_power_text(const struct oc_power_part *p, char *buf, size_t len)
+{
+	const struct {
+		uint32_t n;
+		const char *what;
+	} parts[] = {
+		{p->powered_down, "powered down"},   {p->powering_up, "powering up"},
+		{p->powering_down, "powering down"}, {p->down_pending, "power down pending"},
+		{p->resume_failed, "failed resume"},
+	};
+	if (len)
+		buf[0] = '\0';
+	oc_appendf(buf, len, "%s:", p->partition ? p->partition : "?");
+	bool first = true;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (!parts[i].n)
+			continue;
+		oc_appendf(buf, len, "%s %u %s", first ? "" : ",", parts[i].n, parts[i].what);
+		first = false;
+	}
 }

@@ -36,6 +36,23 @@ struct oc_health_row {
 long oc_health_rows(const struct oc_snapshot *s, struct oc_health_row **rows,
 		    uint32_t by_health[OC_HEALTH_COUNT], size_t *nodes);
 
+/* Power saving in one partition: its nodes per power state, as sinfo's
+ * suffixes show them ('~' powered down, '#' powering up, '%' powering
+ * down, '!' power down pending) and its failed resumes. */
+struct oc_power_part {
+	const char *partition; /* borrowed from the snapshot */
+	uint32_t powered_down, powering_up, powering_down, down_pending, resume_failed;
+};
+
+/* The partitions of snapshot s that have a node in one of those states,
+ * in the partition table's order (a node counts in each of its
+ * partitions). Sets *out to a malloc'd array the caller frees with free()
+ * (NULL when none). Returns the count, or -1 on ENOMEM. */
+long oc_health_power_parts(const struct oc_snapshot *s, struct oc_power_part **out);
+
+/* One partition's line: "cloud: 2 powered down, 1 failed resume". */
+void oc_health_power_text(const struct oc_power_part *p, char *buf, size_t len);
+
 /* A source's name as a column shows it: "health check", "manual",
  * "slurm", "other", "no reason". Static. */
 const char *oc_health_source_name(int source);

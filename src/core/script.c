@@ -48,7 +48,7 @@ unsigned oc_script_view_parts(enum oc_script_view v)
 	case OC_SCRIPT_QUEUE: return OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_PARTITIONS);
 	case OC_SCRIPT_NODES:
 		return OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_RESV);
-	case OC_SCRIPT_HEALTH: return OC_MASK(OC_PART_NODES);
+	case OC_SCRIPT_HEALTH: return OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_PARTITIONS); /* power per partition */
 	case OC_SCRIPT_QUOTA: return OC_MASK(OC_PART_ACCT) | OC_MASK(OC_PART_JOBS);
 	case OC_SCRIPT_RESERVATIONS: return OC_MASK(OC_PART_RESV) | OC_MASK(OC_PART_NODES);
 	case OC_SCRIPT_FAIRSHARE: return OC_MASK(OC_PART_ACCT);
@@ -556,6 +556,12 @@ static int script_health_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 	long n = oc_health_rows(s, &hr, by, &nodes);
 	if (n < 0)
 		return -1;
+	struct oc_power_part *power = NULL;
+	long npower = oc_health_power_parts(s, &power);
+	if (npower < 0) {
+		free(hr);
+		return -1;
+	}
 	*findings = (long)nodes;
 	json_t *rows = doc ? json_object_get(doc, "rows") : NULL;
 	if (doc) {
@@ -564,6 +570,18 @@ static int script_health_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 			SET(counts, health_keys[g], json_integer(by[g]));
 		SET(doc, "counts", counts);
 		SET(doc, "nodes_total", json_integer((json_int_t)(s->nodes ? s->nodes->n : 0)));
+		json_t *pw = json_array();
+		for (long i = 0; i < npower; i++) {
+			json_t *o = json_object();
+			SET(o, "partition", json_string(power[i].partition));
+			SET(o, "powered_down", json_integer(power[i].powered_down));
+			SET(o, "powering_up", json_integer(power[i].powering_up));
+			SET(o, "powering_down", json_integer(power[i].powering_down));
+			SET(o, "power_down_pending", json_integer(power[i].down_pending));
+			SET(o, "resume_failed", json_integer(power[i].resume_failed));
+			json_array_append_new(pw, o);
+		}
+		SET(doc, "power_by_partition", pw);
 	} else {
 		/* The groups with nodes (ok always): all seven do not fit 80
 		 * columns; the JSON has every count. */
@@ -573,7 +591,12 @@ static int script_health_out(const struct oc_snapshot *s, FILE *f, json_t *doc, 
 				oc_appendf(line, sizeof(line), "%s%s %u", g ? "  " : "", oc_health_name((enum oc_health)g),
 					   by[g]);
 		fprintf(f, "%s\n", line);
+		for (long i = 0; i < npower; i++) {
+			oc_health_power_text(&power[i], line, sizeof(line));
+			fprintf(f, "power %s\n", line);
+		}
 	}
+	free(power);
 	struct script_table t = SCRIPT_TABLE(oc_cat_health, health_cols, s);
 	t.src.rows = hr;
 	for (long i = 0; i < n; i++) {

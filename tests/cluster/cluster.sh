@@ -639,6 +639,14 @@ EOF
 # had not left it yet would die with it.
 . "$(dirname "$0")/reboot-node.env"
 eval "export $MARK_VAR=\"\$DIR\""
+# slurmctld takes a node as powered up only when its boot time (whole
+# seconds) is not before the resume request, and 22.05's slurmd -b counts
+# its uptime in whole seconds of the system's uptime, which can make it
+# look up to a second older: the node then never counts as up (seen under
+# load). The request came before this script: start the slurmds two
+# whole seconds after it started.
+t0=$(date +%s)
+while [ "$(date +%s)" -lt $((t0 + 2)) ]; do sleep 0.1; done
 for node in $(scontrol show hostnames "$1"); do
 	if [ "$node" = "$CLOUD_FAIL" ]; then
 		echo "resume-nodes.sh: $node: failing on purpose" >>"$LOGDIR/resume.log"
@@ -685,7 +693,10 @@ EOF
 node=$(hostname)
 ready=$RUNDIR/reboot-$node.ready
 rm -f "$ready"
-export node RUNDIR CONF ready
+# The new slurmd starts two whole seconds after the request at the
+# earliest (see resume-nodes.sh: a boot time up to a second early).
+t0=$(date +%s)
+export node RUNDIR CONF ready t0
 # The mark cluster.sh finds its daemons by (stop, kill).
 eval "export $MARK_VAR=\"\$DIR\""
 setsid sh -c '
@@ -701,6 +712,7 @@ setsid sh -c '
 		sleep 0.2
 		i=$((i + 1))
 	done
+	while [ "$(date +%s)" -lt $((t0 + 2)) ]; do sleep 0.1; done
 	echo "reboot-node.sh: $node: starting slurmd -b"
 	exec unshare -u sh -c "hostname \"\$node\" && exec slurmd -b -f \"\$CONF\" -N \"\$node\""
 ' </dev/null >>"$LOGDIR/slurmd-$node.log" 2>&1 &

@@ -178,6 +178,65 @@ static void test_health_table_ascii(void **state)
 	oc_snapshot_unref(&s);
 }
 
+/* Power saving per partition: each state counted once per node and
+ * partition, the failed resume apart, partitions without any left out;
+ * the text line and the JSON array. */
+static void test_health_power_parts(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = snap_new();
+	add_node(s, "st1", OC_NODE_IDLE, 0, NULL, NULL);
+	add_node(s, "dy1", OC_NODE_IDLE, OC_NF_CLOUD | OC_NF_POWERED_DOWN, NULL, NULL);
+	add_node(s, "dy2", OC_NODE_IDLE, OC_NF_CLOUD | OC_NF_POWERED_DOWN, NULL, NULL);
+	add_node(s, "dy3", OC_NODE_IDLE, OC_NF_CLOUD | OC_NF_POWERED_DOWN | OC_NF_POWERING_UP, NULL, NULL);
+	add_node(s, "dy4", OC_NODE_DOWN, OC_NF_CLOUD | OC_NF_POWERED_DOWN, "ResumeTimeout reached", "slurm");
+	add_node(s, "dy5", OC_NODE_IDLE, OC_NF_CLOUD | OC_NF_POWERING_DOWN, NULL, NULL);
+	add_node(s, "dy6", OC_NODE_IDLE, OC_NF_CLOUD | OC_NF_POWER_DOWN_PENDING, NULL, NULL);
+	static uint32_t st_idx[] = {0}, dy_idx[] = {1, 2, 3, 4, 5, 6}, all_idx[] = {0, 1, 2, 3, 4, 5, 6};
+	s->partitions->v[0] = (struct oc_partition){.name = "normal", .node_idx = st_idx, .node_count = 1};
+	s->partitions->v[1] = (struct oc_partition){.name = "cloud", .node_idx = dy_idx, .node_count = 6};
+	s->partitions->v[2] = (struct oc_partition){.name = "gpu", .node_idx = all_idx, .node_count = 7};
+	s->partitions->n = 3;
+
+	struct oc_power_part *p = NULL;
+	assert_int_equal(oc_health_power_parts(s, &p), 2);
+	assert_string_equal(p[0].partition, "cloud");
+	assert_int_equal(p[0].powered_down, 2);
+	assert_int_equal(p[0].powering_up, 1);
+	assert_int_equal(p[0].powering_down, 1);
+	assert_int_equal(p[0].down_pending, 1);
+	assert_int_equal(p[0].resume_failed, 1);
+	assert_string_equal(p[1].partition, "gpu");
+	char line[160];
+	oc_health_power_text(&p[0], line, sizeof(line));
+	assert_string_equal(line, "cloud: 2 powered down, 1 powering up, 1 powering down, 1 power down pending, "
+				  "1 failed resume");
+	free(p);
+
+	long findings;
+	char *t = render(s, OC_SCRIPT_HEALTH, false, &findings);
+	assert_non_null(strstr(t, "\npower cloud: 2 powered down, 1 powering up"));
+	assert_non_null(strstr(t, "\npower gpu: 2 powered down,"));
+	free(t);
+	t = render(s, OC_SCRIPT_HEALTH, true, &findings);
+	json_t *doc = json_loads(t, 0, NULL);
+	assert_non_null(doc);
+	json_t *pw = json_object_get(doc, "power_by_partition");
+	assert_int_equal(json_array_size(pw), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(pw, 0), "partition")), "cloud");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(pw, 0), "resume_failed")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(pw, 0), "power_down_pending")), 1);
+	json_decref(doc);
+	free(t);
+	oc_snapshot_unref(&s);
+
+	/* No partition with power saving: nothing, and no line. */
+	s = health_snapshot();
+	assert_int_equal(oc_health_power_parts(s, &p), 0);
+	assert_null(p);
+	oc_snapshot_unref(&s);
+}
+
 static void test_health_json(void **state)
 {
 	(void)state;
@@ -377,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_health_rows),
 		cmocka_unit_test(test_health_table_ascii),
 		cmocka_unit_test(test_health_json),
+		cmocka_unit_test(test_health_power_parts),
 		cmocka_unit_test(test_quota_findings),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_views_and_cells),

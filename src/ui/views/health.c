@@ -8,6 +8,7 @@
 
 #include "core/cells.h"
 #include "core/health.h"
+#include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/detail.h"
@@ -20,6 +21,8 @@ struct hpriv {
 	struct oc_health_row *rows;
 	size_t n;
 	uint32_t by_health[OC_HEALTH_COUNT];
+	struct oc_power_part *power; /* partitions with power saving nodes */
+	size_t npower;
 };
 
 static void *priv_new(void)
@@ -30,8 +33,10 @@ static void *priv_new(void)
 static void priv_free(void *p)
 {
 	struct hpriv *hp = p;
-	if (hp)
+	if (hp) {
 		free(hp->rows);
+		free(hp->power);
+	}
 	free(hp);
 }
 
@@ -71,6 +76,10 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	free(hp->rows);
 	hp->rows = NULL;
 	hp->n = 0;
+	free(hp->power);
+	hp->power = NULL;
+	long np = oc_health_power_parts(s, &hp->power);
+	hp->npower = np > 0 ? (size_t)np : 0;
 	size_t findings;
 	long n = oc_health_rows(s, &hp->rows, hp->by_health, &findings);
 	lv->src.rows = hp->rows;
@@ -141,6 +150,25 @@ static void draw_counts(const struct hpriv *hp, WINDOW *w, int y, int width)
 	wattrset(w, A_NORMAL);
 	for (; x < width; x++)
 		waddch(w, ' ');
+}
+
+/* The power saving nodes per partition on line y, one line for all:
+ * "power  cloud: 2 powered down, 1 failed resume   gpu: ...". */
+static void draw_power(const struct hpriv *hp, WINDOW *w, int y, int width)
+{
+	char line[512] = "power ";
+	for (size_t i = 0; i < hp->npower; i++) {
+		char part[160];
+		oc_health_power_text(&hp->power[i], part, sizeof(part));
+		oc_appendf(line, sizeof(line), "  %s", part);
+	}
+	wmove(w, y, 0);
+	bool failed = false;
+	for (size_t i = 0; i < hp->npower; i++)
+		failed |= hp->power[i].resume_failed > 0;
+	wattrset(w, oc_theme_attr(failed ? OC_ROLE_BAD : OC_ROLE_DIM));
+	oc_put_text(w, line, width, true, false);
+	wattrset(w, A_NORMAL);
 }
 
 /* A node's cell of the grid: its state's role, the selection, the tag. */
@@ -216,8 +244,11 @@ static int draw_grid(struct oc_listview *lv, WINDOW *w, int y, int h, int max_ro
 
 static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 {
-	draw_counts(lv->priv, w, y, width);
+	struct hpriv *hp = lv->priv;
+	draw_counts(hp, w, y, width);
 	int used = 1;
+	if (hp->npower && used < h)
+		draw_power(hp, w, y + used++, width);
 	int grid = draw_grid(lv, w, y + used, h - used, h / 3 > 2 ? h / 3 : 2, width);
 	if (grid < 0 || width < 2)
 		return used; /* no grid (no memory, no room): no legend */
@@ -225,7 +256,7 @@ static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 	if (used < h) {
 		wmove(w, y + used, 0);
 		wattrset(w, oc_theme_attr(OC_ROLE_DIM));
-		oc_put_text(w, ". idle  # alloc  + mix  d draining  D drained  X down  * not responding  ~ power save",
+		oc_put_text(w, ". idle  # alloc  + mix  d draining  D drained  X down  * not responding  ~ power save  ! failed resume",
 			    width, true, false);
 		wattrset(w, A_NORMAL);
 		used++;
