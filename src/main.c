@@ -40,6 +40,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: opsconsole [--cluster NAME] [options]\n"
 		"       opsconsole onboard --cluster NAME --file TEAM.json [--dry-run] [--yes]\n"
+		"       opsconsole window --cluster NAME --nodes HOSTLIST [--reason TEXT] [--auto]\n"
 		"       opsconsole rehearse --cluster NAME [--checklist FILE] [--auto] [--report DIR]\n"
 		"       opsconsole --cluster NAME --once VIEW [--json] [--partition P] [--show-hidden]\n"
 		"       opsconsole --cluster NAME --once history|events [--since TIME]\n"
@@ -673,6 +674,12 @@ int main(int argc, char **argv)
 		if (main_datadir(datadir, sizeof(datadir)))
 			return EXIT_USAGE;
 		return oc_rehearse_cli(argc - 1, argv + 1, datadir);
+	}
+	if (argc > 1 && strcmp(argv[1], "window") == 0) {
+		char datadir[PATH_MAX];
+		if (main_datadir(datadir, sizeof(datadir)))
+			return EXIT_USAGE;
+		return oc_window_cli(argc - 1, argv + 1, datadir);
 	}
 	struct main_opts o;
 	memset(&o, 0, sizeof(o));

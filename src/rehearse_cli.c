@@ -9,6 +9,7 @@
  * one-shot refresh for snapshots, the libslurm writer for actions). */
 #include "rehearse_cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -16,6 +17,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "core/datafiles.h"
+#include "core/hostlist.h"
 #include "rehearsal/checklist.h"
 #include "rehearsal/report.h"
 #include "rehearsal/runner.h"
@@ -36,6 +39,8 @@
 #define REH_DEFAULT_CHECKLIST OC_REHEARSE_DEFAULT_CHECKLIST
 
 static volatile sig_atomic_t reh_stop_sig;
+/* The subcommand's name for messages: "opsconsole rehearse" or "opsconsole window". */
+static const char *reh_prog = "opsconsole rehearse";
 
 static void reh_on_signal(int sig)
 {
@@ -121,7 +126,7 @@ static int reh_checklist_path(const char *given, const struct oc_profile *p, con
 	char err[4400];
 	if (given && (strchr(given, '/') || strstr(given, ".json"))) {
 		if ((size_t)snprintf(path, len, "%s", given) >= len) {
-			fprintf(stderr, "opsconsole rehearse: --checklist: path too long\n");
+			fprintf(stderr, "%s: --checklist: path too long\n", reh_prog);
 			return 2;
 		}
 		return 0;
@@ -130,7 +135,7 @@ static int reh_checklist_path(const char *given, const struct oc_profile *p, con
 		int rc = reh_find_named(given, datadir, path, len, err, sizeof(err));
 		if (rc == 0)
 			return 0;
-		fprintf(stderr, "opsconsole rehearse: checklist \"%s\": %s\n", given, err);
+		fprintf(stderr, "%s: checklist \"%s\": %s\n", reh_prog, given, err);
 		return 2;
 	}
 	if (p && p->checklist[0]) {
@@ -144,7 +149,7 @@ static int reh_checklist_path(const char *given, const struct oc_profile *p, con
 			n = snprintf(path, len, "%s/%s", dirname(dir), p->checklist);
 		}
 		if (n < 0 || (size_t)n >= len) {
-			fprintf(stderr, "opsconsole rehearse: %s: \"checklist\": path too long\n", p->path);
+			fprintf(stderr, "%s: %s: \"checklist\": path too long\n", reh_prog, p->path);
 			return 2;
 		}
 		return 0;
@@ -156,7 +161,7 @@ static int reh_checklist_path(const char *given, const struct oc_profile *p, con
 			*fallback = true;
 		return 0;
 	}
-	fprintf(stderr, "opsconsole rehearse: no checklist found: %s\n(give one with --checklist FILE)\n", err);
+	fprintf(stderr, "%s: no checklist found: %s\n(give one with --checklist FILE)\n", reh_prog, err);
 	return 2;
 }
 
@@ -317,7 +322,7 @@ static bool reh_interactive_step(struct reh *h, const struct oc_checklist *cl, s
 	}
 	struct oc_run *run = oc_runner_start(s, cl, i, &h->rcfg, confirmed, err, sizeof(err));
 	if (!run) {
-		fprintf(stderr, "opsconsole rehearse: %s\n", err);
+		fprintf(stderr, "%s: %s\n", reh_prog, err);
 		return true;
 	}
 	for (;;) {
@@ -388,6 +393,11 @@ static void reh_list(const struct oc_checklist *cl)
 struct reh_opts {
 	const char *cluster, *checklist, *report, *progress, *only;
 	int run_auto, reset, list;
+	const char *prog;        /* "opsconsole rehearse" / "opsconsole window" */
+	const char *state_kind;  /* the state files' name: KIND-CLUSTER[-SUFFIX]; NULL = "rehearsal" */
+	char state_suffix[128];
+	char state_name[256];    /* set once the cluster is known */
+	char headline[1024];     /* the first line a run prints ("" = the rehearsal's) */
 	struct oc_checklist_var vars[REH_MAX_VARS + OC_PROFILE_MAX_VARS]; /* --var, then the profile's */
 	size_t nvars;
 };
@@ -425,7 +435,7 @@ static int reh_parse(int argc, char **argv, struct reh_opts *o)
 		case OPT_VAR: {
 			char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg || o->nvars >= REH_MAX_VARS) {
-				fprintf(stderr, "opsconsole rehearse: --var wants NAME=VALUE (at most %d), got '%s'\n",
+				fprintf(stderr, "%s: --var wants NAME=VALUE (at most %d), got '%s'\n", reh_prog,
 					REH_MAX_VARS, optarg);
 				return 2;
 			}
@@ -440,7 +450,7 @@ static int reh_parse(int argc, char **argv, struct reh_opts *o)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "opsconsole rehearse: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "%s: unexpected argument '%s'\n", reh_prog, argv[optind]);
 		reh_usage(stderr);
 		return 2;
 	}
@@ -469,7 +479,7 @@ static int reh_load_checklist(struct reh_opts *o, const struct oc_profile *profi
 	char err[8192];
 	struct oc_checklist *cl = oc_checklist_load(clpath, o->vars, o->nvars, err, sizeof(err));
 	if (!cl) {
-		fprintf(stderr, "opsconsole rehearse: %s\n", err);
+		fprintf(stderr, "%s: %s\n", reh_prog, err);
 		return 2;
 	}
 	if (fallback) {
@@ -477,7 +487,7 @@ static int reh_load_checklist(struct reh_opts *o, const struct oc_profile *profi
 		oc_checklist_set_notice(cl, oc_checklist_fallback_notice(profile->name, REH_DEFAULT_CHECKLIST, note,
 									  sizeof(note)));
 		if (cl->notice)
-			fprintf(stderr, "opsconsole rehearse: note: %s\n", cl->notice);
+			fprintf(stderr, "%s: note: %s\n", reh_prog, cl->notice);
 	}
 	*out = cl;
 	return 0;
@@ -511,14 +521,19 @@ static void reh_catch_signals(void)
 }
 
 /* A resumed session: how far the saved progress got. */
-static void reh_say_resumed(const struct oc_session *s)
+static void reh_say_resumed(const struct oc_session *s, const struct oc_checklist *cl)
 {
 	if (!s->resumed)
 		return;
 	size_t next = oc_session_next(s);
+	for (size_t i = 0; cl->stop_on_failure && i < next && i < s->nsteps; i++)
+		if (s->steps[i].state == OC_STEP_FAILED)
+			next = i; /* tried again first */
 	size_t done = 0;
 	for (size_t i = 0; i < s->nsteps; i++)
 		done += s->steps[i].state != OC_STEP_NOT_RUN && s->steps[i].state != OC_STEP_RUNNING;
+	if (next < s->nsteps && s->steps[next].state == OC_STEP_FAILED)
+		done--;
 	if (next < s->nsteps)
 		printf("resuming: %zu of %zu steps already done; next: %s\n", done, s->nsteps, s->steps[next].id);
 	else
@@ -533,7 +548,8 @@ static void reh_run_steps(struct reh *h, const struct reh_opts *o, const struct 
 	char err[8192];
 	for (size_t i = 0; i < cl->nsteps && !reh_stop_sig; i++) {
 		enum oc_step_state st = s->steps[i].state;
-		if (st == OC_STEP_PASSED || st == OC_STEP_FAILED || st == OC_STEP_SKIPPED)
+		/* stop_on_failure: a failed step of a resumed run is tried again. */
+		if (st == OC_STEP_PASSED || st == OC_STEP_SKIPPED || (st == OC_STEP_FAILED && !cl->stop_on_failure))
 			continue;
 		if (!reh_only(o->only, cl->steps[i].id))
 			continue;
@@ -549,6 +565,11 @@ static void reh_run_steps(struct reh *h, const struct reh_opts *o, const struct 
 		} else if (!reh_interactive_step(h, cl, s, i)) {
 			break;
 		}
+		if (cl->stop_on_failure && s->steps[i].state == OC_STEP_FAILED) {
+			printf("stopped at the failed step %s (the checklist stops on a failure); run again to retry it\n",
+			       cl->steps[i].id);
+			break;
+		}
 	}
 }
 
@@ -556,9 +577,9 @@ static void reh_run_steps(struct reh *h, const struct reh_opts *o, const struct 
  * state_dir) and the tally. Returns the exit code: 0 nothing failed, 1
  * some step failed, 128+N stopped by signal N. */
 static int reh_report(const char *report, const struct oc_session *s, const struct oc_checklist *cl,
-		      const char *state_dir, const char *cluster, const char *progress_path)
+		      const char *state_dir, const char *state_name, const char *progress_path)
 {
-	char report_dir[PATH_MAX + 128], err[8192];
+	char report_dir[PATH_MAX + 512], err[8192];
 	if (report) {
 		snprintf(report_dir, sizeof(report_dir), "%s", report);
 	} else {
@@ -567,13 +588,13 @@ static int reh_report(const char *report, const struct oc_session *s, const stru
 		struct tm tm;
 		if (localtime_r(&created, &tm))
 			strftime(day, sizeof(day), "%Y-%m-%d", &tm);
-		snprintf(report_dir, sizeof(report_dir), "%s/rehearsal-%s-%s", state_dir, cluster, day);
+		snprintf(report_dir, sizeof(report_dir), "%s/%s-%s", state_dir, state_name, day);
 	}
 	size_t passed = oc_session_count(s, OC_STEP_PASSED), failed = oc_session_count(s, OC_STEP_FAILED),
 	       skipped = oc_session_count(s, OC_STEP_SKIPPED);
 	size_t notrun = s->nsteps - passed - failed - skipped;
 	if (oc_report_write(report_dir, s, cl, time(NULL), err, sizeof(err)) < 0)
-		fprintf(stderr, "opsconsole rehearse: report not written: %s\n", err);
+		fprintf(stderr, "%s: report not written: %s\n", reh_prog, err);
 	else
 		printf("report: %s/report.md and report.json\n", report_dir);
 	printf("%zu passed, %zu failed, %zu skipped, %zu not run (of %zu)\n", passed, failed, skipped, notrun,
@@ -594,12 +615,16 @@ static int reh_rehearse(struct reh *h, const struct reh_opts *o, const struct oc
 	h->rcfg.writer = &h->su.writer;
 	h->rcfg.cluster = h->su.profile.name;
 	h->rcfg.audit_log = h->su.audit_log;
-	printf("rehearsal of %s with checklist %s (%s), %zu steps; progress: %s\n", h->su.profile.name, cl->name,
-	       cl->path, cl->nsteps, progress_path);
+	if (o->headline[0])
+		printf("%s of %s; %zu steps (%s); progress: %s\n", o->headline, h->su.profile.name, cl->nsteps, cl->path,
+		       progress_path);
+	else
+		printf("rehearsal of %s with checklist %s (%s), %zu steps; progress: %s\n", h->su.profile.name,
+		       cl->name, cl->path, cl->nsteps, progress_path);
 	if (o->reset)
 		reh_cleanup_old(h, cl, progress_path);
 	reh_catch_signals();
-	reh_say_resumed(s);
+	reh_say_resumed(s, cl);
 	char msg[4096];
 	if (oc_runner_cleanup_all(s, &h->rcfg, msg, sizeof(msg)) != 0 && msg[0])
 		printf("%s", msg);
@@ -608,19 +633,32 @@ static int reh_rehearse(struct reh *h, const struct reh_opts *o, const struct oc
 	oc_runner_cleanup_all(s, &h->rcfg, msg, sizeof(msg));
 	if (msg[0])
 		printf("%s", msg);
-	return reh_report(o->report, s, cl, state_dir, h->su.profile.name, progress_path);
+	return reh_report(o->report, s, cl, state_dir, o->state_name, progress_path);
 }
+
+static int reh_main(struct reh_opts *op, const char *datadir);
 
 int oc_rehearse_cli(int argc, char **argv, const char *datadir)
 {
 	struct reh_opts o;
 	memset(&o, 0, sizeof(o));
+	o.prog = "opsconsole rehearse";
 	int rc = reh_parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
+	return reh_main(&o, datadir);
+}
+
+/* Everything after the options: the profile, the checklist, the session,
+ * the steps, the report. Returns the exit code. */
+static int reh_main(struct reh_opts *op, const char *datadir)
+{
+	struct reh_opts o = *op;
+	reh_prog = o.prog;
+	int rc;
 	struct reh h;
 	memset(&h, 0, sizeof(h));
-	oc_setup_init(&h.su, "opsconsole rehearse");
+	oc_setup_init(&h.su, o.prog);
 	bool have_profile = !o.list || o.cluster;
 	if (have_profile && (rc = oc_setup_profile(&h.su, o.cluster)) != 0)
 		return rc;
@@ -634,22 +672,23 @@ int oc_rehearse_cli(int argc, char **argv, const char *datadir)
 		return 0;
 	}
 	if (!o.run_auto && !isatty(STDIN_FILENO)) {
-		fprintf(stderr, "opsconsole rehearse: not a terminal: use --auto to run the automatic steps\n");
+		fprintf(stderr, "%s: not a terminal: use --auto to run the automatic steps\n", reh_prog);
 		oc_checklist_free(&cl);
 		return 2;
 	}
 	h.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !o.run_auto;
 
-	char state_dir[PATH_MAX], progress_path[PATH_MAX + 128], err[8192];
+	char state_dir[PATH_MAX], progress_path[PATH_MAX + 384], err[8192];
 	reh_state_dir(state_dir, sizeof(state_dir));
+	snprintf(o.state_name, sizeof(o.state_name), "%s-%s%s%s", o.state_kind ? o.state_kind : "rehearsal",
+		 h.su.profile.name, o.state_suffix[0] ? "-" : "", o.state_suffix);
 	if (o.progress)
 		snprintf(progress_path, sizeof(progress_path), "%s", o.progress);
 	else
-		snprintf(progress_path, sizeof(progress_path), "%s/rehearsal-%s.progress.json", state_dir,
-			 h.su.profile.name);
+		snprintf(progress_path, sizeof(progress_path), "%s/%s.progress.json", state_dir, o.state_name);
 	struct oc_session *s = NULL;
 	if (oc_session_open(cl, h.su.profile.name, progress_path, o.reset, &s, err, sizeof(err)) < 0) {
-		fprintf(stderr, "opsconsole rehearse: %s\n", err);
+		fprintf(stderr, "%s: %s\n", reh_prog, err);
 		oc_checklist_free(&cl);
 		return 2;
 	}
@@ -672,4 +711,138 @@ int oc_rehearse_default_paths(const struct oc_profile *p, const char *datadir, c
 	snprintf(progress, plen, "%s/rehearsal-%s.progress.json", state_dir, p->name);
 	checklist[0] = '\0';
 	return reh_checklist_path(NULL, p, datadir, checklist, clen, fallback) == 0 ? 0 : -1;
+}
+
+/* ---- opsconsole window ----------------------------------------------- */
+
+#define WIN_CHECKLIST "change-window"
+
+static void win_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: opsconsole window --cluster NAME --nodes HOSTLIST [--reason TEXT]\n"
+		"                         [--name RESERVATION] [--auto] [--reset]\n"
+		"                         [--report DIR] [--progress FILE]\n"
+		"A change window on nodes as one flow (docs/rehearsal.md, checklist\n"
+		"change-window): a maintenance reservation on them, drain, wait for their\n"
+		"jobs to end, reboot with nextstate=RESUME, read back, end the reservation.\n"
+		"Every change is audited; the progress is saved after every step and a\n"
+		"second run with the same nodes and name resumes where the first stopped.\n"
+		"A failed step ends the run; the next run tries it again.\n"
+		"\n"
+		"  -c, --cluster NAME     the cluster's profile (as for the console)\n"
+		"  -n, --nodes HOSTLIST   the nodes (gpu-st-b300-[3-4])\n"
+		"      --reason TEXT      the drain and reboot reason (default \"maintenance window\")\n"
+		"      --name NAME        the reservation's name (default maint-HASH of the nodes)\n"
+		"      --auto             run every step without asking (unattended)\n"
+		"      --reset            start over: forget the saved progress\n"
+		"      --report DIR       where report.md and report.json go (default\n"
+		"                         $XDG_STATE_HOME/opsconsole/window-CLUSTER-NAME-HASH-DATE/)\n"
+		"      --progress FILE    the progress file (default\n"
+		"                         $XDG_STATE_HOME/opsconsole/window-CLUSTER-NAME-HASH.progress.json)\n"
+		"  -h, --help             this help\n"
+		"\n"
+		"Exit status: 0 every step passed, 1 a step failed or the cluster cannot be\n"
+		"reached, 2 usage (nothing changed), 128+N stopped by signal N (progress saved).\n");
+}
+
+/* FNV-1a of text, for the default names. */
+static uint32_t win_hash(const char *text)
+{
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+static bool win_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+	if (n == 0 || n > 64)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+			return false;
+	return true;
+}
+
+int oc_window_cli(int argc, char **argv, const char *datadir)
+{
+	enum { OPT_REASON = 256, OPT_NAME, OPT_AUTO, OPT_RESET, OPT_REPORT, OPT_PROGRESS };
+	static const struct option opts[] = {
+		{"cluster", required_argument, NULL, 'c'},
+		{"nodes", required_argument, NULL, 'n'},
+		{"reason", required_argument, NULL, OPT_REASON},
+		{"name", required_argument, NULL, OPT_NAME},
+		{"auto", no_argument, NULL, OPT_AUTO},
+		{"reset", no_argument, NULL, OPT_RESET},
+		{"report", required_argument, NULL, OPT_REPORT},
+		{"progress", required_argument, NULL, OPT_PROGRESS},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct reh_opts o;
+	memset(&o, 0, sizeof(o));
+	o.prog = reh_prog = "opsconsole window";
+	o.checklist = WIN_CHECKLIST;
+	const char *nodes = NULL, *reason = "maintenance window", *name = NULL;
+	optind = 1;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "c:n:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': o.cluster = optarg; break;
+		case 'n': nodes = optarg; break;
+		case OPT_REASON: reason = optarg; break;
+		case OPT_NAME: name = optarg; break;
+		case OPT_AUTO: o.run_auto = 1; break;
+		case OPT_RESET: o.reset = 1; break;
+		case OPT_REPORT: o.report = optarg; break;
+		case OPT_PROGRESS: o.progress = optarg; break;
+		case 'h': win_usage(stdout); return 0;
+		default: win_usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "opsconsole window: unexpected argument '%s'\n", argv[optind]);
+		win_usage(stderr);
+		return 2;
+	}
+	if (!nodes || !*nodes) {
+		fprintf(stderr, "opsconsole window: --nodes HOSTLIST is required (the nodes of the window)\n");
+		return 2;
+	}
+	char err[256];
+	long count = oc_hostlist_count(nodes, err, sizeof(err));
+	if (count <= 0 || count > 4096 || strpbrk(nodes, " \t\"'")) {
+		fprintf(stderr, "opsconsole window: --nodes \"%s\": not a hostlist expression of 1 to 4096 nodes%s%s\n",
+			nodes, count < 0 ? ": " : "", count < 0 ? err : "");
+		return 2;
+	}
+	if (!*reason || strlen(reason) > 1000 || strpbrk(reason, "\n\r")) {
+		fprintf(stderr, "opsconsole window: --reason must be one line of 1 to 1000 characters\n");
+		return 2;
+	}
+	char defname[32];
+	snprintf(defname, sizeof(defname), "maint-%08x", win_hash(nodes));
+	if (!name)
+		name = defname;
+	if (!win_name_ok(name)) {
+		fprintf(stderr, "opsconsole window: --name \"%s\": 1 to 64 of A-Z a-z 0-9 . _ -\n", name);
+		return 2;
+	}
+	if (strncmp(name, "pcluster-", 9) == 0) {
+		fprintf(stderr, "opsconsole window: --name \"%s\": pcluster-* reservations are ParallelCluster's "
+				"(Capacity Blocks); choose another name\n", name);
+		return 2;
+	}
+	o.vars[0] = (struct oc_checklist_var){"nodes", nodes};
+	o.vars[1] = (struct oc_checklist_var){"reason", reason};
+	o.vars[2] = (struct oc_checklist_var){"resv_name", name};
+	o.nvars = 3;
+	/* Tied to the nodes: the same name on other nodes is another window. */
+	o.state_kind = "window";
+	snprintf(o.state_suffix, sizeof(o.state_suffix), "%s-%08x", name, win_hash(nodes));
+	snprintf(o.headline, sizeof(o.headline), "change window on %.400s (%ld node%s, reservation %s)", nodes, count,
+		 count == 1 ? "" : "s", name);
+	return reh_main(&o, datadir);
 }

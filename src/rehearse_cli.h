@@ -18,6 +18,13 @@
  * cleaned up first). */
 int oc_rehearse_cli(int argc, char **argv, const char *datadir);
 
+/* Run `opsconsole window --cluster NAME --nodes HOSTLIST ...` (argv[0] is
+ * "window"): a change window on the nodes, the checklist change-window
+ * run by the rehearsal engine (reservation, drain, wait for the jobs,
+ * reboot with nextstate=RESUME, read back, end the reservation).
+ * Returns the exit code as oc_rehearse_cli does. */
+int oc_window_cli(int argc, char **argv, const char *datadir);
+
 /* The checklist and the progress file the console's rehearsal view uses
  * for profile p (the same rules as the subcommand without --checklist and
  * --progress). *fallback (may be NULL): the default checklist was taken

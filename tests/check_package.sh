@@ -44,6 +44,7 @@ grep -q '^opsconsole [0-9.]* (built against Slurm' <<<"$version" ||
 	fail "opsconsole --version from the scratch root: $version"
 for f in share/opsconsole/keymaps/default.json share/opsconsole/themes/mono.json \
 	share/opsconsole/views/queue.json share/opsconsole/checklists/llm-poc.json \
+	share/opsconsole/checklists/change-window.json \
 	share/man/man1/opsconsole.1 share/doc/opsconsole/llm-poc.profile.json \
 	share/doc/opsconsole/script-mode.md share/doc/opsconsole/script-mode.schema.json; do
 	[ -s "$scratch/root/usr/$f" ] || fail "missing in the package: $f"

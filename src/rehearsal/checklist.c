@@ -15,10 +15,12 @@
 #include <jansson.h>
 
 #include "core/datafiles.h"
+#include "core/hostlist.h"
 #include "core/jsonfile.h"
 #include "core/model.h"
 #include "core/state.h"
 #include "core/strbuf.h"
+#include "actions/writer.h"
 #include "rehearsal/kinds.h"
 
 #define CL_MAX_STEPS 500
@@ -31,7 +33,7 @@ static const char *const step_keys[] = {
 	"require", "actions", "check", "cleanup", NULL,
 };
 static const char *const top_keys[] = {
-	"checklist", "version", "title", "description", "vars", "steps", NULL,
+	"checklist", "version", "title", "description", "vars", "stop_on_failure", "steps", NULL,
 };
 
 /* Partition properties a "partition" check may look at, as scontrol
@@ -563,15 +565,53 @@ static int cl_chk_qos(struct cl_load *l, const char *where, json_t *obj, struct 
 	return cl_limit(l, where, obj, c, "qos", NULL, qos_fields);
 }
 
+/* The names of list, each a name or a hostlist expression
+ * ("gpu-st-b300-[3-4]"), expanded into out (in the checklist's arena).
+ * Returns 0, or -1 with the message set (malformed, over 4096 names). */
+static int cl_expand_names(struct cl_load *l, const char *where, const char *key, const struct oc_strlist *list,
+			   struct oc_strlist *out)
+{
+	char err[256];
+	size_t total = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		long n = oc_hostlist_count(list->v[i], err, sizeof(err));
+		if (n <= 0)
+			return cl_fail(l, where, "\"%s\": \"%s\" is not a node name or hostlist expression%s%s", key,
+				       list->v[i], n < 0 ? ": " : "", n < 0 ? err : "");
+		total += (size_t)n;
+	}
+	if (total > 4096)
+		return cl_fail(l, where, "\"%s\": %zu nodes, at most 4096", key, total);
+	out->v = oc_arena_alloc(&l->cl->arena, total * sizeof(*out->v));
+	if (!out->v)
+		return cl_fail(l, where, "out of memory");
+	out->n = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		char **names = NULL;
+		size_t n = 0;
+		if (oc_hostlist_expand(list->v[i], 4096, &names, &n, err, sizeof(err)) < 0)
+			return cl_fail(l, where, "\"%s\": %s", key, err);
+		for (size_t k = 0; k < n && out->n < total; k++)
+			out->v[out->n++] = oc_arena_strdup(&l->cl->arena, names[k]);
+		oc_hostlist_names_free(&names, n);
+	}
+	return 0;
+}
+
 static int cl_chk_node(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
 {
 	char list[512];
-	if (cl_list(l, where, obj, "node", true, &c->names) < 0 ||
+	struct oc_strlist given;
+	if (cl_list(l, where, obj, "node", true, &given) < 0 ||
+	    cl_expand_names(l, where, "node", &given, &c->names) < 0 ||
 	    cl_list(l, where, obj, "state", false, &c->node_states) < 0 ||
 	    cl_tri(l, where, obj, "drain", &c->drain) < 0 ||
 	    cl_tri(l, where, obj, "responding", &c->responding) < 0 ||
+	    cl_tri(l, where, obj, "rebooted", &c->rebooted) < 0 ||
 	    cl_str_ne(l, where, obj, "reason_contains", false, &c->reason_contains) < 0)
 		return -1;
+	if (c->rebooted == 0)
+		return cl_fail(l, where, "\"rebooted\": false checks nothing: leave it out");
 	for (size_t i = 0; i < c->node_states.n; i++)
 		if (!cl_in(node_state_names, c->node_states.v[i], true))
 			return cl_fail(l, where, "unknown node state \"%s\" (known: %s)", c->node_states.v[i],
@@ -680,6 +720,26 @@ static int cl_chk_all(struct cl_load *l, const char *where, json_t *obj, struct 
 	return 0;
 }
 
+static int cl_hostlist_field(struct cl_load *l, const char *where, json_t *obj, const char *key, bool required,
+			     const char **out);
+
+static int cl_chk_reservation(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
+{
+	const char *name;
+	if (cl_str_ne(l, where, obj, "name", true, &name) < 0 ||
+	    cl_hostlist_field(l, where, obj, "nodes", false, &c->hostlist) < 0 ||
+	    cl_bool(l, where, obj, "exists", true, &c->exists) < 0)
+		return -1;
+	c->names.v = oc_arena_alloc(&l->cl->arena, sizeof(*c->names.v));
+	if (!c->names.v)
+		return cl_fail(l, where, "out of memory");
+	c->names.v[0] = name;
+	c->names.n = 1;
+	if (!c->exists && c->hostlist)
+		return cl_fail(l, where, "\"nodes\" with \"exists\": false checks nothing: leave it out");
+	return 0;
+}
+
 /* A NULL-terminated list of keys, for a table entry. */
 #define CL_KEYS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
@@ -698,8 +758,8 @@ const struct oc_check_kind_def oc_check_kinds[OC_CHECK_KIND_COUNT] = {
 			    cl_chk_assoc, oc_checks_eval_assoc, .needs = 0},
 	[OC_CHECK_QOS] = {"qos_limit", CL_KEYS("qos", "field", "tres", "equals", "min", "max"), cl_chk_qos,
 			  oc_checks_eval_qos, .needs = 0},
-	[OC_CHECK_NODE] = {"node", CL_KEYS("node", "state", "drain", "responding", "reason_contains"), cl_chk_node,
-			   oc_checks_eval_node, .needs = 0},
+	[OC_CHECK_NODE] = {"node", CL_KEYS("node", "state", "drain", "responding", "rebooted", "reason_contains"),
+			   cl_chk_node, oc_checks_eval_node, .needs = 0},
 	[OC_CHECK_JOB] = {"job", CL_KEYS("job", "state", "reason", "requeued"), cl_chk_job, oc_checks_eval_job,
 			  .needs = 0},
 	[OC_CHECK_SUBMIT] = {"submit", CL_KEYS("job", "result", "contains"), cl_chk_submit, oc_checks_eval_submit,
@@ -711,6 +771,8 @@ const struct oc_check_kind_def oc_check_kinds[OC_CHECK_KIND_COUNT] = {
 	[OC_CHECK_ACCOUNTING] = {"accounting", CL_KEYS("slurmdbd"), cl_chk_accounting, oc_checks_eval_accounting, .needs = 0},
 	[OC_CHECK_IDLE_NODES] = {"idle_nodes", CL_KEYS("partition", "min"), cl_chk_idle_nodes,
 				 oc_checks_eval_idle_nodes, .needs = 0},
+	[OC_CHECK_RESERVATION] = {"reservation", CL_KEYS("name", "nodes", "exists"), cl_chk_reservation,
+				  oc_checks_eval_reservation, .needs = 0},
 	[OC_CHECK_ALL] = {"all", CL_KEYS("checks"), cl_chk_all, oc_checks_eval_all, .needs = 0},
 };
 
@@ -754,7 +816,7 @@ static int cl_kind(struct cl_load *l, const char *where, json_t *obj, const char
 static int cl_check(struct cl_load *l, const char *where, json_t *obj, struct oc_check *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->requeued = c->drain = c->responding = -1;
+	c->requeued = c->drain = c->responding = c->rebooted = -1;
 	if (l->depth > CL_MAX_DEPTH)
 		return cl_fail(l, where, "checks nested more than %d deep", CL_MAX_DEPTH);
 	char w[256];
@@ -811,6 +873,22 @@ static int cl_name_field(struct cl_load *l, const char *where, json_t *obj, cons
 	if (*out && (!cl_plain(*out) || strlen(*out) >= limit))
 		return cl_fail(l, where, "\"%s\" must be a name without spaces or quotes, shorter than %zu characters",
 			       key, limit);
+	return 0;
+}
+
+/* A name field holding nodes: a hostlist expression of 1 to 4096 names. */
+static int cl_hostlist_field(struct cl_load *l, const char *where, json_t *obj, const char *key, bool required,
+			     const char **out)
+{
+	if (cl_name_field(l, where, obj, key, required, 4096, out) < 0)
+		return -1;
+	if (!*out)
+		return 0;
+	char err[256];
+	long n = oc_hostlist_count(*out, err, sizeof(err));
+	if (n <= 0 || n > 4096)
+		return cl_fail(l, where, "\"%s\": \"%s\" is not a hostlist expression of 1 to 4096 nodes%s%s", key,
+			       *out, n < 0 ? ": " : "", n < 0 ? err : "");
 	return 0;
 }
 
@@ -897,7 +975,35 @@ static int cl_act_signal_job(struct cl_load *l, const char *where, json_t *obj, 
 
 static int cl_act_resume(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
 {
-	return cl_name_field(l, where, obj, "nodes", true, 4096, &a->hostlist);
+	return cl_hostlist_field(l, where, obj, "nodes", true, &a->hostlist);
+}
+
+static int cl_act_reboot(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	const char *next = NULL;
+	if (cl_act_resume(l, where, obj, a) < 0 || cl_bool(l, where, obj, "asap", true, &a->asap) < 0 ||
+	    cl_str_ne(l, where, obj, "next_state", false, &next) < 0 ||
+	    cl_str_ne(l, where, obj, "reason", false, &a->reason) < 0)
+		return -1;
+	if (!next || strcasecmp(next, "resume") == 0)
+		a->next_state = OC_REBOOT_NEXT_RESUME;
+	else if (strcasecmp(next, "down") == 0)
+		a->next_state = OC_REBOOT_NEXT_DOWN;
+	else if (strcasecmp(next, "as_before") == 0)
+		a->next_state = OC_REBOOT_NEXT_AS_BEFORE;
+	else
+		return cl_fail(l, where, "\"next_state\" is resume, down or as_before, not \"%s\"", next);
+	if (!a->reason) {
+		char r[128];
+		snprintf(r, sizeof(r), "reboot %s", l->step->id);
+		a->reason = oc_arena_strdup(&l->cl->arena, r);
+	}
+	return 0;
+}
+
+static int cl_act_end_reservation(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
+{
+	return cl_name_field(l, where, obj, "name", true, 128, &a->resv_name);
 }
 
 static int cl_act_drain(struct cl_load *l, const char *where, json_t *obj, struct oc_step_action *a)
@@ -917,7 +1023,7 @@ static int cl_act_reservation(struct cl_load *l, const char *where, json_t *obj,
 {
 	double dur;
 	if (cl_name_field(l, where, obj, "name", false, 128, &a->resv_name) < 0 ||
-	    cl_name_field(l, where, obj, "nodes", true, 4096, &a->hostlist) < 0 ||
+	    cl_hostlist_field(l, where, obj, "nodes", true, &a->hostlist) < 0 ||
 	    cl_name_field(l, where, obj, "users", false, 256, &a->resv_users) < 0 ||
 	    cl_name_field(l, where, obj, "accounts", false, 256, &a->resv_accounts) < 0 ||
 	    cl_name_field(l, where, obj, "flags", false, 256, &a->resv_flags) < 0 ||
@@ -969,6 +1075,10 @@ const struct oc_step_action_kind_def oc_step_action_kinds[OC_SA_KIND_COUNT] = {
 	/* Reads the snapshot only: runs without a writer too. */
 	[OC_SA_RECORD_JOBS] = {"record_jobs", CL_ACTION_KEYS("label", "state"), cl_act_record_jobs,
 			       oc_run_record_jobs, .confirm = false, .writes = false},
+	[OC_SA_REBOOT] = {"reboot", CL_ACTION_KEYS("nodes", "asap", "next_state", "reason"), cl_act_reboot,
+			  oc_run_reboot, .confirm = true, .writes = true},
+	[OC_SA_END_RESERVATION] = {"end_reservation", CL_ACTION_KEYS("name"), cl_act_end_reservation,
+				   oc_run_end_reservation, .confirm = true, .writes = true},
 };
 
 /* Parses one action object into *a: what every action has, then its
@@ -1166,7 +1276,8 @@ static int cl_load_header(struct cl_load *l, json_t *root)
 	}
 	if (cl_str_ne(l, NULL, root, "checklist", true, &cl->name) < 0 ||
 	    cl_str_ne(l, NULL, root, "title", false, &cl->title) < 0 ||
-	    cl_str_ne(l, NULL, root, "description", false, &cl->description) < 0)
+	    cl_str_ne(l, NULL, root, "description", false, &cl->description) < 0 ||
+	    cl_bool(l, NULL, root, "stop_on_failure", false, &cl->stop_on_failure) < 0)
 		return -1;
 	if (!cl->title)
 		cl->title = cl->name;

@@ -41,6 +41,7 @@ enum oc_check_kind {
 	OC_CHECK_FILE,             /* a file exists (and contains a text) */
 	OC_CHECK_ACCOUNTING,       /* slurmdbd answers / is unreachable */
 	OC_CHECK_IDLE_NODES,       /* at least N idle nodes in a partition */
+	OC_CHECK_RESERVATION,      /* a reservation exists (on its nodes) or is gone */
 	OC_CHECK_ALL,              /* every one of several checks */
 	OC_CHECK_KIND_COUNT,
 };
@@ -88,7 +89,13 @@ struct oc_check {
 	struct oc_strlist node_states; /* "idle", "alloc", "mix", "down" (any of) */
 	int drain;                  /* -1 don't care, 0 must not be drained, 1 must be */
 	int responding;             /* -1 don't care, 1 must answer */
+	int rebooted;               /* -1 don't care, 1 booted since the step started,
+				     * no reboot pending */
 	const char *reason_contains;
+	/* reservation: names.v[0] is its name; hostlist its nodes (NULL:
+	 * any); exists false: it must be gone */
+	const char *hostlist;
+	bool exists;
 	/* submit */
 	bool refused;               /* the submission must have been refused (else accepted) */
 	bool never_runs;            /* refused, or accepted and ended without running */
@@ -111,6 +118,8 @@ enum oc_step_action_kind {
 	OC_SA_RESUME,           /* scontrol update State=RESUME */
 	OC_SA_RESERVATION,      /* scontrol create reservation (deleted at cleanup) */
 	OC_SA_RECORD_JOBS,      /* remember the jobs that run now under a label */
+	OC_SA_REBOOT,           /* scontrol reboot [ASAP] nextstate=... reason=... */
+	OC_SA_END_RESERVATION,  /* scontrol delete ReservationName=... */
 	OC_SA_KIND_COUNT,
 };
 
@@ -139,6 +148,9 @@ struct oc_step_action {
 	const char *resv_name, *resv_users, *resv_accounts, *resv_flags;
 	long duration_min;          /* reservation; -1 = infinite */
 	bool keep;                  /* reservation: do not delete at cleanup */
+	/* reboot (reason above) */
+	bool asap;                  /* drain first, reboot once idle (default true) */
+	int next_state;             /* enum oc_reboot_next (actions/writer.h) */
 	/* record_jobs filters (NULL = any) */
 	const char *state_filter;   /* default "RUNNING" */
 	/* every action */
@@ -175,6 +187,9 @@ struct oc_checklist {
 	const char *name;           /* "checklist": "llm-poc" */
 	const char *title;
 	const char *description;    /* may be NULL */
+	bool stop_on_failure;       /* a failed step ends the run, and a resumed
+				     * run starts again at it (a change window:
+				     * no drain after a failed reservation) */
 	struct oc_step *steps;
 	size_t nsteps;
 	uint64_t digest;            /* FNV-1a of the file's bytes */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/hostlist.h"
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "core/tres.h"
@@ -652,13 +653,29 @@ enum oc_verdict oc_checks_eval_node(const struct oc_check *c, const struct oc_ch
 			ok &= answers == (c->responding == 1);
 		if (c->reason_contains)
 			ok &= n->reason && strcasestr(n->reason, c->reason_contains) != NULL;
+		if (c->rebooted == 1) {
+			/* Booted since the step started (whole seconds, as Slurm
+			 * keeps it), no reboot still asked for or under way. */
+			time_t since = in->rec ? (time_t)in->rec->started : 0;
+			bool booted = since && n->boot_time >= since &&
+				      !(n->flags & (OC_NF_REBOOT_REQUESTED | OC_NF_REBOOT_ISSUED));
+			if (n->boot_time) {
+				struct tm tm;
+				char bt[32] = "?";
+				if (localtime_r(&n->boot_time, &tm))
+					strftime(bt, sizeof(bt), "%Y-%m-%dT%H:%M:%S", &tm);
+				EV_APPEND(", booted %s", bt);
+			}
+			ok &= booted;
+		}
 		if (!ok) {
 			char want[256] = "";
 			if (c->node_states.n)
 				list_join(&c->node_states, want, sizeof(want));
-			EV_APPEND(" (waiting for%s%s%s%s%s%s%s)", want[0] ? " " : "", want,
+			EV_APPEND(" (waiting for%s%s%s%s%s%s%s%s)", want[0] ? " " : "", want,
 				  c->drain == 1 ? " drained" : c->drain == 0 ? " not drained" : "",
 				  c->responding == 1 ? " answering" : c->responding == 0 ? " not answering" : "",
+				  c->rebooted == 1 ? " rebooted" : "",
 				  c->reason_contains ? " reason containing \"" : "",
 				  c->reason_contains ? c->reason_contains : "", c->reason_contains ? "\"" : "");
 			if (v == OC_VERDICT_PASS)
@@ -666,6 +683,75 @@ enum oc_verdict oc_checks_eval_node(const struct oc_check *c, const struct oc_ch
 		}
 	}
 	return v;
+}
+
+static int names_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether hostlist expressions a and b name the same nodes (order and
+ * duplicates aside). -1 when one cannot be read. */
+static int same_nodes(const char *a, const char *b)
+{
+	char **na = NULL, **nb = NULL, err[128];
+	size_t ka = 0, kb = 0;
+	int rc = -1;
+	if (oc_hostlist_expand(a, 100000, &na, &ka, err, sizeof(err)) == 0 &&
+	    oc_hostlist_expand(b, 100000, &nb, &kb, err, sizeof(err)) == 0) {
+		qsort(na, ka, sizeof(*na), names_cmp);
+		qsort(nb, kb, sizeof(*nb), names_cmp);
+		size_t i = 0, j = 0;
+		rc = 1;
+		while (rc && (i < ka || j < kb)) {
+			if (i < ka && i && strcmp(na[i], na[i - 1]) == 0) {
+				i++;
+				continue;
+			}
+			if (j < kb && j && strcmp(nb[j], nb[j - 1]) == 0) {
+				j++;
+				continue;
+			}
+			if (i >= ka || j >= kb || strcmp(na[i], nb[j]) != 0)
+				rc = 0;
+			i++;
+			j++;
+		}
+	}
+	oc_hostlist_names_free(&na, ka);
+	oc_hostlist_names_free(&nb, kb);
+	return rc;
+}
+
+enum oc_verdict oc_checks_eval_reservation(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+					   size_t len)
+{
+	const struct oc_snapshot *s = in->snap;
+	if (!part_ready(s, OC_PART_RESV, s && s->reservations ? s->reservations->n : 0, ev, len))
+		return OC_VERDICT_WAIT;
+	const char *name = c->names.n ? c->names.v[0] : "";
+	const struct oc_reservation *r = NULL;
+	for (size_t i = 0; s->reservations && i < s->reservations->n && !r; i++)
+		if (s->reservations->v[i].name && strcmp(s->reservations->v[i].name, name) == 0)
+			r = &s->reservations->v[i];
+	if (!r) {
+		EV_APPEND("no reservation %s", name);
+		return c->exists ? OC_VERDICT_WAIT : OC_VERDICT_PASS;
+	}
+	EV_APPEND("reservation %s: nodes %s, flags %s", name, r->nodes ? r->nodes : "(none)",
+		  r->flags ? r->flags : "(none)");
+	if (!c->exists) {
+		EV_APPEND(" (waiting for it to end)");
+		return OC_VERDICT_WAIT;
+	}
+	if (c->hostlist) {
+		int same = r->nodes ? same_nodes(r->nodes, c->hostlist) : 0;
+		if (same != 1) {
+			EV_APPEND(" (expected nodes %s)", c->hostlist);
+			return OC_VERDICT_FAIL;
+		}
+	}
+	return OC_VERDICT_PASS;
 }
 
 static const struct oc_job *find_job(const struct oc_snapshot *s, uint32_t id)

@@ -70,6 +70,8 @@ enum oc_verdict oc_checks_eval_accounting(const struct oc_check *c, const struct
 					  size_t len);
 enum oc_verdict oc_checks_eval_idle_nodes(const struct oc_check *c, const struct oc_check_input *in, char *ev,
 					  size_t len);
+enum oc_verdict oc_checks_eval_reservation(const struct oc_check *c, const struct oc_check_input *in, char *ev,
+					   size_t len);
 enum oc_verdict oc_checks_eval_all(const struct oc_check *c, const struct oc_check_input *in, char *ev, size_t len);
 
 /* The actions (runner.c). */
@@ -80,5 +82,7 @@ int oc_run_drain(struct oc_run *r, const struct oc_step_action *a, const struct 
 int oc_run_resume(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap);
 int oc_run_reservation(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap);
 int oc_run_record_jobs(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap);
+int oc_run_reboot(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap);
+int oc_run_end_reservation(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap);
 
 #endif

@@ -121,7 +121,10 @@ static void md_header(struct rbuf *b, const struct oc_session *s, const struct o
 	char t1[40], t2[40], t3[40];
 	double first, last;
 	session_span(s, &first, &last);
-	rb_add(b, "# Failure rehearsal: %s\n\n", s->cluster);
+	if (cl && cl->stop_on_failure && cl->title) /* a procedure (the change window), not a rehearsal */
+		rb_add(b, "# %s: %s\n\n", cl->title, s->cluster);
+	else
+		rb_add(b, "# Failure rehearsal: %s\n\n", s->cluster);
 	rb_add(b, "| | |\n|---|---|\n");
 	rb_add(b, "| Cluster | %s |\n", s->cluster);
 	rb_add(b, "| Checklist | ");

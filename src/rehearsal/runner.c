@@ -671,10 +671,18 @@ int oc_run_resume(struct oc_run *r, const struct oc_step_action *a, const struct
 
 int oc_run_reservation(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
 {
-	(void)snap;
 	const struct oc_writer *w = r->cfg.writer;
 	struct oc_step_rec *rec = run_rec(r);
 	char err[1024] = "";
+	/* A kept reservation of that name already there: made by this step in
+	 * a run that was stopped before its verdict (a resumed change
+	 * window); its check says whether it is on the right nodes. */
+	for (size_t i = 0; a->keep && a->resv_name && snap && snap->reservations && i < snap->reservations->n; i++) {
+		if (snap->reservations->v[i].name && strcmp(snap->reservations->v[i].name, a->resv_name) == 0) {
+			oc_appendf(r->log, sizeof(r->log), "reservation %s is already there\n", a->resv_name);
+			return 0;
+		}
+	}
 	struct oc_resv_spec rs;
 	memset(&rs, 0, sizeof(rs));
 	snprintf(rs.name, sizeof(rs.name), "%s", a->resv_name ? a->resv_name : "");
@@ -700,6 +708,64 @@ int oc_run_reservation(struct oc_run *r, const struct oc_step_action *a, const s
 	if (!a->keep)
 		oc_step_rec_push(&rec->resv, &rec->nresv, name);
 	oc_appendf(r->log, sizeof(r->log), "created reservation %s: %s\n", name, cmd);
+	run_save(r);
+	return 0;
+}
+
+int oc_run_reboot(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+{
+	(void)snap;
+	const struct oc_writer *w = r->cfg.writer;
+	char err[1024] = "", cmd[4400], rid[OC_AUDIT_ID_LEN];
+	struct oc_reboot_spec spec;
+	memset(&spec, 0, sizeof(spec));
+	spec.asap = a->asap;
+	spec.next = (enum oc_reboot_next)a->next_state;
+	snprintf(spec.reason, sizeof(spec.reason), "%s", a->reason ? a->reason : "");
+	oc_plan_node_reboot(a->hostlist, &spec, cmd, sizeof(cmd));
+	if (run_intent(&r->cfg, "node.reboot", a->hostlist, cmd, rid, err, sizeof(err)) < 0) {
+		run_last(r, "%s: %s", cmd, err);
+		return -1;
+	}
+	int rc = w->ops->node_reboot ? w->ops->node_reboot(w->ctx, a->hostlist, &spec, err, sizeof(err))
+				     : (snprintf(err, sizeof(err), "the writer cannot reboot nodes"), -1);
+	run_audit(&r->cfg, rid, "node.reboot", a->hostlist, cmd, rc == 0 ? "ok" : "failed", err);
+	if (rc < 0) {
+		run_last(r, "%s: %s", cmd, err);
+		return -1;
+	}
+	oc_appendf(r->log, sizeof(r->log), "%s\n", cmd);
+	run_save(r);
+	return 0;
+}
+
+int oc_run_end_reservation(struct oc_run *r, const struct oc_step_action *a, const struct oc_snapshot *snap)
+{
+	const struct oc_writer *w = r->cfg.writer;
+	char err[1024] = "", cmd[512], rid[OC_AUDIT_ID_LEN];
+	oc_plan_resv_delete(a->resv_name, cmd, sizeof(cmd));
+	/* Gone already (ended by its duration, deleted by hand): nothing to do. */
+	bool known = snap && snap->reservations && snap->status[OC_PART_RESV].fetched &&
+		     !snap->status[OC_PART_RESV].error[0];
+	bool there = false;
+	for (size_t i = 0; known && i < snap->reservations->n; i++)
+		there |= snap->reservations->v[i].name && strcmp(snap->reservations->v[i].name, a->resv_name) == 0;
+	if (known && !there) {
+		oc_appendf(r->log, sizeof(r->log), "reservation %s: already gone\n", a->resv_name);
+		return 0;
+	}
+	if (run_intent(&r->cfg, "resv.delete", a->resv_name, cmd, rid, err, sizeof(err)) < 0) {
+		run_last(r, "%s: %s", cmd, err);
+		return -1;
+	}
+	int rc = w->ops->resv_delete ? w->ops->resv_delete(w->ctx, a->resv_name, err, sizeof(err))
+				     : (snprintf(err, sizeof(err), "the writer cannot delete reservations"), -1);
+	run_audit(&r->cfg, rid, "resv.delete", a->resv_name, cmd, rc == 0 ? "ok" : "failed", err);
+	if (rc < 0) {
+		run_last(r, "%s: %s", cmd, err);
+		return -1;
+	}
+	oc_appendf(r->log, sizeof(r->log), "%s\n", cmd);
 	run_save(r);
 	return 0;
 }

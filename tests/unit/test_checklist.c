@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions/writer.h"
 #include "rehearsal/checklist.h"
 #include "rehearsal/kinds.h"
 #include "test_util.h"
@@ -239,6 +240,70 @@ static void test_load_shipped(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* The change window's checklist with its variables; its kinds (reboot,
+ * end_reservation, the reservation check, node hostlists and rebooted)
+ * and their bad input. */
+static void test_change_window(void **state)
+{
+	struct test_util_dir *f = *state;
+	char path[4200], err[1024] = "";
+	assert_true(snprintf(path, sizeof(path), "%s/src/rehearsal/checklists/change-window.json", source_dir()) <
+		    (int)sizeof(path));
+	struct oc_checklist_var vars[] = {{"nodes", "gpu-st-b300-[3-4]"}, {"resv_name", "maint-x"}};
+	struct oc_checklist *cl = oc_checklist_load(path, vars, 2, err, sizeof(err));
+	if (!cl)
+		print_error("%s\n", err);
+	assert_non_null(cl);
+	assert_true(cl->stop_on_failure);
+	static const char *const ids[] = {"cw-reserve", "cw-drain", "cw-wait-jobs", "cw-reboot", "cw-end"};
+	assert_int_equal(cl->nsteps, 5);
+	for (size_t i = 0; i < 5; i++) {
+		assert_string_equal(cl->steps[i].id, ids[i]);
+		assert_true(cl->steps[i].automatic);
+		assert_false(cl->steps[i].needs_confirm);
+	}
+	const struct oc_step *st = &cl->steps[0];
+	assert_int_equal(st->actions[0].kind, OC_SA_RESERVATION);
+	assert_true(st->actions[0].keep);
+	assert_int_equal(st->check->kind, OC_CHECK_RESERVATION);
+	assert_string_equal(st->check->names.v[0], "maint-x");
+	assert_string_equal(st->check->hostlist, "gpu-st-b300-[3-4]");
+	assert_int_equal(st->require->names.n, 2); /* the hostlist, expanded */
+	assert_string_equal(st->require->names.v[1], "gpu-st-b300-4");
+	st = &cl->steps[3];
+	assert_int_equal(st->actions[0].kind, OC_SA_REBOOT);
+	assert_true(st->actions[0].asap);
+	assert_int_equal(st->actions[0].next_state, OC_REBOOT_NEXT_RESUME);
+	assert_string_equal(st->actions[0].reason, "maintenance window");
+	assert_int_equal(st->check->rebooted, 1);
+	st = &cl->steps[4];
+	assert_int_equal(st->actions[0].kind, OC_SA_END_RESERVATION);
+	assert_string_equal(st->actions[0].resv_name, "maint-x");
+	assert_false(st->check->exists);
+	oc_checklist_free(&cl);
+	/* Without nodes: refused at load, naming the step. */
+	cl = oc_checklist_load(path, NULL, 0, err, sizeof(err));
+	assert_null(cl);
+	assert_non_null(strstr(err, "cw-reserve"));
+
+	expect_error(f, "w1.json", ONE_STEP(", \"actions\": [{\"kind\": \"reboot\", \"nodes\": \"n[1-\"}]"),
+		     "not a hostlist expression", NULL);
+	expect_error(f, "w2.json",
+		     ONE_STEP(", \"actions\": [{\"kind\": \"reboot\", \"nodes\": \"n1\", \"next_state\": \"up\"}]"),
+		     "\"next_state\" is resume, down or as_before", NULL);
+	expect_error(f, "w3.json", ONE_STEP(", \"check\": {\"kind\": \"node\", \"node\": \"n1\", \"rebooted\": false}"),
+		     "\"rebooted\": false checks nothing", NULL);
+	expect_error(f, "w4.json",
+		     ONE_STEP(", \"check\": {\"kind\": \"reservation\", \"name\": \"r\", \"nodes\": \"n1\", "
+			      "\"exists\": false}"),
+		     "checks nothing", NULL);
+	expect_error(f, "w5.json", ONE_STEP(", \"check\": {\"kind\": \"node\", \"node\": \"n[3-1]\"}"),
+		     "\"node\": \"n[3-1]\" is not a node name or hostlist expression", NULL);
+	expect_error(f, "w6.json", ONE_STEP(", \"actions\": [{\"kind\": \"end_reservation\"}]"), "no \"name\"", NULL);
+	expect_error(f, "w7.json", "{\"checklist\": \"t\", \"version\": 1, \"stop_on_failure\": 1, \"steps\": []}",
+		     "\"stop_on_failure\" must be true or false", NULL);
+}
+
 static void test_syntax_errors(void **state)
 {
 	struct test_util_dir *f = *state;
@@ -262,8 +327,8 @@ static void test_unknown_check_kind(void **state)
 	expect_error(f, "k2.json", ONE_STEP(", \"check\": {\"kind\": \"all\", \"checks\": [{\"kind\": \"nope\"}]}"),
 		     "checks[0]", "unknown check kind \"nope\"", NULL);
 	expect_error(f, "k3.json", ONE_STEP(", \"check\": {\"key\": \"JobRequeue\"}"), "no \"kind\"", NULL);
-	expect_error(f, "k4.json", ONE_STEP(", \"actions\": [{\"kind\": \"reboot\"}]"),
-		     "actions[0]", "unknown action kind \"reboot\"", "submit_job", NULL);
+	expect_error(f, "k4.json", ONE_STEP(", \"actions\": [{\"kind\": \"power_cycle\"}]"),
+		     "actions[0]", "unknown action kind \"power_cycle\"", "submit_job", "reboot", NULL);
 }
 
 static void test_unknown_keys(void **state)
@@ -452,7 +517,7 @@ static const struct {
 	{", \"check\": {\"kind\": \"node\", \"node\": \"n1\", \"drain\": \"yes\"}",
 	 "step \"s1\": check (node): \"drain\" must be true or false"},
 	{", \"check\": {\"kind\": \"node\", \"zz\": 1}",
-	 "step \"s1\": check (node): unknown key \"zz\" (known: kind, node, state, drain, responding, reason_contains)"},
+	 "step \"s1\": check (node): unknown key \"zz\" (known: kind, node, state, drain, responding, rebooted, reason_contains)"},
 	{", \"check\": {\"kind\": \"job\", \"zz\": 1}",
 	 "step \"s1\": check (job): unknown key \"zz\" (known: kind, job, state, reason, requeued)"},
 	{", \"actions\": [{\"kind\": \"submit_job\", \"label\": \"a\", \"user\": \"u\"}], \"check\": {\"kind\": \"job\", \"job\": \"a\", \"requeued\": false}",
@@ -560,9 +625,15 @@ static const struct {
 	{", \"auto\": true, \"actions\": [{\"kind\": \"reservation\", \"nodes\": \"n1\"}], \"check\": {\"kind\": \"accounting\", \"slurmdbd\": \"up\"}",
 	 "step \"s1\": actions[0]: an \"auto\" step runs unattended, but this reservation action asks for confirmation: set \"confirm\": false on it, or make the step manual"},
 	{", \"check\": {\"kind\": \"nope\"}",
-	 "step \"s1\": check: unknown check kind \"nope\" (known: config, partition, partition_nodes, accounts_gpu_limit, assoc_limit, qos_limit, node, job, submit, sacct, file, accounting, idle_nodes, all)"},
-	{", \"actions\": [{\"kind\": \"reboot\"}]",
-	 "step \"s1\": actions[0]: unknown action kind \"reboot\" (known: submit_job, signal_job, cancel_job, drain, resume, reservation, record_jobs)"},
+	 "step \"s1\": check: unknown check kind \"nope\" (known: config, partition, partition_nodes, accounts_gpu_limit, assoc_limit, qos_limit, node, job, submit, sacct, file, accounting, idle_nodes, reservation, all)"},
+	{", \"actions\": [{\"kind\": \"power_cycle\"}]",
+	 "step \"s1\": actions[0]: unknown action kind \"power_cycle\" (known: submit_job, signal_job, cancel_job, drain, resume, reservation, record_jobs, reboot, end_reservation)"},
+	{", \"actions\": [{\"kind\": \"reboot\", \"zz\": 1}]",
+	 "step \"s1\": actions[0] (reboot): unknown key \"zz\" (known: kind, nodes, asap, next_state, reason, after_operator, confirm, wait_for, wait_timeout)"},
+	{", \"actions\": [{\"kind\": \"end_reservation\", \"zz\": 1}]",
+	 "step \"s1\": actions[0] (end_reservation): unknown key \"zz\" (known: kind, name, after_operator, confirm, wait_for, wait_timeout)"},
+	{", \"check\": {\"kind\": \"reservation\", \"zz\": 1}",
+	 "step \"s1\": check (reservation): unknown key \"zz\" (known: kind, name, nodes, exists)"},
 };
 
 static void test_kind_errors(void **state)
@@ -634,10 +705,15 @@ static void test_kind_tables(void **state)
 	assert_true(snprintf(path, sizeof(path), "%s/docs/rehearsal.md", source_dir()) < (int)sizeof(path));
 	char *doc = test_util_slurp(path, &doclen);
 	const char *seen[OC_CHECK_KIND_COUNT + OC_SA_KIND_COUNT];
+	/* Each table in its section: a check and an action kind may share a
+	 * name (reservation). */
+	const char *actions_doc = strstr(doc, "\n### Actions\n"), *checks_doc = strstr(doc, "\n### Checks\n");
+	assert_non_null(actions_doc);
+	assert_non_null(checks_doc);
 	for (int i = 0; i < OC_CHECK_KIND_COUNT; i++) {
 		const struct oc_check_kind_def *d = &oc_check_kinds[i];
 		check_entry(d->name, oc_check_kind_name((enum oc_check_kind)i), d->parse && d->eval, seen, i);
-		check_doc(doc, d->name, d->keys, NULL);
+		check_doc(checks_doc, d->name, d->keys, NULL);
 	}
 	/* The keys every action takes: in each list, documented once above
 	 * the kinds. */
@@ -647,7 +723,7 @@ static void test_kind_tables(void **state)
 		/* Unique among the action kinds: a check kind may have its name. */
 		check_entry(d->name, oc_step_action_kind_name((enum oc_step_action_kind)i), d->parse && d->run,
 			    seen + OC_CHECK_KIND_COUNT, i);
-		check_doc(doc, d->name, d->keys, common);
+		check_doc(actions_doc, d->name, d->keys, common);
 		for (size_t k = 0; common[k]; k++) {
 			bool has = false;
 			for (size_t j = 0; d->keys[j]; j++)
@@ -666,6 +742,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_load_good, test_util_setup, test_util_teardown),
 		cmocka_unit_test(test_load_shipped),
+		cmocka_unit_test_setup_teardown(test_change_window, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_syntax_errors, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_check_kind, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_keys, test_util_setup, test_util_teardown),
