@@ -14,6 +14,7 @@
 #include "core/sched.h"
 #include "core/state.h"
 #include "core/strbuf.h"
+#include "core/version.h"
 #include "core/views.h"
 
 void oc_cell_str(char *buf, size_t len, const char *s)
@@ -246,6 +247,14 @@ static void n_reason(const struct oc_cell_src *src, uint32_t row, char *buf, siz
 	oc_cell_str(buf, len, nnode(src, row)->reason);
 }
 
+/* The node's slurmd version, "!" after it when it is not slurmctld's. */
+static void n_slurmd(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
+{
+	const struct oc_node *n = nnode(src, row);
+	snprintf(buf, len, "%s%s", n->version ? n->version : "",
+		 oc_version_slurmd_differs(n->version, src->s->slurm_version) ? "!" : "");
+}
+
 static const struct oc_column node_cols[] = {
 	{"node", "NODE", 15, false, false, false, n_name},
 	{"state", "STATE", 7, false, false, false, n_state},
@@ -254,6 +263,7 @@ static const struct oc_column node_cols[] = {
 	{"mem", "MEM", 11, true, true, true, n_mem},
 	{"partitions", "PARTITIONS", 16, false, true, true, n_parts},
 	{"reservation", "RESV", 10, false, true, false, n_resv},
+	{"slurmd", "SLURMD", 9, false, true, true, n_slurmd},
 	{"by", "BY", 8, false, false, false, n_by},
 	{"since", "SINCE", 11, false, true, false, n_since},
 	{"ago", "AGO", 4, true, false, false, n_ago},

@@ -17,6 +17,7 @@
 #include "core/sched.h"
 #include "core/state.h"
 #include "core/strbuf.h"
+#include "core/version.h"
 #include "core/views.h"
 
 static const char *const script_names[OC_SCRIPT_VIEW_COUNT] = {
@@ -527,6 +528,8 @@ static int script_nodes_out(const struct oc_snapshot *s, const struct oc_script_
 			SET(r, "alloc_mem_mb", json_integer((json_int_t)nd->alloc_mem_mb));
 			SET(r, "partitions", script_jlist(idx[i] < places.n ? places.parts[idx[i]] : NULL));
 			SET(r, "reservation", script_jstr(resv));
+			SET(r, "slurmd_version", script_jstr(nd->version));
+			SET(r, "slurmd_differs", json_boolean(oc_version_slurmd_differs(nd->version, s->slurm_version)));
 			json_array_append_new(rows, r);
 			continue;
 		}

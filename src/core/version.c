@@ -56,3 +56,10 @@ bool oc_version_majors_differ(const char *a, const char *b)
 		return false;
 	return strcmp(x, y) != 0;
 }
+
+bool oc_version_slurmd_differs(const char *slurmd, const char *slurmctld)
+{
+	if (!slurmd || !*slurmd || !slurmctld || !*slurmctld)
+		return false;
+	return strcmp(slurmd, slurmctld) != 0;
+}

@@ -17,4 +17,10 @@ int oc_version_major(const char *v, char *out, size_t len);
  * nothing to compare). */
 bool oc_version_majors_differ(const char *a, const char *b);
 
+/* Whether a slurmd's version differs from slurmctld's: both known and not
+ * the same release ("25.05.3" and "25.11.1": true; "25.11.1" twice or a
+ * NULL/empty one: false). After a scheduler upgrade (AWS PCS, an on-prem
+ * rolling one) nodes run the old slurmd until they are replaced. */
+bool oc_version_slurmd_differs(const char *slurmd, const char *slurmctld);
+
 #endif

@@ -12,6 +12,7 @@
 #include "core/reason.h"
 #include "core/state.h"
 #include "core/timespec.h"
+#include "core/version.h"
 #include "ui/app.h"
 #include "ui/detail.h"
 #include "ui/draw.h"
@@ -150,8 +151,11 @@ static int node_resource_lines(struct oc_app *app, WINDOW *w, int y, int width, 
 	y = oc_detail_field(w, y, width, "Boot", when, A_NORMAL);
 	oc_detail_when(n->slurmd_start_time, app->now, when, sizeof(when));
 	y = oc_detail_field(w, y, width, "slurmd start", when, A_NORMAL);
-	snprintf(buf, sizeof(buf), "%s   features: %s", n->version ? n->version : "-", n->features ? n->features : "-");
-	return oc_detail_field(w, y, width, "Version", buf, A_NORMAL);
+	bool other = oc_version_slurmd_differs(n->version, s->slurm_version);
+	snprintf(buf, sizeof(buf), "%s%s%s%s   features: %s", n->version ? n->version : "-",
+		 other ? " (slurmctld " : "", other ? s->slurm_version : "", other ? ": differs)" : "",
+		 n->features ? n->features : "-");
+	return oc_detail_field(w, y, width, "Version", buf, other ? oc_theme_attr(OC_ROLE_WARN) : A_NORMAL);
 }
 
 /* Whether job j runs on the node at idx. */

@@ -24,6 +24,7 @@
 #include "actions/worker.h"
 #include "core/ctl.h"
 #include "core/datafiles.h"
+#include "core/platform.h"
 #include "core/version.h"
 #include "core/views.h"
 #include "ui/app.h"
@@ -292,8 +293,13 @@ static void draw_header(struct oc_app *app, int width)
 	char mismatch[64] = "";
 	if (app->cfg->libslurm_version && oc_version_majors_differ(app->cfg->libslurm_version, s->slurm_version))
 		snprintf(mismatch, sizeof(mismatch), " [libslurm %.16s: other major]", app->cfg->libslurm_version);
-	snprintf(left, sizeof(left), " opsconsole  %s  Slurm %s%s%s", s->cluster[0] ? s->cluster : app->cfg->cluster,
-		 s->slurm_version[0] ? s->slurm_version : "?", mismatch, mode);
+	/* The platform (core/platform.h), where the line has room for it. */
+	char platform[32] = "", why[160];
+	enum oc_platform pf = oc_platform_detect(app->cfg->platform, s->config, why, sizeof(why));
+	if (pf != OC_PLATFORM_UNKNOWN && width >= 100)
+		snprintf(platform, sizeof(platform), "  %s", oc_platform_name(pf));
+	snprintf(left, sizeof(left), " opsconsole  %s%s  Slurm %s%s%s", s->cluster[0] ? s->cluster : app->cfg->cluster,
+		 platform, s->slurm_version[0] ? s->slurm_version : "?", mismatch, mode);
 	fmt_clock(app->now, clock, sizeof(clock));
 	if (app->cfg->frozen_at) {
 		struct tm tm;

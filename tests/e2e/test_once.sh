@@ -109,6 +109,14 @@ $got"
 [ "$(jqv nodes '.rows[] | select(.name == "gpu-st-b300-15") | .reservation')" = "$resv" ] ||
 	fail "gpu-st-b300-15 is not shown in $resv"
 ok "nodes: the states sinfo reports; $node7 drained with '$reason7'; reserved nodes named"
+# Each node's slurmd version as scontrol shows it; none differs here (one build).
+want_ver=$(scontrol show node "$node7" | sed -n 's/.*Version=\([^ ]*\).*/\1/p')
+[ -n "$want_ver" ] || fail "scontrol shows no Version for $node7"
+[ "$(jqv nodes ".rows[] | select(.name == \"$node7\") | .slurmd_version")" = "$want_ver" ] ||
+	fail "$node7: slurmd_version $(jqv nodes ".rows[] | select(.name == \"$node7\") | .slurmd_version"), scontrol: $want_ver"
+[ "$(jqv nodes '[.rows[] | select(.slurmd_differs)] | length')" = 0 ] ||
+	fail "nodes marked with another slurmd version on a one-build cluster"
+ok "nodes: slurmd_version $want_ver as scontrol shows it, none marked as differing"
 
 # partitions: node counts as sinfo's %F total, running jobs as squeue's.
 while read -r p counts; do

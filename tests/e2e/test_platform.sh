@@ -3,8 +3,9 @@
 # confirmation of a static node (gpu-st-...) says that clustermgtd
 # replaces it and offers a maintenance reservation first; a Capacity Block
 # reservation (pcluster-...) is refused for deletion with the reason and
-# stays. With the test profile (no platform, not detected from its
-# configuration) the same reservation can be deleted.
+# stays; the header names the platform, the reservations view counts the
+# Capacity Block. With the test profile (no platform, not detected from
+# its configuration) the same reservation can be deleted.
 . "$(dirname "$0")/lib.sh"
 
 resv="pcluster-e2e-$$"
@@ -23,6 +24,8 @@ chmod 0600 "$xdg/opsconsole/clusters/llm-poc.json"
 
 XDG_CONFIG_HOME=$xdg e2e_start 120x40 --cluster llm-poc --view nodes
 e2e_wait "^$node " 20
+e2e_wait "^ opsconsole  llm-poc  ParallelCluster  Slurm " 5
+ok "the header names the platform"
 e2e_keys /
 e2e_type "$node"
 e2e_keys Enter
@@ -41,6 +44,8 @@ e2e_keys /
 e2e_type "$resv"
 e2e_keys Enter
 e2e_wait "^$resv " 15
+e2e_wait "1 reservations, 1 ParallelCluster Capacity Block" 5
+ok "the reservations view counts the Capacity Block reservation as the platform's"
 e2e_keys x
 e2e_wait "refused, nothing sent: $resv is a ParallelCluster Capacity Block reservation" 5
 e2e_keys Escape
@@ -55,6 +60,7 @@ e2e_keys /
 e2e_type "$resv"
 e2e_keys Enter
 e2e_wait "^$resv " 15
+e2e_wait_gone "Capacity Block" 3
 e2e_keys x
 e2e_wait "scontrol delete ReservationName=$resv" 5
 e2e_keys Escape

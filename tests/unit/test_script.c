@@ -278,6 +278,25 @@ static void test_health_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(n1, "reason")), "caf\xc3\xa9 \"q\" \x1b");
 	assert_string_equal(json_string_value(json_object_get(n1, "reason_source")), "manual");
 	assert_int_equal(json_array_size(json_object_get(n1, "partitions")), 0);
+	assert_true(json_is_null(json_object_get(n1, "slurmd_version")));
+	assert_false(json_is_true(json_object_get(n1, "slurmd_differs")));
+	json_decref(doc);
+	free(t);
+	oc_snapshot_unref(&s);
+
+	/* Mixed slurmd versions after an upgrade: the old one is marked. */
+	s = snap_new();
+	snprintf(s->slurm_version, sizeof(s->slurm_version), "25.11.1");
+	add_node(s, "n1", OC_NODE_IDLE, 0, NULL, NULL)->version = "25.11.1";
+	add_node(s, "n2", OC_NODE_IDLE, 0, NULL, NULL)->version = "25.05.3";
+	t = render(s, OC_SCRIPT_NODES, true, &findings);
+	doc = json_loads(t, 0, &e);
+	assert_non_null(doc);
+	json_t *rows2 = json_object_get(doc, "rows");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(rows2, 0), "slurmd_version")), "25.11.1");
+	assert_false(json_is_true(json_object_get(json_array_get(rows2, 0), "slurmd_differs")));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(rows2, 1), "slurmd_version")), "25.05.3");
+	assert_true(json_is_true(json_object_get(json_array_get(rows2, 1), "slurmd_differs")));
 	json_decref(doc);
 	free(t);
 	oc_snapshot_unref(&s);

@@ -53,11 +53,24 @@ static void test_differ(void **state)
 	assert_false(oc_version_majors_differ("?", "?"));
 }
 
+/* A node's slurmd against slurmctld: the whole release, unknown is equal. */
+static void test_slurmd_differs(void **state)
+{
+	(void)state;
+	assert_true(oc_version_slurmd_differs("25.05.3", "25.11.1"));
+	assert_true(oc_version_slurmd_differs("25.11.0", "25.11.1"));
+	assert_false(oc_version_slurmd_differs("25.11.1", "25.11.1"));
+	assert_false(oc_version_slurmd_differs(NULL, "25.11.1"));
+	assert_false(oc_version_slurmd_differs("", "25.11.1"));
+	assert_false(oc_version_slurmd_differs("25.11.1", ""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_major),
 		cmocka_unit_test(test_differ),
+		cmocka_unit_test(test_slurmd_differs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,7 +34,7 @@ static const char *const queue_cols[] = {
 	"nodes", "cpus", "gpus", "priority", "reason",
 };
 static const char *const nodes_cols[] = {
-	"node", "state", "cpus", "gpus", "mem", "partitions", "reservation", "by", "since",
+	"node", "state", "cpus", "gpus", "mem", "partitions", "reservation", "slurmd", "by", "since",
 	"ago", "reason",
 };
 static const char *const health_cols[] = {

@@ -7,6 +7,8 @@
 
 #include "core/cells.h"
 #include "core/state.h"
+#include "core/strbuf.h"
+#include "core/version.h"
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/detail.h"
@@ -101,11 +103,19 @@ static enum oc_role r_reason(struct oc_listview *lv, uint32_t item)
 	return (r == OC_ROLE_OK || r == OC_ROLE_BUSY) ? OC_ROLE_NORMAL : r;
 }
 
+/* A slurmd of another version than slurmctld's (a scheduler upgrade not
+ * yet rolled out to the node). */
+static enum oc_role r_slurmd(struct oc_listview *lv, uint32_t item)
+{
+	return oc_version_slurmd_differs(node(lv, item)->version, lv->snap->slurm_version) ? OC_ROLE_WARN
+											     : OC_ROLE_NORMAL;
+}
+
 /* The columns are core/columns.c's oc_cat_nodes. */
 static const struct oc_col_ui cols[] = {
 	{"node", c_name_cmp, r_name},	  {"state", c_state_cmp, r_state}, {"cpus", c_cpus_cmp, NULL},
 	{"gpus", c_gpus_cmp, NULL},	  {"mem", c_mem_cmp, NULL},	   {"since", c_since_cmp, NULL},
-	{"ago", c_since_cmp, NULL},	  {"reason", NULL, r_reason},
+	{"ago", c_since_cmp, NULL},	  {"reason", NULL, r_reason},	   {"slurmd", NULL, r_slurmd},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
@@ -133,14 +143,18 @@ static void open_item(struct oc_listview *lv, uint32_t item)
 static void context(struct oc_listview *lv, char *buf, size_t len)
 {
 	struct oc_node_places *np = lv->priv;
-	size_t reserved = 0;
-	for (size_t i = 0; i < lv->nitems; i++)
+	size_t reserved = 0, other = 0;
+	for (size_t i = 0; i < lv->nitems; i++) {
 		if (lv->items[i] < np->n && np->resv[lv->items[i]])
 			reserved++;
+		other += oc_version_slurmd_differs(node(lv, lv->items[i])->version, lv->snap->slurm_version);
+	}
+	snprintf(buf, len, "%zu nodes", lv->nitems);
 	if (reserved)
-		snprintf(buf, len, "%zu nodes, %zu reserved", lv->nitems, reserved);
-	else
-		snprintf(buf, len, "%zu nodes", lv->nitems);
+		oc_appendf(buf, len, ", %zu reserved", reserved);
+	/* After a scheduler upgrade: nodes still on the old slurmd. */
+	if (other)
+		oc_appendf(buf, len, ", %zu on another slurmd", other);
 }
 
 const struct oc_listview_def oc_lv_nodes = {

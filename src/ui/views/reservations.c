@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "core/cells.h"
+#include "core/platform.h"
 #include "core/state.h"
+#include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -43,6 +45,20 @@ static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
 	return st[0] == 'A' ? OC_ROLE_WARN : OC_ROLE_DIM;
 }
 
+/* The platform's own reservations (ParallelCluster's Capacity Blocks,
+ * pcluster-...): not the admins' to end. */
+static bool platform_owned(struct oc_listview *lv, uint32_t item)
+{
+	char why[160];
+	enum oc_platform p = oc_platform_detect(lv->app->cfg->platform, lv->snap->config, why, sizeof(why));
+	return oc_platform_owns_resv(p, resv(lv, item)->name);
+}
+
+static enum oc_role r_name(struct oc_listview *lv, uint32_t item)
+{
+	return platform_owned(lv, item) ? OC_ROLE_DIM : OC_ROLE_NORMAL;
+}
+
 static enum oc_role r_flags(struct oc_listview *lv, uint32_t item)
 {
 	const char *f = resv(lv, item)->flags;
@@ -51,6 +67,7 @@ static enum oc_role r_flags(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_reservations. */
 static const struct oc_col_ui cols[] = {
+	{"name", NULL, r_name},
 	{"state", NULL, r_state},
 	{"start", c_start_cmp, NULL},
 	{"end", c_end_cmp, NULL},
@@ -81,7 +98,12 @@ static void open_item(struct oc_listview *lv, uint32_t item)
 
 static void context(struct oc_listview *lv, char *buf, size_t len)
 {
+	size_t owned = 0;
+	for (size_t i = 0; i < lv->nitems; i++)
+		owned += platform_owned(lv, lv->items[i]);
 	snprintf(buf, len, "%zu reservations", lv->nitems);
+	if (owned)
+		oc_appendf(buf, len, ", %zu ParallelCluster Capacity Block%s", owned, owned == 1 ? "" : "s");
 }
 
 static const char *selected(struct oc_listview *lv, uint32_t item, enum oc_sel what, char *buf, size_t len)
