@@ -251,6 +251,8 @@ static int node_fill(struct oc_arena *a, const json_t *o, struct oc_node *n)
 	const char *tres = jstr(o, "tres");
 	n->cfg_tres = oc_arena_strdup_nonempty(a, tres);
 	n->gpus = (uint32_t)oc_tres_gpus(tres);
+	if (!n->gpus) /* gres/gpu not tracked: the configured Gres */
+		n->gpus = (uint32_t)oc_tres_gres_used_gpus(jstr(o, "gres"));
 	n->alloc_tres = oc_arena_strdup_nonempty(a, jstr(o, "tres_used"));
 	n->alloc_gpus = (uint32_t)oc_tres_gres_used_gpus(jstr(o, "gres_used"));
 	n->partitions = jcsv(a, o, "partitions");

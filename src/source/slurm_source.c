@@ -267,6 +267,10 @@ struct oc_nodes *oc_slurm_convert_nodes(struct oc_slurm_uid_cache *uids, const n
 		n->mem_mb = ni->real_memory;
 		n->cfg_tres = oc_arena_strdup_nonempty(a, ni->tres_fmt_str);
 		n->gpus = (uint32_t)oc_tres_gpus(ni->tres_fmt_str);
+		/* gres/gpu not tracked (AccountingStorageTRES without it, as
+		 * without accounting): the configured Gres says it. */
+		if (!n->gpus)
+			n->gpus = (uint32_t)oc_tres_gres_used_gpus(ni->gres);
 		node_fill_alloc(a, ni, n);
 		n->partitions = oc_arena_strdup_nonempty(a, ni->partitions);
 		n->features = oc_arena_strdup_nonempty(a, ni->features_act ? ni->features_act : ni->features);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cluster/cluster.sh - start/stop a private, real Slurm cluster "llm-poc"
 #
-#   cluster.sh start  [--demo] [--backup-ctld] [--cloud-nodes] [--dir DIR] [--conf-override KEY=VALUE ...]
+#   cluster.sh start  [--demo] [--backup-ctld] [--cloud-nodes] [--no-accounting] [--dir DIR] [--conf-override KEY=VALUE ...]
 #   cluster.sh stop   [--dir DIR]
 #   cluster.sh kill   [--dir DIR]      # SIGKILL every process of it (a crash)
 #   cluster.sh status [--dir DIR]
@@ -78,7 +78,7 @@ fmt_ms() { local us=$1; printf '%d.%03ds' "$((us / 1000000))" "$(((us / 1000) % 
 
 usage() {
 	cat <<'EOF'
-usage: cluster.sh start  [--demo] [--backup-ctld] [--cloud-nodes] [--dir DIR] [--conf-override KEY=VALUE ...]
+usage: cluster.sh start  [--demo] [--backup-ctld] [--cloud-nodes] [--no-accounting] [--dir DIR] [--conf-override KEY=VALUE ...]
        cluster.sh stop   [--dir DIR]
        cluster.sh kill   [--dir DIR]      # SIGKILL everything (a crash)
        cluster.sh status [--dir DIR]
@@ -90,6 +90,9 @@ environment: OC_CLUSTER_DIR, OC_CTLD_PORT (16817), OC_DBD_PORT (16819),
 --backup-ctld: two SlurmctldHost, oc-ctld1 (127.0.0.1) and oc-ctld2
   (127.0.0.2), each slurmctld in its own UTS and mount namespace;
   SlurmctldTimeout=10. A start without it goes back to one controller.
+--no-accounting: AccountingStorageType=accounting_storage/none, as an AWS
+  PCS cluster without accounting: slurmdbd and MariaDB are stopped, no
+  sacctmgr step runs (not with --demo). A start without it goes back.
 --cloud-nodes: four State=CLOUD nodes gpu-dy-b300-[1-4] in partition
   "cloud" with power saving: ResumeProgram starts their slurmd,
   SuspendProgram stops it (SuspendTime=20); gpu-dy-b300-4's resume fails.
@@ -104,6 +107,7 @@ DIR=${OC_CLUSTER_DIR:-$REPO_ROOT/build/cluster}
 WANT_DEMO=0
 WANT_BACKUP=0
 WANT_CLOUD=0
+WANT_NOACCT=0
 OVERRIDES=()
 while (($#)); do
 	case $1 in
@@ -112,6 +116,7 @@ while (($#)); do
 	--demo) WANT_DEMO=1; shift ;;
 	--backup-ctld) WANT_BACKUP=1; shift ;;
 	--cloud-nodes) WANT_CLOUD=1; shift ;;
+	--no-accounting) WANT_NOACCT=1; shift ;;
 	--conf-override)
 		[[ $# -ge 2 ]] || die "--conf-override needs KEY=VALUE"
 		OVERRIDES+=("$2"); shift 2 ;;
@@ -123,6 +128,7 @@ done
 for o in "${OVERRIDES[@]}"; do
 	[[ $o == *=* ]] || die "--conf-override expects KEY=VALUE, got: $o"
 done
+((WANT_NOACCT && WANT_DEMO)) && die "--demo needs accounting (its jobs name accounts and QoS): not with --no-accounting"
 case $CMD in
 start | stop | kill | status | env | demo) ;;
 -h | --help | help) usage; exit 0 ;;
@@ -528,14 +534,16 @@ merge_conf() { # merge_conf OVERRIDE_FILE < base
 	{
 		k = key($0)
 		if (k != "" && (k in ov)) {
-			if (!(k in done)) { print ov[k] "   # override"; done[k] = 1 }
+			# "Key=" with no value drops the line.
+			if (!(k in done) && ov[k] !~ /=[ \t]*$/) print ov[k] "   # override"
+			done[k] = 1
 			next
 		}
 		print
 	}
 	END {
 		hdr = 0
-		for (i = 1; i <= n; i++) if (!(order[i] in done)) {
+		for (i = 1; i <= n; i++) if (!(order[i] in done) && ov[order[i]] !~ /=[ \t]*$/) {
 			if (!hdr) { print ""; print "# ---- overrides ----"; hdr = 1 }
 			print ov[order[i]]
 		}
@@ -563,6 +571,9 @@ write_configs() {
 		[[ -r $OC_CLUSTER_EXTRA_CONF ]] || die "OC_CLUSTER_EXTRA_CONF=$OC_CLUSTER_EXTRA_CONF is not readable"
 		cat "$OC_CLUSTER_EXTRA_CONF" >>"$ovfile"
 		printf '\n' >>"$ovfile"
+	fi
+	if ((WANT_NOACCT)); then
+		printf '%s\n' AccountingStorageType=accounting_storage/none AccountingStorageEnforce= AccountingStorageTRES= >>"$ovfile"
 	fi
 	if ((${#OVERRIDES[@]})); then printf '%s\n' "${OVERRIDES[@]}" >>"$ovfile"; fi
 	if base_slurm_conf | merge_conf "$ovfile" | write_if_changed "$CONF" 0644; then SLURM_CONF_CHANGED=1; fi
@@ -1248,29 +1259,35 @@ cmd_start() {
 	info "cluster $CLUSTER_NAME in $DIR"
 	write_configs
 	start_munge
-	start_mariadb
-	if ((DBD_CONF_CHANGED)) && pid_of "$DBD_PID" slurmdbd >/dev/null; then
-		info "slurmdbd.conf changed: restarting slurmdbd"
+	if ((WANT_NOACCT)); then
+		# No accounting at all: what slurmctld cannot reach is not there.
 		stop_pidfile "$DBD_PID" slurmdbd
-	fi
-	start_slurmdbd
-	step_begin
-	# `add cluster` for an existing one says "already exists. Not adding."
-	# (exit 1), unlike accounts/users ("Nothing new added."): ask first.
-	if sacctmgr -n -P show cluster format=cluster | grep -qx "$CLUSTER_NAME"; then
-		step_end cluster known
+		stop_pidfile "$MY_PID" mariadbd
 	else
-		acct add cluster "$CLUSTER_NAME"
-		step_end cluster registered
+		start_mariadb
+		if ((DBD_CONF_CHANGED)) && pid_of "$DBD_PID" slurmdbd >/dev/null; then
+			info "slurmdbd.conf changed: restarting slurmdbd"
+			stop_pidfile "$DBD_PID" slurmdbd
+		fi
+		start_slurmdbd
+		step_begin
+		# `add cluster` for an existing one says "already exists. Not adding."
+		# (exit 1), unlike accounts/users ("Nothing new added."): ask first.
+		if sacctmgr -n -P show cluster format=cluster | grep -qx "$CLUSTER_NAME"; then
+			step_end cluster known
+		else
+			acct add cluster "$CLUSTER_NAME"
+			step_end cluster registered
+		fi
+		ensure_qos
 	fi
-	ensure_qos
 	((WANT_BACKUP)) || stop_backup_ctld
 	((WANT_CLOUD)) || stop_cloud_slurmds
 	start_slurmctld
 	if ((WANT_BACKUP)); then start_backup_ctld; fi
 	start_slurmds
 	purge_ghost_jobs
-	onboard
+	((WANT_NOACCT)) || onboard
 	if ((WANT_DEMO)); then run_demo; fi
 	write_profile
 	info "up in $(fmt_ms "$(($(now_us) - t0))")"

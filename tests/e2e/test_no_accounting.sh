@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A cluster without accounting, as an AWS PCS cluster may be: the test
+# cluster started again with --no-accounting (AccountingStorageType=
+# accounting_storage/none, slurmdbd and MariaDB stopped). Every view that
+# needs accounting says so, in script mode (exit 2 with the reason) and on
+# screen; the rest works: nodes (GPUs from the configured Gres, gres/gpu
+# being untracked), partitions, the queue, health. With "platform": "pcs"
+# the header names AWS PCS. The cluster goes back to accounting at the end,
+# its pending jobs held meanwhile.
+. "$(dirname "$0")/lib.sh"
+
+cluster="$(cd "$(dirname "$0")/../cluster" && pwd)/cluster.sh"
+work=$(mktemp -d)
+e2e_on_exit rm -rf "$work"
+# Without accounting no limit holds: the demo's pending jobs (one held back
+# by its team's GrpTRES) would start. They are held meanwhile, and released
+# once accounting is back (the clean-ups run in this order).
+pending=$(squeue -h -t PENDING -o %i | tr '\n' ' ')
+[ -z "$pending" ] || scontrol hold $pending
+e2e_on_exit "$cluster" start
+[ -z "$pending" ] || e2e_on_exit scontrol release $pending
+"$cluster" start --no-accounting >"$work/start.log" 2>&1 || { cat "$work/start.log"; fail "cluster.sh start --no-accounting"; }
+[ "$(scontrol show config | sed -n 's/^AccountingStorageType *= *//p')" = accounting_storage/none ] ||
+	fail "AccountingStorageType is not none"
+
+for v in quota history events fairshare; do
+	rc=0
+	"$OC_BIN" --cluster llm-poc --once "$v" </dev/null >"$work/$v.out" 2>&1 || rc=$?
+	[ "$rc" = 2 ] || fail "--once $v: exit $rc, not 2: $(cat "$work/$v.out")"
+	grep -q "accounting is not configured (AccountingStorageType=none)" "$work/$v.out" ||
+		fail "--once $v does not say why: $(cat "$work/$v.out")"
+done
+ok "--once quota, history, events, fairshare: exit 2, 'accounting is not configured'"
+for v in nodes partitions queue; do
+	rc=0
+	"$OC_BIN" --cluster llm-poc --once "$v" --json </dev/null >"$work/$v.json" 2>"$work/$v.err" || rc=$?
+	[ "$rc" = 0 ] || fail "--once $v: exit $rc: $(cat "$work/$v.err")"
+done
+[ "$(jq '.rows | length' "$work/nodes.json")" = "$(sinfo -h -N -o %N | sort -u | wc -l)" ] || fail "not every node"
+want=$(scontrol show node gpu-st-b300-12 | sed -n 's/.*Gres=gpu:\([0-9]*\).*/\1/p')
+[ "$(jq '.rows[] | select(.name == "gpu-st-b300-12") | .gpus' "$work/nodes.json")" = "$want" ] ||
+	fail "gpu-st-b300-12: $(jq -c '.rows[] | select(.name == "gpu-st-b300-12")' "$work/nodes.json"), Gres says $want GPUs"
+ok "--once nodes, partitions, queue work; GPUs from the configured Gres ($want per node, gres/gpu untracked)"
+
+xdg=$(mktemp -d /tmp/oc-e2e-na.XXXXXX)
+e2e_on_exit rm -rf "$xdg"
+mkdir -p "$xdg/opsconsole/clusters"
+chmod 0700 "$xdg/opsconsole" "$xdg/opsconsole/clusters"
+jq '. + {platform: "pcs"}' "$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json" >"$xdg/opsconsole/clusters/llm-poc.json"
+chmod 0600 "$xdg/opsconsole/clusters/llm-poc.json"
+XDG_CONFIG_HOME=$xdg e2e_start 120x40 --cluster llm-poc --view nodes
+e2e_wait "^ opsconsole  llm-poc  AWS PCS  Slurm " 20
+e2e_wait "^gpu-st-b300-12 +[a-z]+[^ ]* +[0-9]+/[0-9]+ +[0-9]+/$want( |$)" 20
+ok "the nodes view works, the header names AWS PCS"
+e2e_keys 5
+e2e_wait "accounting is not configured \(AccountingStorageType=none\)" 20
+ok "the quota view says accounting is not configured"
+e2e_keys 9
+e2e_wait "accounting is not configured \(AccountingStorageType=none\): no jobs ended" 20
+ok "the history view says accounting is not configured"
+e2e_keys 1
+e2e_wait "^normal\* +up " 20
+ok "the partitions view works"
+e2e_keys q
+e2e_wait 'EXIT=0' 5
