@@ -27,6 +27,7 @@
 
 #include "core/datafiles.h"
 #include "core/hostlist.h"
+#include "core/platform.h"
 #include "rehearsal/checklist.h"
 #include "rehearsal/report.h"
 #include "rehearsal/runner.h"
@@ -553,6 +554,16 @@ static void reh_run_steps(struct reh *h, const struct reh_opts *o, const struct 
 			continue;
 		if (!reh_only(o->only, cl->steps[i].id))
 			continue;
+		const char *not_here = oc_runner_not_here(&cl->steps[i], h->rcfg.platform);
+		if (not_here && (o->run_auto || !cl->steps[i].automatic)) {
+			char why[1024];
+			snprintf(why, sizeof(why), "skipped: not on %s: %s",
+				 oc_platform_name((enum oc_platform)h->rcfg.platform), not_here);
+			oc_step_rec_set_evidence(&s->steps[i], why);
+			oc_session_mark(s, i, OC_STEP_SKIPPED, why, "auto", err, sizeof(err));
+			reh_print_result(s, i);
+			continue;
+		}
 		if (o->run_auto) {
 			if (!cl->steps[i].automatic) {
 				oc_step_rec_set_evidence(&s->steps[i], "skipped: needs an operator");
@@ -615,6 +626,11 @@ static int reh_rehearse(struct reh *h, const struct reh_opts *o, const struct oc
 	h->rcfg.writer = &h->su.writer;
 	h->rcfg.cluster = h->su.profile.name;
 	h->rcfg.audit_log = h->su.audit_log;
+	/* The platform, for the steps that cannot be done on it ("not_on"). */
+	reh_refresh(h);
+	char pwhy[160];
+	h->rcfg.platform = (int)oc_platform_detect(h->su.profile.platform, h->snap ? h->snap->config : NULL, pwhy,
+						   sizeof(pwhy));
 	if (o->headline[0])
 		printf("%s of %s; %zu steps (%s); progress: %s\n", o->headline, h->su.profile.name, cl->nsteps, cl->path,
 		       progress_path);

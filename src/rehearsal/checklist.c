@@ -18,6 +18,7 @@
 #include "core/hostlist.h"
 #include "core/jsonfile.h"
 #include "core/model.h"
+#include "core/platform.h"
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "actions/writer.h"
@@ -30,7 +31,7 @@
 
 static const char *const step_keys[] = {
 	"id", "title", "section", "why", "do", "observe", "auto", "timeout",
-	"require", "actions", "check", "cleanup", NULL,
+	"require", "actions", "check", "cleanup", "not_on", NULL,
 };
 static const char *const top_keys[] = {
 	"checklist", "version", "title", "description", "vars", "stop_on_failure", "steps", NULL,
@@ -1167,6 +1168,29 @@ static int cl_actions(struct cl_load *l, const char *where, json_t *acts, struct
 	return 0;
 }
 
+/* "not_on": {"pcs": "why"}: the platforms (core/platform.h) where the
+ * step cannot be done, each with the reason it is skipped there. */
+static int cl_not_on(struct cl_load *l, const char *where, json_t *obj, struct oc_step *st)
+{
+	json_t *v = json_object_get(obj, "not_on");
+	if (!v)
+		return 0;
+	if (!json_is_object(v) || json_object_size(v) == 0)
+		return cl_fail(l, where, "\"not_on\" must be an object of platform: reason (parallelcluster, pcs, onprem)");
+	const char *k;
+	json_t *reason;
+	json_object_foreach(v, k, reason) {
+		enum oc_platform p;
+		if (oc_platform_parse(k, &p) < 0 || p == OC_PLATFORM_UNKNOWN)
+			return cl_fail(l, where, "\"not_on\": unknown platform \"%s\" (known: parallelcluster, pcs, onprem)", k);
+		if (!json_is_string(reason) || !*json_string_value(reason))
+			return cl_fail(l, where, "\"not_on\": \"%s\" must be the reason (a non-empty string)", k);
+		if (cl_subst(l, where, json_string_value(reason), &st->not_on[p]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int cl_step(struct cl_load *l, size_t index, json_t *obj, struct oc_step *st)
 {
 	char where[128];
@@ -1194,7 +1218,7 @@ static int cl_step(struct cl_load *l, size_t index, json_t *obj, struct oc_step 
 	    cl_str_ne(l, where, obj, "observe", true, &st->observe) < 0 ||
 	    cl_bool(l, where, obj, "auto", false, &st->automatic) < 0 ||
 	    cl_num(l, where, obj, "timeout", 30, 1, CL_TIMEOUT_MAX, &st->timeout_s) < 0 ||
-	    cl_bool(l, where, obj, "cleanup", true, &st->cleanup) < 0)
+	    cl_bool(l, where, obj, "cleanup", true, &st->cleanup) < 0 || cl_not_on(l, where, obj, st) < 0)
 		return -1;
 	l->step = st;
 	l->labels.n = 0;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/platform.h"
 
 #define OC_CHECKLIST_VERSION 1
 #define OC_STEP_ID_MAX 48        /* characters of a step id */
@@ -179,6 +180,9 @@ struct oc_step {
 	bool cleanup;               /* cancel the step's jobs at the end (default true) */
 	bool needs_confirm;         /* some action needs the operator's confirmation */
 	bool has_operator_phase;    /* not automatic: waits for the operator's "done" */
+	/* "not_on": per enum oc_platform (core/platform.h), why the step
+	 * cannot be done there (NULL: it can); such a step is skipped. */
+	const char *not_on[OC_PLATFORM_ONPREM + 1];
 };
 
 struct oc_checklist {

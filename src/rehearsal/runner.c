@@ -15,6 +15,7 @@
 #include "actions/audit.h"
 #include "actions/plan.h"
 #include "core/hostlist.h"
+#include "core/platform.h"
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "rehearsal/checks.h"
@@ -348,6 +349,24 @@ struct oc_run *oc_runner_start(struct oc_session *s, const struct oc_checklist *
 		return NULL;
 	}
 	const struct oc_step *step = &cl->steps[i];
+	const char *not_here = cfg ? oc_runner_not_here(step, cfg->platform) : NULL;
+	if (not_here) {
+		/* Not for this platform: skipped with the checklist's reason. */
+		struct oc_run *r = calloc(1, sizeof(*r));
+		if (!r) {
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		*r = (struct oc_run){.s = s, .cl = cl, .step = step, .index = i, .cfg = *cfg};
+		struct oc_step_rec *rec = run_rec(r);
+		oc_step_rec_clear_run(rec);
+		rec->started = oc_session_now();
+		char why[1024];
+		snprintf(why, sizeof(why), "skipped: not on %s: %s",
+			 oc_platform_name((enum oc_platform)cfg->platform), not_here);
+		run_finish(r, OC_STEP_SKIPPED, why);
+		return r;
+	}
 	if (step->needs_confirm && !confirmed) {
 		snprintf(err, errlen, "step %s changes the cluster (%s): confirm it first", step->id,
 			 "drain, resume or reservation");
@@ -374,6 +393,13 @@ struct oc_run *oc_runner_start(struct oc_session *s, const struct oc_checklist *
 	r->status = OC_RUN_BUSY;
 	run_save(r);
 	return r;
+}
+
+const char *oc_runner_not_here(const struct oc_step *st, int platform)
+{
+	if (!st || platform <= OC_PLATFORM_UNKNOWN || platform > OC_PLATFORM_ONPREM)
+		return NULL;
+	return st->not_on[platform];
 }
 
 size_t oc_runner_step(const struct oc_run *r)

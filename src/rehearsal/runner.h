@@ -31,7 +31,11 @@ struct oc_runner_cfg {
 	const struct oc_writer *writer;  /* how actions reach the cluster; NULL: actions fail */
 	const char *cluster;             /* for the audit lines */
 	const char *audit_log;           /* NULL or "": no audit lines */
+	int platform;                    /* enum oc_platform: steps "not_on" it are skipped */
 };
+
+/* Why step st cannot be done on platform (its "not_on"), or NULL. */
+const char *oc_runner_not_here(const struct oc_step *st, int platform);
 
 enum oc_run_status {
 	OC_RUN_BUSY = 0,     /* poll again in about a second with a fresh snapshot */

@@ -5,7 +5,9 @@
 # needs accounting says so, in script mode (exit 2 with the reason) and on
 # screen; the rest works: nodes (GPUs from the configured Gres, gres/gpu
 # being untracked), partitions, the queue, health. With "platform": "pcs"
-# the header names AWS PCS. The cluster goes back to accounting at the end,
+# the header names AWS PCS and the rehearsal skips the drills that restart
+# or stop slurmctld and slurmdbd (AWS runs them). The cluster goes back to
+# accounting at the end,
 # its pending jobs held meanwhile.
 . "$(dirname "$0")/lib.sh"
 
@@ -48,6 +50,16 @@ mkdir -p "$xdg/opsconsole/clusters"
 chmod 0700 "$xdg/opsconsole" "$xdg/opsconsole/clusters"
 jq '. + {platform: "pcs"}' "$XDG_CONFIG_HOME/opsconsole/clusters/llm-poc.json" >"$xdg/opsconsole/clusters/llm-poc.json"
 chmod 0600 "$xdg/opsconsole/clusters/llm-poc.json"
+# The controller is AWS's on PCS: the drills that restart or stop it are
+# skipped with the checklist's reason (its "not_on"), not offered.
+rc=0
+XDG_CONFIG_HOME=$xdg XDG_STATE_HOME=$work/state "$OC_BIN" rehearse --cluster llm-poc --auto --only 'drill-slurm*' \
+	</dev/null >"$work/reh.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || fail "rehearse --only drill-slurm*: exit $rc: $(cat "$work/reh.out")"
+[ "$(grep -c "SKIP drill-slurm[a-z-]*: skipped: not on AWS PCS: AWS PCS runs slurm" "$work/reh.out")" = 3 ] ||
+	fail "the slurmctld and slurmdbd drills are not skipped as not on PCS: $(cat "$work/reh.out")"
+ok "rehearsal on PCS: the slurmctld and slurmdbd drills skipped, 'not on AWS PCS'"
+
 XDG_CONFIG_HOME=$xdg e2e_start 120x40 --cluster llm-poc --view nodes
 e2e_wait "^ opsconsole  llm-poc  AWS PCS  Slurm " 20
 e2e_wait "^gpu-st-b300-12 +[a-z]+[^ ]* +[0-9]+/[0-9]+ +[0-9]+/$want( |$)" 20

@@ -1072,6 +1072,39 @@ static void assert_audit_pairs(const char *path, int npairs)
 	assert_int_equal(outcomes, npairs);
 }
 
+/* A step "not_on" the cluster's platform is skipped with its reason, and
+ * nothing of it runs (its drain is not sent); elsewhere it runs. */
+static void test_runner_not_on(void **state)
+{
+	struct test_util_dir *f = *state;
+	static const char text[] =
+		"{\"checklist\": \"t\", \"version\": 1, \"steps\": [{\"id\": \"drill\", \"title\": \"T\", "
+		"\"why\": \"w\", \"do\": \"\", \"observe\": \"o\", \"auto\": true, "
+		"\"not_on\": {\"pcs\": \"AWS runs slurmctld\"}, "
+		"\"actions\": [{\"kind\": \"drain\", \"nodes\": \"n1\", \"confirm\": false}], "
+		"\"check\": {\"kind\": \"node\", \"node\": \"n1\", \"drain\": true}}]}";
+	struct oc_checklist *cl = load_text(f, "noton.json", text);
+	assert_string_equal(cl->steps[0].not_on[OC_PLATFORM_PCS], "AWS runs slurmctld");
+	assert_null(cl->steps[0].not_on[OC_PLATFORM_PCLUSTER]);
+	char err[512];
+	struct oc_session *s = oc_session_new(cl, "llm-poc", NULL);
+	struct fake fk = {.next_id = 500};
+	struct oc_writer w = {.ops = &fake_ops, .ctx = &fk};
+	struct oc_runner_cfg cfg = {.writer = &w, .cluster = "llm-poc", .platform = OC_PLATFORM_PCS};
+	struct oc_run *r = oc_runner_start(s, cl, 0, &cfg, false, err, sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(oc_runner_poll(r, NULL), OC_RUN_DONE);
+	assert_int_equal(s->steps[0].state, OC_STEP_SKIPPED);
+	test_util_assert_contains(s->steps[0].evidence, "skipped: not on AWS PCS: AWS runs slurmctld");
+	assert_string_equal(fk.drained, ""); /* the drain was never sent */
+	oc_runner_free(&r);
+	assert_string_equal(oc_runner_not_here(&cl->steps[0], OC_PLATFORM_PCS), "AWS runs slurmctld");
+	assert_null(oc_runner_not_here(&cl->steps[0], OC_PLATFORM_PCLUSTER));
+	assert_null(oc_runner_not_here(&cl->steps[0], OC_PLATFORM_UNKNOWN));
+	oc_session_free(&s);
+	oc_checklist_free(&cl);
+}
+
 static void test_runner(void **state)
 {
 	struct test_util_dir *f = *state;
@@ -1459,6 +1492,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_report, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_report_sections, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_runner_not_on, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_remote_file, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_config, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_actions, test_util_setup, test_util_teardown),

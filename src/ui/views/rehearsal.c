@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "actions/worker.h"
+#include "core/platform.h"
 #include "core/strbuf.h"
 #include "rehearsal/checklist.h"
 #include "rehearsal/report.h"
@@ -49,6 +50,7 @@ struct rpriv {
 	char status[256];            /* what the run does now */
 	struct oc_app *app;
 	char confirm_step[64];       /* a step that asked for confirmation once */
+	int platform;                /* enum oc_platform, taken when a run starts */
 };
 
 static void *priv_new(void)
@@ -144,6 +146,9 @@ static void *run_main(void *arg)
 		.cluster = app->cfg->cluster,
 		.audit_log = app->cfg->audit_log,
 	};
+	pthread_mutex_lock(&rp->lock);
+	rcfg.platform = rp->platform;
+	pthread_mutex_unlock(&rp->lock);
 	char err[512] = "";
 	pthread_mutex_lock(&rp->lock);
 	bool confirmed = strcmp(rp->confirm_step, rp->rows[rp->run_step].id) == 0;
@@ -245,6 +250,9 @@ static void run_step(struct oc_listview *lv, uint32_t item)
 	rp->run_step = item;
 	rp->operator_done = false;
 	rp->app = app;
+	char pwhy[160];
+	rp->platform = (int)oc_platform_detect(app->cfg->platform, app->snap ? app->snap->config : NULL, pwhy,
+					       sizeof(pwhy));
 	snprintf(rp->status, sizeof(rp->status), "starting %s", st->id);
 	pthread_mutex_unlock(&rp->lock);
 	if (pthread_create(&rp->thread, NULL, run_main, rp) != 0) {
