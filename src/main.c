@@ -519,6 +519,8 @@ static int console_start_collector(struct console *c, char *err, size_t errlen)
 		.slow_s = p->refresh_s * 10 < 30 ? 30 : p->refresh_s * 10,
 		/* The start view's parts come first: they are on screen sooner. */
 		.focus = oc_ui_view_focus(c->o->view),
+		.platform = (int)p->platform,
+		.pclog = p->clustermgtd_log,
 	};
 	c->su.backend = NULL; /* the collector's, even when it does not start */
 	c->hctx.c = oc_collector_start(&ccfg, err, errlen);

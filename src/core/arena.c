@@ -64,6 +64,16 @@ const char *oc_arena_strdup(struct oc_arena *a, const char *s)
 	return p;
 }
 
+const char *oc_arena_strndup(struct oc_arena *a, const char *s, size_t n)
+{
+	char *p = arena_take(a, n + 1, 1);
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
 const char *oc_arena_strdup_nonempty(struct oc_arena *a, const char *s)
 {
 	return (s && *s) ? oc_arena_strdup(a, s) : NULL;

@@ -17,6 +17,8 @@ struct oc_arena {
 void *oc_arena_alloc(struct oc_arena *a, size_t n);
 /* A copy of s in the arena; NULL when s is NULL or on ENOMEM. */
 const char *oc_arena_strdup(struct oc_arena *a, const char *s);
+/* A copy of the n bytes at s, NUL-terminated; NULL on ENOMEM. */
+const char *oc_arena_strndup(struct oc_arena *a, const char *s, size_t n);
 /* Like oc_arena_strdup but returns NULL for "" too. */
 const char *oc_arena_strdup_nonempty(struct oc_arena *a, const char *s);
 /* Free every block; the arena is empty and reusable afterwards. */

@@ -302,12 +302,28 @@ struct oc_event {
 	const char *user;         /* who set the reason (name, or uid as text), NULL when not known */
 };
 
+/* A line of ParallelCluster's clustermgtd log that names nodes
+ * (core/pclog.h): what the platform did to them (found unhealthy, set
+ * DOWN, terminated, replaced). */
+struct oc_pclog_line {
+	time_t when;
+	const char *level;        /* "INFO", "WARNING", "ERROR" */
+	const char *text;         /* the message, after the logger's fields */
+};
+
 /* The node events that overlap a window, loaded on demand like the history. */
 struct oc_events {
 	struct oc_table_head h;
 	struct oc_event *v;
 	size_t n;
 	struct oc_report_info r;
+	/* On ParallelCluster, with the events: the clustermgtd log's lines of
+	 * the window that name nodes, oldest first. pc_path NULL: not read
+	 * (not ParallelCluster); pc_error set: could not be read. */
+	const char *pc_path;
+	struct oc_pclog_line *pc;
+	size_t npc;
+	const char *pc_error;
 };
 
 /* ---- scheduler statistics (sdiag) ---------------------------------------- */

@@ -444,6 +444,15 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		return profile_string(path, key, v, p->slurm_conf, sizeof(p->slurm_conf), err, errlen);
 	if (strcmp(key, "audit_log") == 0)
 		return profile_string(path, key, v, p->audit_log, sizeof(p->audit_log), err, errlen);
+	if (strcmp(key, "clustermgtd_log") == 0) {
+		if (profile_string(path, key, v, p->clustermgtd_log, sizeof(p->clustermgtd_log), err, errlen) < 0)
+			return -1;
+		if (p->clustermgtd_log[0] != '/') {
+			oc_seterr(err, errlen, "%s: \"clustermgtd_log\" must be an absolute path", path);
+			return -1;
+		}
+		return 0;
+	}
 	if (strcmp(key, "readonly") == 0)
 		return profile_bool(path, key, v, &p->readonly, err, errlen);
 	if (strcmp(key, "show_hidden") == 0)

@@ -59,6 +59,7 @@ struct oc_profile {
 	char path[4096];        /* file it came from, "" when synthesized */
 	char slurm_conf[4096];  /* "" = libslurm's default */
 	char audit_log[4096];   /* "" = not set */
+	char clustermgtd_log[4096]; /* ParallelCluster's clustermgtd log on the head node, "" = the default */
 	double refresh_s;       /* fast refresh interval, default 2 */
 	bool readonly;
 	bool show_hidden;       /* list hidden partitions */

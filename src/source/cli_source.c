@@ -739,6 +739,40 @@ static void cli_ping(struct oc_backend *base, struct oc_controllers *c)
 	}
 }
 
+/* The tail of a file on the head node: `tail -c MAX -- PATH` over the
+ * transport (the clustermgtd log of a remote head node too). */
+static int cli_read_tail(struct oc_backend *base, const char *path, size_t max, char **buf, size_t *len, char *err,
+			 size_t errlen)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	*buf = NULL;
+	*len = 0;
+	char bytes[32];
+	snprintf(bytes, sizeof(bytes), "%zu", max);
+	const char *argv[] = {"tail", "-c", bytes, "--", path, NULL};
+	struct oc_run_result r;
+	if (b->t->ops->run(b->t, argv, OC_CLI_TIMEOUT_S, &r, err, errlen) < 0) {
+		oc_run_result_clear(&r);
+		return -1;
+	}
+	int rc = 0;
+	if (r.exit_status != 0) {
+		rc = strstr(r.errout, "No such file") ? 1 : -1;
+		if (rc < 0)
+			snprintf(err, errlen, "tail %s on %s: %.160s", path, b->t->ops->describe(b->t),
+				 r.errout[0] ? r.errout : "failed");
+	} else if ((*buf = malloc(r.out_len + 1))) {
+		memcpy(*buf, r.out, r.out_len);
+		(*buf)[r.out_len] = '\0';
+		*len = r.out_len;
+	} else {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	oc_run_result_clear(&r);
+	return rc;
+}
+
 static const struct oc_backend_ops cli_backend_ops = {
 	.name = "cli",
 	.refresh = cli_refresh,
@@ -747,6 +781,7 @@ static const struct oc_backend_ops cli_backend_ops = {
 	.sched = cli_sched,
 	.job = cli_job,
 	.ping = cli_ping,
+	.read_tail = cli_read_tail,
 	.close = cli_close,
 };
 

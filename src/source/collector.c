@@ -1,6 +1,8 @@
 #include "source/collector.h"
 
 #include "core/ctl.h"
+#include "core/pclog.h"
+#include "core/platform.h"
 #include "core/timespec.h"
 #include "core/views.h"
 
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct oc_collector {
@@ -31,6 +34,8 @@ struct oc_collector {
 		double due;
 	} rep[OC_REPORT_COUNT];
 	double rep_period_s;
+	int platform;            /* enum oc_platform of the profile (UNKNOWN: detect) */
+	char pclog[4096];        /* the clustermgtd log, "" = the default */
 
 	struct oc_snapshot *current; /* under lock */
 	int pipe_rd, pipe_wr;
@@ -137,6 +142,73 @@ struct oc_snapshot *oc_collector_report_once(struct oc_backend *b, enum oc_repor
 	else
 		next->taken = prev->taken;
 	return next;
+}
+
+/* The last max bytes of path on this machine (read_tail without a
+ * backend op). */
+static int read_tail_local(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errlen)
+{
+	*buf = NULL;
+	*len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a file", path);
+		close(fd);
+		return -1;
+	}
+	off_t from = st.st_size > (off_t)max ? st.st_size - (off_t)max : 0;
+	size_t want = (size_t)(st.st_size - from);
+	char *b = malloc(want + 1);
+	if (!b) {
+		close(fd);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	ssize_t got = pread(fd, b, want, from);
+	close(fd);
+	if (got < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(b);
+		return -1;
+	}
+	b[got] = '\0';
+	*buf = b;
+	*len = (size_t)got;
+	return 0;
+}
+
+#define PCLOG_MAX (4u << 20) /* the log's tail read: a week of a big cluster's events */
+
+void oc_collector_pclog(struct oc_backend *b, int setting, const char *path, struct oc_snapshot *next)
+{
+	struct oc_events *t = next->events;
+	char why[160];
+	if (!t || atomic_load(&t->h.refs) != 1 || t->pc_path ||
+	    oc_platform_detect((enum oc_platform)setting, next->config, why, sizeof(why)) != OC_PLATFORM_PCLUSTER)
+		return;
+	if (!path || !*path)
+		path = OC_PCLOG_DEFAULT;
+	t->pc_path = oc_arena_strdup(&t->h.arena, path);
+	char err[256] = "", *text = NULL;
+	size_t len = 0;
+	int rc = b->ops->read_tail ? b->ops->read_tail(b, path, PCLOG_MAX, &text, &len, err, sizeof(err))
+				   : read_tail_local(path, PCLOG_MAX, &text, &len, err, sizeof(err));
+	if (rc == 1) {
+		t->pc_error = oc_arena_strdup(&t->h.arena, "no such file on the head node");
+	} else if (rc < 0) {
+		t->pc_error = oc_arena_strdup(&t->h.arena, err[0] ? err : "cannot be read");
+	} else if (oc_pclog_parse(text, len, t->r.since, t->r.until, &t->h.arena, &t->pc, &t->npc, NULL) < 0) {
+		t->pc_error = oc_arena_strdup(&t->h.arena, "out of memory");
+		t->npc = 0;
+	}
+	free(text);
 }
 
 static void collector_publish(struct oc_collector *c, struct oc_snapshot *next);
@@ -325,6 +397,8 @@ static void collector_report(struct oc_collector *c, enum oc_report kind)
 	double cpu0 = thread_cpu();
 	atomic_store(&c->inflight_since, (long long)time(NULL));
 	struct oc_snapshot *next = oc_collector_report_once(c->backend, kind, since, until, prev);
+	if (next && kind == OC_REPORT_EVENTS)
+		oc_collector_pclog(c->backend, c->platform, c->pclog, next);
 	atomic_store(&c->inflight_since, 0);
 	oc_snapshot_unref(&prev);
 	atomic_store(&c->cpu_s, atomic_load(&c->cpu_s) + (thread_cpu() - cpu0));
@@ -433,6 +507,8 @@ struct oc_collector *oc_collector_start(const struct oc_collector_config *cfg, c
 	c->slow_s = cfg->slow_s > 0 ? cfg->slow_s : c->fast_s * 10;
 	c->medium_s = c->fast_s * 5 < c->slow_s ? c->fast_s * 5 : c->slow_s;
 	c->focus = cfg->focus ? cfg->focus : OC_MASK_ALL;
+	c->platform = cfg->platform;
+	snprintf(c->pclog, sizeof(c->pclog), "%s", cfg->pclog ? cfg->pclog : "");
 	c->rep_period_s = c->slow_s > 60 ? c->slow_s : 60;
 	c->current = oc_snapshot_new();
 	int fds[2];

@@ -20,7 +20,16 @@ struct oc_collector_config {
 	double slow_s;              /* interval for the others (default 10 x fast) */
 	unsigned focus;             /* OC_MASK() bits fetched at the fast rate,
 	                               OC_MASK_MEDIUM() bits at five times it */
+	int platform;               /* the profile's (enum oc_platform, UNKNOWN: detect) */
+	const char *pclog;          /* ParallelCluster's clustermgtd log ("" or NULL: the default) */
 };
+
+/* On ParallelCluster (setting, else detected from next's configuration):
+ * the lines of the clustermgtd log at path (NULL or "": core/pclog.h's
+ * default) in next->events' window that name nodes, into next->events
+ * (a table this load made: not one shared with the previous snapshot).
+ * Read through the backend (the head node's file). Nothing elsewhere. */
+void oc_collector_pclog(struct oc_backend *b, int setting, const char *path, struct oc_snapshot *next);
 
 /* Start the collector thread; it refreshes everything at once. Takes over
  * cfg->backend (also on failure). Returns NULL with err set on failure.

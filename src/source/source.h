@@ -50,6 +50,12 @@ struct oc_backend_ops {
 	 * since the last load (after a write, and on `r`: slurmctld does not
 	 * mark every change). NULL when every load is whole. */
 	void (*invalidate)(struct oc_backend *b, unsigned mask);
+	/* The last max bytes of a file on the head node (the clustermgtd
+	 * log) into *buf (malloc'd, NUL-terminated, *len bytes). Returns 0,
+	 * 1 when there is no such file, -1 with err. NULL: read it on this
+	 * machine (the source runs on the head node). */
+	int (*read_tail)(struct oc_backend *b, const char *path, size_t max, char **buf, size_t *len, char *err,
+			 size_t errlen);
 	/* Free the backend. */
 	void (*close)(struct oc_backend *b);
 };

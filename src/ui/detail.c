@@ -9,6 +9,7 @@
 
 #include "core/history.h"
 #include "core/hostlist.h"
+#include "core/pclog.h"
 #include "core/reason.h"
 #include "core/state.h"
 #include "core/timespec.h"
@@ -332,6 +333,39 @@ static int node_events(struct oc_app *app, WINDOW *w, int y, int end, int width,
 	return more_line(w, y, end, width, n - shown, "the events view, 0, lists them");
 }
 
+/* What ParallelCluster's clustermgtd did to the node (its log's lines
+ * that name it, read with the events) from line y. Returns the next line. */
+static int node_pclog(struct oc_app *app, WINDOW *w, int y, int end, int width, const char *node)
+{
+	const struct oc_events *t = app->snap->events;
+	char buf[1024];
+	if (t->pc_error) {
+		snprintf(buf, sizeof(buf), "cannot read %s: %s", t->pc_path, t->pc_error);
+		return oc_detail_field(w, y, width, "clustermgtd", buf, oc_theme_attr(OC_ROLE_WARN));
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < t->npc; i++)
+		n += oc_pclog_names(t->pc[i].text, node);
+	snprintf(buf, sizeof(buf), "%zu line%s naming it (%s, since %s)", n, n == 1 ? "" : "s", t->pc_path,
+		 t->r.since_spec);
+	y = oc_detail_field(w, y, width, "clustermgtd", buf, A_NORMAL);
+	size_t fit = rows_fit(y, end, n), shown = 0;
+	for (size_t k = t->npc; k > 0 && shown < fit; k--) {
+		const struct oc_pclog_line *l = &t->pc[k - 1];
+		if (!oc_pclog_names(l->text, node))
+			continue;
+		shown++;
+		char when[32];
+		struct tm tm;
+		localtime_r(&l->when, &tm);
+		strftime(when, sizeof(when), "%m-%d %H:%M", &tm);
+		snprintf(buf, sizeof(buf), "%s %-7s %s", when, l->level, l->text);
+		wmove(w, y++, 4);
+		oc_put_text(w, buf, width - 6, true, false);
+	}
+	return more_line(w, y, end, width, n - shown, "the rest is in the log");
+}
+
 /* The jobs that ended on the node (the history) from line y. */
 static int node_ended(struct oc_app *app, WINDOW *w, int y, int end, int width, struct detail *d, const char *node)
 {
@@ -420,9 +454,14 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	 * show. */
 	int left = h - 1 - y - 3;
 	y = node_jobs(app, w, y, y + 1 + (left / 2 > 2 ? left / 2 : 2), width, idx, d);
-	left = h - 1 - y - 2;
+	/* On ParallelCluster clustermgtd's lines share the events' part. */
+	bool pc = s->events && s->events->pc_path;
+	left = h - 1 - y - (pc ? 3 : 2);
 	if (y < h - 1)
-		y = node_events(app, w, y, y + 1 + (left > 1 ? left / 2 : 1), width, detail_node(app));
+		y = node_events(app, w, y, y + 1 + (left > 1 ? left / (pc ? 3 : 2) : 1), width, detail_node(app));
+	left = h - 1 - y - 2;
+	if (pc && y < h - 1)
+		y = node_pclog(app, w, y, y + 1 + (left > 1 ? left / 2 : 1), width, detail_node(app));
 	if (y < h - 1 && d)
 		node_ended(app, w, y, h - 1, width, d, detail_node(app));
 	if (d && d->pick >= d->nshown)

@@ -5,10 +5,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
+#include "core/pclog.h"
 #include "core/platform.h"
 #include "source/cli_parse.h"
 
@@ -93,12 +97,63 @@ static void test_nodes_and_reservations(void **state)
 	assert_string_equal(out, "");
 }
 
+static time_t local_time(int y, int mo, int d, int h, int mi, int sec)
+{
+	struct tm tm = {.tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h, .tm_min = mi,
+			.tm_sec = sec, .tm_isdst = -1};
+	return mktime(&tm);
+}
+
+/* A recorded clustermgtd log's tail: its cut first line and a line not in
+ * the format skipped, the lines naming nodes in the window kept with
+ * their time and level, the heartbeat dropped; a node is named whole
+ * (gpu-st-b300-12 is not in gpu-st-b300-125's line by prefix). */
+static void test_pclog(void **state)
+{
+	(void)state;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/tests/unit/data/clustermgtd.log", OC_SOURCE_DIR);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	static char text[1 << 16];
+	size_t len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	struct oc_arena a = {0};
+	struct oc_pclog_line *v;
+	size_t n, skipped;
+	time_t since = local_time(2026, 11, 26, 0, 0, 0), until = local_time(2026, 12, 3, 12, 0, 0);
+	assert_int_equal(oc_pclog_parse(text, len, since, until, &a, &v, &n, &skipped), 0);
+	assert_int_equal(skipped, 1); /* "not a log line at all" */
+	assert_int_equal(n, 4);        /* the 11-20 line is before the window */
+	assert_int_equal(v[0].when, local_time(2026, 12, 1, 8, 0, 2));
+	assert_string_equal(v[0].level, "INFO");
+	assert_true(strncmp(v[0].text, "Found the following unhealthy static nodes: (x2)", 48) == 0);
+	assert_true(strncmp(v[1].text, "Nodes are now configured with instances", 39) == 0);
+	assert_string_equal(v[2].level, "WARNING");
+	assert_true(oc_pclog_names(v[0].text, "gpu-st-b300-12"));
+	assert_true(oc_pclog_names(v[0].text, "gpu-st-b300-125"));
+	assert_true(oc_pclog_names(v[1].text, "gpu-st-b300-12"));
+	assert_false(oc_pclog_names(v[1].text, "gpu-st-b300-125"));
+	assert_false(oc_pclog_names(v[1].text, "gpu-st-b300-1"));
+	assert_true(oc_pclog_names(v[3].text, "gpu-dy-b300-3"));
+	assert_false(oc_pclog_names(v[3].text, "gpu-dy-b300"));
+	oc_arena_release(&a);
+	/* An empty log, and one with nothing in the window. */
+	assert_int_equal(oc_pclog_parse("", 0, since, until, &a, &v, &n, NULL), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(oc_pclog_parse(text, len, until + 1, 0, &a, &v, &n, NULL), 0);
+	assert_int_equal(n, 0);
+	oc_arena_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_nodes_and_reservations),
+		cmocka_unit_test(test_pclog),
 	};
 	return cmocka_run_group_tests_name("platform", tests, NULL, NULL);
 }

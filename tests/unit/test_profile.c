@@ -174,6 +174,9 @@ static void test_load_wrong_types(void **state)
 	expect_error(f, "t.json", "{\"slurm_conf\": [\"/etc/slurm.conf\"]}", "\"slurm_conf\"",
 		     "string", NULL);
 	expect_error(f, "t.json", "{\"audit_log\": null}", "\"audit_log\"", "string", NULL);
+	expect_error(f, "t.json", "{\"clustermgtd_log\": \"var/log/clustermgtd\"}", "\"clustermgtd_log\"",
+		     "absolute path", NULL);
+	expect_error(f, "t.json", "{\"clustermgtd_log\": 1}", "\"clustermgtd_log\"", "string", NULL);
 	expect_error(f, "t.json", "{\"refresh_seconds\": \"2\"}", "\"refresh_seconds\"", "number",
 		     NULL);
 	expect_error(f, "t.json", "{\"refresh_seconds\": true}", "\"refresh_seconds\"", "number",
