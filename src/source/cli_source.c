@@ -95,7 +95,9 @@ static void load_conf(struct cli_backend *b, struct oc_snapshot *next)
 			if (paren)
 				*paren = '\0';
 			v = oc_config_get(cfg, "AccountingStorageType");
-			b->accounting = v && !strstr(v, "/none");
+			/* "accounting_storage/none", or unset: Slurm 24.11 prints
+			 * "(null)" for an explicit accounting_storage/none. */
+			b->accounting = v && *v && strcmp(v, "(null)") != 0 && !strstr(v, "/none");
 			b->conf_loaded = true;
 		}
 	}
