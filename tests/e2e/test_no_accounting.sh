@@ -17,7 +17,8 @@ e2e_on_exit rm -rf "$work"
 # Without accounting no limit holds: the demo's pending jobs (one held back
 # by its team's GrpTRES) would start. They are held meanwhile, and released
 # once accounting is back (the clean-ups run in this order).
-pending=$(squeue -h -t PENDING -o %i | tr '\n' ' ')
+# Jobs held already (by a user or another test) stay as they are.
+pending=$(squeue -a -h -t PENDING -o '%i %r' | awk '$2 !~ /^JobHeld/ { print $1 }' | tr '\n' ' ')
 [ -z "$pending" ] || scontrol hold $pending
 e2e_on_exit "$cluster" start
 [ -z "$pending" ] || e2e_on_exit scontrol release $pending
