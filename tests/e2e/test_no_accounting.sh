@@ -19,7 +19,17 @@ e2e_on_exit rm -rf "$work"
 # once accounting is back (the clean-ups run in this order).
 # Jobs held already (by a user or another test) stay as they are.
 pending=$(squeue -a -h -t PENDING -o '%i %r' | awk '$2 !~ /^JobHeld/ { print $1 }' | tr '\n' ' ')
-[ -z "$pending" ] || scontrol hold $pending
+# A job slurmdbd has not indexed yet cannot be held ("the DB index is
+# being set, try again in a bit": the demo's jobs on a new cluster).
+hold() {
+	local id=$1 end=$((SECONDS + 60))
+	until scontrol hold "$id" 2>"$work/hold.err"; do
+		[ "$(squeue -h -j "$id" -t PENDING -o %i 2>/dev/null)" ] || return 0 # not pending any more
+		[ "$SECONDS" -lt "$end" ] || fail "scontrol hold $id: $(cat "$work/hold.err")"
+		sleep 1
+	done
+}
+for id in $pending; do hold "$id"; done
 e2e_on_exit "$cluster" start
 [ -z "$pending" ] || e2e_on_exit scontrol release $pending
 "$cluster" start --no-accounting >"$work/start.log" 2>&1 || { cat "$work/start.log"; fail "cluster.sh start --no-accounting"; }
