@@ -77,9 +77,10 @@ int oc_pclog_parse(const char *text, size_t len, time_t since, time_t until, str
 		const char *next = nl ? nl + 1 : end;
 		time_t when;
 		/* " - [logger:function] - LEVEL - message" after the stamp */
-		const char *f1 = le - p > 26 ? strstr(p + 23, " - [") : NULL;
-		const char *f2 = f1 && f1 < le ? strstr(f1 + 4, "] - ") : NULL;
-		const char *f3 = f2 && f2 < le ? strstr(f2 + 4, " - ") : NULL;
+		/* (searched within the line: a log of odd lines stays linear) */
+		const char *f1 = le - p > 26 ? memmem(p + 23, (size_t)(le - (p + 23)), " - [", 4) : NULL;
+		const char *f2 = f1 ? memmem(f1 + 4, (size_t)(le - (f1 + 4)), "] - ", 4) : NULL;
+		const char *f3 = f2 ? memmem(f2 + 4, (size_t)(le - (f2 + 4)), " - ", 3) : NULL;
 		if (p == le) {
 			p = next;
 			continue;

@@ -359,6 +359,9 @@ struct oc_run *oc_runner_start(struct oc_session *s, const struct oc_checklist *
 		}
 		*r = (struct oc_run){.s = s, .cl = cl, .step = step, .index = i, .cfg = *cfg};
 		struct oc_step_rec *rec = run_rec(r);
+		/* What an earlier attempt left (jobs, reservations, drains) goes
+		 * first, as on the normal path. */
+		cleanup_rec(rec, step, &r->cfg, NULL, 0);
 		oc_step_rec_clear_run(rec);
 		rec->started = oc_session_now();
 		char why[1024];

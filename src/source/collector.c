@@ -204,7 +204,10 @@ void oc_collector_pclog(struct oc_backend *b, int setting, const char *path, str
 		t->pc_error = oc_arena_strdup(&t->h.arena, "no such file on the head node");
 	} else if (rc < 0) {
 		t->pc_error = oc_arena_strdup(&t->h.arena, err[0] ? err : "cannot be read");
-	} else if (oc_pclog_parse(text, len, t->r.since, t->r.until, &t->h.arena, &t->pc, &t->npc, NULL) < 0) {
+	} else if (oc_pclog_parse(text, len, t->r.since, 0, &t->h.arena, &t->pc, &t->npc, NULL) < 0) {
+		/* (No end cut: the log's times are the head node's local time,
+		 * read here in this machine's; a remote head node in another
+		 * zone would lose its newest lines to it.) */
 		t->pc_error = oc_arena_strdup(&t->h.arena, "out of memory");
 		t->npc = 0;
 	}

@@ -83,6 +83,7 @@ static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
 	case OC_HEALTH_DRAINING: return OC_ROLE_WARN;
 	case OC_HEALTH_DRAINED:
 	case OC_HEALTH_DOWN:
+	case OC_HEALTH_RESUME_FAILED:
 	case OC_HEALTH_NOT_RESPONDING: return OC_ROLE_BAD;
 	case OC_HEALTH_POWER: return OC_ROLE_DIM;
 	default: return n->base == OC_NODE_IDLE ? OC_ROLE_OK : OC_ROLE_BUSY;
