@@ -26,7 +26,16 @@
 # OC_SSHD_PORT (tests/cluster/cluster.sh, tests/ssh/sshd.sh), which let a
 # native and a sanitizer soak run side by side.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# bash reads a script as it runs it: an edit of this file during a soak of
+# hours changes what the running soak reads (seen: "syntax error near
+# unexpected token" at the end of one). It runs from a copy.
+if [ -z "${OC_SOAK_COPY:-}" ]; then
+	copy=$(mktemp /tmp/oc-soak-XXXXXX)
+	cp "$0" "$copy"
+	OC_SOAK_COPY=$copy OC_SOAK_TOP=$(cd "$(dirname "$0")/.." && pwd) exec bash "$copy" "$@"
+fi
+trap 'rm -f "$OC_SOAK_COPY"' EXIT
+cd "$OC_SOAK_TOP"
 top=$PWD
 runs=10 stage=native load=stress regex="" out=""
 while [ $# -gt 0 ]; do
@@ -68,7 +77,10 @@ out=${out:-$work/soak-results.txt}
 cmake --build "$dir" -j"$jobs" >/dev/null
 
 stress_pid=""
-stop_load() { [ -z "$stress_pid" ] || kill "$stress_pid" 2>/dev/null || true; }
+stop_load() {
+	[ -z "$stress_pid" ] || kill "$stress_pid" 2>/dev/null || true
+	rm -f "$OC_SOAK_COPY"
+}
 trap stop_load EXIT
 case $load in
 stress)
