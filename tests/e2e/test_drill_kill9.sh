@@ -78,7 +78,7 @@ kill -CONT "$ctld"
 wait_cmd 30 scontrol ping
 audit_whole
 intent=$(no_outcome "$audit" node.drain) || fail "no intent line for the drain in flight"
-echo "$intent" | grep -q "\"targets\": \"$node\"" || fail "intent line: $intent"
+grep -q "\"targets\": \"$node\"" <<<"$intent" || fail "intent line: $intent"
 st=$(sinfo -h -n "$node" -o '%t|%E')
 case $st in
 "drain|drill: console killed" | "idle|none") ;;
@@ -138,7 +138,7 @@ cat >"$tmp/team-k.json" <<'JSON'
 JSON
 kill9_when_held sacctmgr onboard --cluster llm-poc --file "$tmp/team-k.json" --yes
 intent=$(no_outcome "$audit" onboard) || fail "no intent line for the onboarding"
-echo "$intent" | grep -q '"targets": "team-k9"' || fail "onboarding intent: $intent"
+grep -q '"targets": "team-k9"' <<<"$intent" || fail "onboarding intent: $intent"
 sacctmgr -n -P show account team-k9 | grep -q . && fail "team-k9 was created although sacctmgr was held"
 ok "onboarding killed -9 in its first sacctmgr add: the intent is logged, no outcome, nothing created"
 
@@ -152,7 +152,7 @@ JSON
 kill9_when_held scontrol rehearse --cluster llm-poc --checklist "$tmp/wal.json" --auto \
 	--report "$tmp/walrep" --progress "$tmp/wal.progress.json"
 intent=$(no_outcome "$audit" node.drain) || fail "no intent line for the rehearsal's drain"
-echo "$intent" | grep -q '"targets": "gpu-st-b300-13"' || fail "rehearsal intent: $intent"
+grep -q '"targets": "gpu-st-b300-13"' <<<"$intent" || fail "rehearsal intent: $intent"
 [ "$(sinfo -h -n gpu-st-b300-13 -o %t)" = idle ] || fail "gpu-st-b300-13 changed although scontrol was held"
 ok "rehearsal killed -9 in its drain: the intent is logged, no outcome, the node untouched"
 

@@ -143,11 +143,11 @@ set -e
 
 # Bad windows: a clear message, exit 2.
 out=$("$OC_BIN" --cluster llm-poc --once history --since yesterday 2>&1) && fail "--since yesterday accepted"
-echo "$out" | grep -q "'yesterday' is not a time" || fail "--since yesterday: $out"
+grep -q "'yesterday' is not a time" <<<"$out" || fail "--since yesterday: $out"
 out=$("$OC_BIN" --cluster llm-poc --once history --since now --until now-1hour 2>&1) && fail "since after until accepted"
-echo "$out" | grep -q "is after --until" || fail "since after until: $out"
+grep -q "is after --until" <<<"$out" || fail "since after until: $out"
 out=$("$OC_BIN" --cluster llm-poc --once queue --since now-1hour 2>&1) && fail "--since with queue accepted"
-echo "$out" | grep -q -- "--since goes with --once history or events" || fail "--since with queue: $out"
+grep -q -- "--since goes with --once history or events" <<<"$out" || fail "--since with queue: $out"
 ok "bad windows refused with the reason"
 
 # The view: the three jobs, newest first; Enter on the exit-3 job.
@@ -221,7 +221,7 @@ ok "slurmdbd stopped: the view says accounting is unreachable"
 rc=0
 out=$("$OC_BIN" --cluster llm-poc --once history 2>&1) || rc=$?
 [ "$rc" -eq 2 ] || fail "--once history without slurmdbd: exit $rc ($out)"
-echo "$out" | grep -qi "slurmdbd" || fail "--once history without slurmdbd: $out"
+grep -qi "slurmdbd" <<<"$out" || fail "--once history without slurmdbd: $out"
 ok "--once history without slurmdbd: exit 2: $out"
 restore
 e2e_keys r

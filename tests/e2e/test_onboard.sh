@@ -58,14 +58,14 @@ e2e_wait 'EXIT=0' 5
 
 a=$(assoc team-c)
 echo "$a"
-echo "$a" | grep -q '^team-c||.*|normal_qos|gres/gpu=32$' || fail "team-c account association: $a"
+grep -q '^team-c||.*|normal_qos|gres/gpu=32$' <<<"$a" || fail "team-c account association: $a"
 for u in carol dave; do
-	line=$(echo "$a" | grep "^team-c|$u|") || fail "no association for $u in team-c"
-	echo "$line" | grep -q 'debug_qos' || fail "$u lacks debug_qos: $line"
-	echo "$line" | grep -q 'normal_qos' || fail "$u lacks normal_qos: $line"
-	echo "$line" | grep -q '|normal_qos|' || fail "$u DefaultQOS: $line"
+	line=$(grep "^team-c|$u|" <<<"$a") || fail "no association for $u in team-c"
+	grep -q 'debug_qos' <<<"$line" || fail "$u lacks debug_qos: $line"
+	grep -q 'normal_qos' <<<"$line" || fail "$u lacks normal_qos: $line"
+	grep -q '|normal_qos|' <<<"$line" || fail "$u DefaultQOS: $line"
 done
-echo "$a" | grep -q 'large_qos\|exclusive_qos' && fail "team-c got QoS it did not ask for: $a"
+grep -q 'large_qos\|exclusive_qos' <<<"$a" && fail "team-c got QoS it did not ask for: $a"
 ok "sacctmgr: account, users, QoS, DefaultQOS and GrpTRES exactly as asked"
 
 job=$(runuser -u carol -- sbatch --parsable -A team-c -p normal --qos=normal_qos -J e2e-onb --mem=1G \
@@ -82,7 +82,7 @@ cat >"$tmp/team-c.json" <<'JSON'
  "qos": ["debug_qos", "normal_qos"], "default_qos": "normal_qos", "users": ["carol", "dave"]}
 JSON
 out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/team-c.json" --yes 2>&1) || fail "re-run failed: $out"
-echo "$out" | grep -q 'nothing to change' || fail "re-run should change nothing: $out"
+grep -q 'nothing to change' <<<"$out" || fail "re-run should change nothing: $out"
 ok "the same onboarding again from a file: nothing to change"
 
 rc=0; out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/team-c.json" 2>&1 </dev/null) || rc=$?
@@ -90,11 +90,11 @@ rc=0; out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/team-c.json" 2>&1 <
 printf '{"account": "team-c", "gpu_quota": -3}\n' >"$tmp/bad.json"
 rc=0; out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/bad.json" --yes 2>&1) || rc=$?
 [ $rc -eq 2 ] || fail "bad quota: exit $rc"
-echo "$out" | grep -q 'gpu_quota' || fail "bad quota message: $out"
+grep -q 'gpu_quota' <<<"$out" || fail "bad quota message: $out"
 printf '{"account": "team-c",\n "users": ["carol",]}\n' >"$tmp/broken.json"
 rc=0; out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/broken.json" --yes 2>&1) || rc=$?
 [ $rc -eq 2 ] || fail "broken json: exit $rc"
-echo "$out" | grep -Eq 'broken.json:2:[0-9]+' || fail "broken json message: $out"
+grep -Eq 'broken.json:2:[0-9]+' <<<"$out" || fail "broken json message: $out"
 ok "bad files are refused with a clear message (path:line:col), nothing applied"
 
 # --- a step fails between preview and apply, then a re-run completes -----------
@@ -114,8 +114,8 @@ e2e_wait 'FAILED: ' 5
 ok "a QoS removed in between: the step fails, the partial report says what was applied"
 sacctmgr -i add qos e2e_tmp_qos >/dev/null
 out=$("$OC_BIN" onboard --cluster llm-poc --file "$tmp/team-d.json" --yes 2>&1) || fail "completing re-run failed: $out"
-echo "$out" | grep -q 'onboarded team-d' || fail "re-run: $out"
-echo "$out" | grep -q 'as asked' || fail "re-run read-back: $out"
+grep -q 'onboarded team-d' <<<"$out" || fail "re-run: $out"
+grep -q 'as asked' <<<"$out" || fail "re-run read-back: $out"
 a=$(assoc team-d)
-echo "$a" | grep -q '^team-d|carol|.*e2e_tmp_qos' || fail "team-d after re-run: $a"
+grep -q '^team-d|carol|.*e2e_tmp_qos' <<<"$a" || fail "team-d after re-run: $a"
 ok "the re-run completed what was missing"

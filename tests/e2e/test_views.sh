@@ -15,7 +15,7 @@ ok "partitions view lists debug normal large exclusive, not gpu"
 
 # GPUs per partition: total is 8 per node, as slurm.conf says.
 line=$(e2e_line '^normal\*')
-echo "$line" | grep -Eq ' [0-9]+/64 ' || fail "normal should have 64 GPUs in total: $line"
+grep -Eq ' [0-9]+/64 ' <<<"$line" || fail "normal should have 64 GPUs in total: $line"
 ok "normal has 64 GPUs"
 
 e2e_keys H
