@@ -28,7 +28,7 @@ RPM)
 		grep -qw "$lib" <<<"$deps" || fail "Requires lacks $lib: $deps"
 	done
 	# Directories of the base system stay the base system's.
-	if rpm -qpl "$pkg" | grep -Eqx '/usr(/bin|/share|/share/man|/share/man/man1|/share/doc|/lib)?'; then
+	if grep -Eqx '/usr(/bin|/share|/share/man|/share/man/man1|/share/doc|/lib)?' <<<"$(rpm -qpl "$pkg")"; then
 		fail "the package owns system directories: $(rpm -qpl "$pkg" | grep -Ex '/usr(/[a-z/0-9]*)?' | tr '\n' ' ')"
 	fi
 	(cd "$scratch/root" && rpm2cpio "$pkg" | cpio -idm --quiet)

@@ -19,7 +19,7 @@ pkgs=(
 )
 missing=()
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	grep -q 'install ok installed' <<<"$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
@@ -28,7 +28,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: missing packages: ${missing[*]} (run as root to install them)" >&2
 	exit 1
 fi
-if dpkg-query -W -f='${Status}' slurm-wlm-emulator 2>/dev/null | grep -q 'install ok installed'; then
+if grep -q 'install ok installed' <<<"$(dpkg-query -W -f='${Status}' slurm-wlm-emulator 2>/dev/null)"; then
 	echo "install-deps: slurm-wlm-emulator is installed and replaces slurmd/slurmctld; remove it first" >&2
 	exit 1
 fi

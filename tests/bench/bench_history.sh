@@ -55,7 +55,7 @@ if [[ -z $("${db[@]}" -e "$tmpl") ]]; then
 	seed=$(runuser -u alice -- sbatch --parsable -J bench-hist-seed -p large --qos large_qos -N1 --mem=1G \
 		--output=/dev/null --wrap=true) || die "sbatch of the seed job failed"
 	end=$((SECONDS + 60))
-	until sacct -n -X -P -j "$seed" -o End,NodeList | grep -q '^[0-9].*|gpu'; do
+	until grep -q '^[0-9].*|gpu' <<<"$(sacct -n -X -P -j "$seed" -o End,NodeList)"; do
 		((SECONDS < end)) || die "the seed job $seed did not end within 60 s"
 		sleep 0.5
 	done
@@ -163,7 +163,7 @@ for ((r = 1; r <= runs; r++)); do
 		n0=$(grep -c '^key ' "$log" || true)
 		send_keys loaded
 		grep '^key ' "$log" | tail -n +$((n0 + 1)) | awk '{print $2}' >"$tmp/loaded.in"
-		paste "$tmp/loaded.in" <(printf '%s\n' "${keys[@]}") | sort -rn | head -8 | tr '\t\n' ' ,' >"$tmp/loaded.slowest"
+		paste "$tmp/loaded.in" <(printf '%s\n' "${keys[@]}") | sort -rn | sed -n 1,8p | tr '\t\n' ' ,' >"$tmp/loaded.slowest"
 		sleep 2
 		rsss[-1]=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
 	fi

@@ -125,7 +125,7 @@ run_keys() {
 	grep '^key ' "$log" | awk '{print $3}' >"$tmp/$name.prep"
 	grep '^key ' "$log" | awk '{print $4}' >"$tmp/$name.cpu"
 	# The slowest keys, for the record.
-	paste "$tmp/$name.all" "$tmp/$name.names" | sort -rn | head -5 | tr '\t\n' ' ,' >"$tmp/$name.slowest"
+	paste "$tmp/$name.all" "$tmp/$name.names" | sort -rn | sed -n 1,5p | tr '\t\n' ' ,' >"$tmp/$name.slowest"
 }
 pct() { # pct FILE P: the P-th percentile (nearest rank)
 	sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100+0.999999); if (i<1) i=1; printf "%.3f", v[i]}'

@@ -36,7 +36,7 @@ trap cleanup EXIT
 
 out=$(in_chroot tests/cluster/cluster.sh start 2>&1) || { echo "$out" >&2; fail "cluster start in $suite"; }
 ctld=$(tests/chroot/chroot.sh run "$suite" slurmctld -V)
-echo "# console: $("$bin" --version | head -n 1); cluster: $ctld in the $suite chroot"
+echo "# console: $("$bin" --version | sed -n 1p); cluster: $ctld in the $suite chroot"
 
 # 1. --version --cluster
 out=$(XDG_CONFIG_HOME=$xdg timeout 60 "$bin" --version --cluster llm-poc 2>/dev/null) && rc=0 || rc=$?
@@ -62,7 +62,7 @@ for _ in $(seq 1 100); do
 	sleep 0.2
 done
 grep -q 'STALE: .*another major than libslurm 22\.05' <<<"$screen" || { echo "$screen" >&2; fail "no STALE banner naming the mismatch"; }
-ok "STALE banner: $(grep -o 'STALE: .*' <<<"$screen" | head -n 1)"
+ok "STALE banner: $(grep -o 'STALE: .*' <<<"$screen" | sed -n 1p)"
 tmux -L "$sock" send-keys 3
 for _ in $(seq 1 50); do
 	screen=$(tmux -L "$sock" capture-pane -p)

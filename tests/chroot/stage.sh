@@ -19,7 +19,7 @@ top=$PWD
 b=build-$suite
 jobs=$(nproc 2>/dev/null || echo 2)
 t0=$SECONDS
-echo "stage $suite: $(slurmctld -V), $(gcc --version | head -n 1)"
+echo "stage $suite: $(slurmctld -V), $(gcc --version | sed -n 1p)"
 cmake -S . -B "$b" -DOC_WERROR=ON >/dev/null
 cmake --build "$b" -j"$jobs" 2>&1 | grep -vE '^\[ *[0-9]+%\]' || true
 # The build must have succeeded (the grep above hides the progress only).

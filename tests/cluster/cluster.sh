@@ -348,9 +348,9 @@ munge_ok() { munge -n -S "$MUNGE_SOCK" 2>/dev/null | unmunge -S "$MUNGE_SOCK" >/
 munge_up() { pid_of "$MUNGE_PID" munged >/dev/null && munge_ok; }
 db_ok() { mysqladmin --defaults-file="$MY_CNF" ping >/dev/null 2>&1; }
 dbd_ok() { sacctmgr -n -P show cluster format=cluster >/dev/null 2>&1; }
-ctld_ok() { scontrol ping 2>/dev/null | grep -q 'is UP'; }
-ctld_primary_ok() { scontrol ping 2>/dev/null | grep -q '(primary) at .* is UP'; }
-ctld_backup_ok() { scontrol ping 2>/dev/null | grep -q '(backup) at .* is UP'; }
+ctld_ok() { grep -q 'is UP' <<<"$(scontrol ping 2>/dev/null)"; }
+ctld_primary_ok() { grep -q '(primary) at .* is UP' <<<"$(scontrol ping 2>/dev/null)"; }
+ctld_backup_ok() { grep -q '(backup) at .* is UP' <<<"$(scontrol ping 2>/dev/null)"; }
 
 # Node lines "name state" from the controller.
 node_states() { sinfo -h -N -o '%N %t' 2>/dev/null | sort -u; }
@@ -970,7 +970,7 @@ start_slurmds() {
 			printf '[cluster] ERROR: not all %d slurmd registered (timeout %ss):\n' "$NODE_COUNT" "$TIMEOUT" >&2
 			node_states | awk '$2 ~ /(\*|unk|down|inval|fail|boot|pow|~|#|%)/' >&2 || true
 			local bad
-			bad=$(node_states | awk '$2 ~ /(\*|unk|down|inval|fail|boot|pow|~|#|%)/ { print $1; exit }')
+			bad=$(node_states | awk '$2 ~ /(\*|unk|down|inval|fail|boot|pow|~|#|%)/ && !f { print $1; f = 1 }')
 			bad=${bad:-$(node_name 1)}
 			printf '[cluster] slurmd log: %s/slurmd-%s.log (last lines):\n' "$LOGDIR" "$bad" >&2
 			tail -n 25 "$LOGDIR/slurmd-$bad.log" >&2 || true
@@ -1103,7 +1103,7 @@ onboard() {
 	fi
 	# The gres/gpu TRES exists once slurmctld registered AccountingStorageTRES.
 	deadline=$(($(now_us) + TIMEOUT * 1000000))
-	until sacctmgr -n -P show tres type=gres name=gpu 2>/dev/null | grep -q gpu; do
+	until grep -q gpu <<<"$(sacctmgr -n -P show tres type=gres name=gpu 2>/dev/null)"; do
 		(($(now_us) < deadline)) || die "TRES gres/gpu never appeared in slurmdbd (log: $CTLD_LOG)"
 		sleep 0.2
 	done
@@ -1149,14 +1149,14 @@ demo_submit() { # demo_submit USER NAME PARTITION QOS NODES [sbatch args...]
 	info "submitted $name as $user: job $out"
 }
 
-job_field() { squeue -h -n "$1" -o "$2" 2>/dev/null | head -n 1; }
+job_field() { squeue -h -n "$1" -o "$2" 2>/dev/null | sed -n 1p; }
 
 demo_running_ok() {
 	local n
 	for n in "${DEMO_RUNNING[@]}"; do [[ $(job_field "$n" %T) == RUNNING ]] || return 1; done
 }
 
-demo_gone() { ! squeue -h -o %j | grep -q '^demo-'; }
+demo_gone() { ! grep -q '^demo-' <<<"$(squeue -h -o %j)"; }
 others_gone() { [ -z "$(squeue -h -w "${NODE_PREFIX}[1-6,8]" -o '%j' 2>/dev/null | grep -v '^demo-')" ]; }
 
 demo_ok() {
@@ -1281,7 +1281,7 @@ cmd_start() {
 		step_begin
 		# `add cluster` for an existing one says "already exists. Not adding."
 		# (exit 1), unlike accounts/users ("Nothing new added."): ask first.
-		if sacctmgr -n -P show cluster format=cluster | grep -qx "$CLUSTER_NAME"; then
+		if grep -qx "$CLUSTER_NAME" <<<"$(sacctmgr -n -P show cluster format=cluster)"; then
 			step_end cluster known
 		else
 			acct add cluster "$CLUSTER_NAME"

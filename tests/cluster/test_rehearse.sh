@@ -127,7 +127,7 @@ EOF
 overridden=1
 OC_CLUSTER_EXTRA_CONF="$tmp/extra.conf" "$CLUSTER_SH" start >"$tmp/out-start" 2>&1 ||
 	fail "could not restart the cluster with gpu not hidden"
-scontrol show partition gpu | grep -q 'Hidden=NO' || fail "the override did not take: $(scontrol show partition gpu)"
+grep -q 'Hidden=NO' <<<"$(scontrol show partition gpu)" || fail "the override did not take: $(scontrol show partition gpu)"
 rc=0
 "$OC_BIN" rehearse --cluster llm-poc --auto --only 'cfg-*' --report "$tmp/report2" --progress "$tmp/p2.json" \
 	--reset >"$tmp/out2" 2>&1 || rc=$?
@@ -138,7 +138,7 @@ grep -q 'Hidden=NO, expected YES' "$tmp/report2/report.md" || fail "report.md la
 ok "gpu not hidden: exit 1, cfg-gpu-hidden FAILs with \"$(grep -o 'gpu: Hidden=NO[^|]*' "$tmp/out2" | head -1)\""
 env -u OC_CLUSTER_EXTRA_CONF "$CLUSTER_SH" start --demo >"$tmp/out-restore" 2>&1 || fail "could not restore the cluster"
 overridden=0
-scontrol show partition gpu | grep -q 'Hidden=YES' || fail "gpu is not hidden again"
+grep -q 'Hidden=YES' <<<"$(scontrol show partition gpu)" || fail "gpu is not hidden again"
 ok "cluster restored"
 
 # --- 3. interrupted and resumed -----------------------------------------------

@@ -96,8 +96,8 @@ before=$(audit_lines)
 bg=$!
 wait_for 60 grep -q "PASS cw-drain" "$tmp/out.first"
 grep -q "PASS cw-reserve: reservation $name: nodes $node" "$tmp/out.first" || fail "no reservation line"
-scontrol show reservation "$name" | grep -q "Nodes=$node " || fail "no reservation $name on $node"
-sinfo -h -n "$node" -o '%T' | grep -qi 'drain' || fail "$node is not draining: $(sinfo -h -n "$node" -o '%T')"
+grep -q "Nodes=$node " <<<"$(scontrol show reservation "$name")" || fail "no reservation $name on $node"
+grep -qi 'drain' <<<"$(sinfo -h -n "$node" -o '%T')" || fail "$node is not draining: $(sinfo -h -n "$node" -o '%T')"
 sleep 3 # the wait step polls each second: it must not pass while the job runs
 [ "$(squeue -h -j "$job" -o %T)" = RUNNING ] || fail "job $job no longer runs"
 grep -q "cw-wait-jobs" "$tmp/out.first" && fail "the wait for the jobs ended while job $job runs"
@@ -109,7 +109,7 @@ bg=""
 [ "$rc" = 143 ] || fail "SIGTERM: exit $rc, not 143"
 grep -q "progress saved" "$tmp/out.first" || fail "no word of the saved progress"
 scontrol show reservation "$name" >/dev/null 2>&1 || fail "the reservation went with the stop"
-sinfo -h -n "$node" -o '%T' | grep -qi 'drain' || fail "the drain went with the stop"
+grep -qi 'drain' <<<"$(sinfo -h -n "$node" -o '%T')" || fail "the drain went with the stop"
 ok "SIGTERM during the wait: exit 143, progress saved, reservation and drain kept"
 
 # ---- 3. resumed: the job ends, the reboot, the end ---------------------------
@@ -140,7 +140,7 @@ for action in resv.create node.drain node.reboot resv.delete; do
 	ids=$(grep "\"action\":\"$action\"" "$tmp/audit" | grep '"phase":"intent"' | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
 	[ -n "$ids" ] || fail "no intent line for $action: $(cat "$tmp/audit")"
 	for id in $ids; do
-		grep "\"id\":\"$id\"" "$tmp/audit" | grep -q '"phase":"outcome".*"result":"ok"' ||
+		grep -q '"phase":"outcome".*"result":"ok"' <<<"$(grep "\"id\":\"$id\"" "$tmp/audit")" ||
 			fail "$action $id: no ok outcome line"
 	done
 done

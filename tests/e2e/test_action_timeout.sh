@@ -47,8 +47,8 @@ e2e_wait "^gpu-st-b300-12 +${st%%|*}" 20
 ok "the nodes view shows what happened"
 lines_after=$(wc -l <"$audit")
 [ $((lines_after - lines_before)) -eq 2 ] || fail "want an intent and an outcome line, got $((lines_after - lines_before))"
-tail -n 2 "$audit" | head -n 1 | grep -q '"phase":"intent"' || fail "audit intent line: $(tail -n 2 "$audit" | head -n 1)"
-tail -n 1 "$audit" | grep -q '"result":"unknown"' || fail "audit line: $(tail -n 1 "$audit")"
+grep -q '"phase":"intent"' <<<"$(tail -n 2 "$audit" | head -n 1)" || fail "audit intent line: $(tail -n 2 "$audit" | head -n 1)"
+grep -q '"result":"unknown"' <<<"$(tail -n 1 "$audit")" || fail "audit line: $(tail -n 1 "$audit")"
 ok "the action is audited as unknown"
 e2e_keys q
 e2e_wait 'EXIT=0' 5

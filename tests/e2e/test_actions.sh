@@ -54,7 +54,7 @@ e2e_wait "State=RESUME" 5
 e2e_keys Enter
 e2e_wait 'resumed 3 nodes' 20
 for n in 9 10 11; do
-	st=$(sinfo -h -n "gpu-st-b300-$n" -o %t | head -1)
+	st=$(sinfo -h -n "gpu-st-b300-$n" -o %t | sed -n 1p)
 	case $st in drain* | drng* | down*) fail "gpu-st-b300-$n is $st after resume" ;; esac
 done
 ok "resumed, sinfo agrees"
@@ -87,8 +87,8 @@ e2e_wait "scontrol create reservation ReservationName=e2e_maint_$$" 5
 # (the command wraps in the panel: its flags are checked with scontrol below)
 e2e_keys Enter
 e2e_wait "created reservation e2e_maint_$$ on gpu-st-b300-\[13-14\]" 20
-scontrol show res "e2e_maint_$$" | grep -q 'Flags=.*MAINT.*IGNORE_JOBS' || fail "scontrol: flags"
-scontrol show res "e2e_maint_$$" | grep -q 'Nodes=gpu-st-b300-\[13-14\]' || fail "scontrol: nodes"
+grep -q 'Flags=.*MAINT.*IGNORE_JOBS' <<<"$(scontrol show res "e2e_maint_$$")" || fail "scontrol: flags"
+grep -q 'Nodes=gpu-st-b300-\[13-14\]' <<<"$(scontrol show res "e2e_maint_$$")" || fail "scontrol: nodes"
 ok "reservation created with MAINT,IGNORE_JOBS on the two nodes"
 e2e_keys Escape
 e2e_keys 6

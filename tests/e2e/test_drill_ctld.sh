@@ -97,7 +97,7 @@ esac
 ok "nothing half-applied after the restart ($st)"
 lines_after=$(wc -l <"$audit")
 [ $((lines_after - lines_before)) -eq 2 ] || fail "want an intent and an outcome line, got $((lines_after - lines_before))"
-tail -n 2 "$audit" | head -n 1 | grep -q '"phase":"intent"' || fail "audit intent line: $(tail -n 2 "$audit" | head -n 1)"
+grep -q '"phase":"intent"' <<<"$(tail -n 2 "$audit" | head -n 1)" || fail "audit intent line: $(tail -n 2 "$audit" | head -n 1)"
 tail -n 1 "$audit" | python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); assert r["action"]=="node.drain" and r["result"]=="unknown", r' ||
 	fail "audit line: $(tail -n 1 "$audit")"
 ok "the in-flight action is audited ($(tail -n 1 "$audit" | grep -o '"result":"[a-z]*"'))"

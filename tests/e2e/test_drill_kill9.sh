@@ -139,7 +139,7 @@ JSON
 kill9_when_held sacctmgr onboard --cluster llm-poc --file "$tmp/team-k.json" --yes
 intent=$(no_outcome "$audit" onboard) || fail "no intent line for the onboarding"
 grep -q '"targets": "team-k9"' <<<"$intent" || fail "onboarding intent: $intent"
-sacctmgr -n -P show account team-k9 | grep -q . && fail "team-k9 was created although sacctmgr was held"
+grep -q . <<<"$(sacctmgr -n -P show account team-k9)" && fail "team-k9 was created although sacctmgr was held"
 ok "onboarding killed -9 in its first sacctmgr add: the intent is logged, no outcome, nothing created"
 
 cat >"$tmp/wal.json" <<'JSON'

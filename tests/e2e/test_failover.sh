@@ -22,7 +22,7 @@ e2e_cancel_on_exit "$name"
 e2e_on_exit "$cluster" start
 
 "$cluster" start --backup-ctld >"$work/start.log" 2>&1 || { cat "$work/start.log"; fail "cluster.sh start --backup-ctld"; }
-scontrol ping | grep -q '(backup) at oc-ctld2 is UP' || fail "no backup after start --backup-ctld: $(scontrol ping)"
+grep -q '(backup) at oc-ctld2 is UP' <<<"$(scontrol ping)" || fail "no backup after start --backup-ctld: $(scontrol ping)"
 
 # --once scheduler against scontrol ping, with each backend.
 once_ctl() { # LABEL EXPECT_REGEX_PRIMARY EXPECT_REGEX_BACKUP [XDG]
@@ -53,7 +53,7 @@ kill -9 "$pid"
 killed=$(date +%s)
 e2e_wait "ctld oc-ctld1 DOWN since [0-9:]+, oc-ctld2 in control since [0-9:]+" 60
 took=$(($(date +%s) - killed))
-scontrol ping | grep -q '(primary) at oc-ctld1 is DOWN' || fail "scontrol ping: $(scontrol ping)"
+grep -q '(primary) at oc-ctld1 is DOWN' <<<"$(scontrol ping)" || fail "scontrol ping: $(scontrol ping)"
 ok "the backup took over ${took}s after the primary was killed; the header says so"
 once_ctl "libslurm, primary killed" '^DOWN since ' '^in control since '
 XDG_CONFIG_HOME=$xdg once_ctl "CLI, primary killed" '^DOWN since ' '^in control since '
@@ -76,7 +76,7 @@ e2e_keys Enter
 e2e_drain_confirm "$node" "failover check"
 e2e_keys Enter
 e2e_wait "drained 1 node" 20
-scontrol show node "$node" | grep -q 'Reason=failover check' || fail "$node was not drained through the backup"
+grep -q 'Reason=failover check' <<<"$(scontrol show node "$node")" || fail "$node was not drained through the backup"
 ok "a drain from the console reached the backup controller"
 e2e_keys Escape
 

@@ -54,7 +54,7 @@ compare "backend cli" 0.0051
 
 # The table has sshare's columns.
 "$OC_BIN" --cluster llm-poc --once fairshare >"$work/table" || fail "--once fairshare (table) failed"
-head -1 "$work/table" | grep -Eq '^ACCOUNT +USER +RAWSHARES +NORMSHARES +RAWUSAGE +EFFECTVUSAGE +FAIRSHARE$' ||
+grep -Eq '^ACCOUNT +USER +RAWSHARES +NORMSHARES +RAWUSAGE +EFFECTVUSAGE +FAIRSHARE$' <<<"$(head -1 "$work/table")" ||
 	fail "fairshare table header: $(head -1 "$work/table")"
 grep -Eq '^team-a +alice +1 +0\.33333[0-9] ' "$work/table" || fail "no alice row: $(cat "$work/table")"
 ok "the table has sshare's columns"

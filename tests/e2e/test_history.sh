@@ -31,7 +31,7 @@ e2e_on_exit scontrol update nodename="$node" state=resume
 scontrol update nodename="$node" state=down reason="e2e history node_fail" || fail "cannot set $node down"
 # Ended, and slurmdbd has the whole record (a job that ends at once may
 # reach it as an end before its start: name and partition come after).
-ended() { sacct -n -X -P -j "$1" -o End,JobName,Partition | grep -q "^[0-9].*|$name-.*|large\$"; }
+ended() { grep -q "^[0-9].*|$name-.*|large\$" <<<"$(sacct -n -X -P -j "$1" -o End,JobName,Partition)"; }
 wait_cmd 30 ended "$jn"
 scontrol update nodename="$node" state=resume 2>/dev/null || true
 wait_cmd 30 ended "$j3"
@@ -46,7 +46,7 @@ e2e_on_exit scontrol update nodename="$dnode" state=resume
 scontrol update nodename="$dnode" state=drain reason="$dreason" || fail "cannot drain $dnode"
 wait_cmd 20 sh -c "sinfo -h -n $dnode -o %t | grep -q drain"
 scontrol update nodename="$dnode" state=resume || fail "cannot resume $dnode"
-ev_ended() { sacctmgr -n -P show event Event=Node Nodes="$dnode" Start=now-1hours Format=TimeEnd,Reason | grep -q "^[0-9].*|$dreason\$"; }
+ev_ended() { grep -q "^[0-9].*|$dreason\$" <<<"$(sacctmgr -n -P show event Event=Node Nodes="$dnode" Start=now-1hours Format=TimeEnd,Reason)"; }
 wait_cmd 30 ev_ended
 ok "drained and resumed $dnode"
 

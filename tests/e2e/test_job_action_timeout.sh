@@ -50,9 +50,9 @@ esac
 ok "all or nothing after recovery (job $job: ${st:-gone})"
 lines_after=$(wc -l <"$audit")
 [ $((lines_after - lines_before)) -eq 2 ] || fail "want an intent and an outcome line, got $((lines_after - lines_before))"
-tail -n 2 "$audit" | head -n 1 | grep -q '"phase":"intent"' || fail "audit intent line: $(tail -n 2 "$audit" | head -n 1)"
-tail -n 2 "$audit" | head -n 1 | grep -q '"job.cancel"' || fail "audit intent is not the cancel: $(tail -n 2 "$audit" | head -n 1)"
-tail -n 1 "$audit" | grep -q '"result":"unknown"' || fail "audit line: $(tail -n 1 "$audit")"
+grep -q '"phase":"intent"' <<<"$(tail -n 2 "$audit" | head -n 1)" || fail "audit intent line: $(tail -n 2 "$audit" | head -n 1)"
+grep -q '"job.cancel"' <<<"$(tail -n 2 "$audit" | head -n 1)" || fail "audit intent is not the cancel: $(tail -n 2 "$audit" | head -n 1)"
+grep -q '"result":"unknown"' <<<"$(tail -n 1 "$audit")" || fail "audit line: $(tail -n 1 "$audit")"
 ok "the job action is audited: intent, then outcome unknown"
 e2e_keys q
 e2e_wait 'EXIT=0' 5

@@ -47,7 +47,7 @@ e2e_wait "Size +9 nodes, [0-9]+ CPUs, 72 GPUs \(8 per node\)" 5
 ok "AssocGrpGRES explained with team-a's use, its limit and the 72 GPUs asked"
 # The priority factors: the partition's and the QoS's are fixed by the
 # weights (the age and fair-share ones move with time and usage).
-fac=$(sprio -h -j "$big" -o '%r|%P|%Q' | head -1)
+fac=$(sprio -h -j "$big" -o '%r|%P|%Q' | sed -n 1p)
 IFS='|' read -r fpart fp fq <<<"$fac"
 [ -n "$fp" ] || fail "sprio lists no factors for $big"
 e2e_wait "Factors +${fpart// /}: age [0-9]+, fairshare [0-9]+, jobsize [0-9]+, partition ${fp// /}, qos ${fq// /}," 15
@@ -67,7 +67,7 @@ arr=$(runuser -u alice -- sbatch --parsable -J "$name-a" -p large --qos large_qo
 	--mem=1G -a 1-3%1 --output="/tmp/$name-%A_%a.out" --wrap='srun -n1 true; srun -n1 sleep 600')
 [ -n "$arr" ] || fail "sbatch gave no job id"
 e2e_on_exit rm -f "/tmp/$name-${arr}_1.out"
-stepped() { sacct -n -P -j "${arr}_1" -o JobID,State | grep -q "^[0-9_]*\.1|RUNNING"; }
+stepped() { grep -q "^[0-9_]*\.1|RUNNING" <<<"$(sacct -n -P -j "${arr}_1" -o JobID,State)"; }
 wait_cmd 60 stepped
 task=$(squeue -h -j "${arr}_1" -o %A)
 out=$(scontrol --oneliner show job "$task" | grep -o 'StdOut=[^ ]*' | cut -d= -f2)

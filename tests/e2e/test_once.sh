@@ -78,7 +78,7 @@ for v in partitions queue nodes health quota reservations history events fairsha
 	[ "$rc" -eq "$want" ] || fail "--once $v --json: exit $rc, want $want: $(cat "$work/$v.err")"
 	[ "$(jqv "$v" '.schema + " " + .view + " " + .cluster')" = "opsconsole.once/1 $v llm-poc" ] ||
 		fail "$v: schema/view/cluster: $(jqv "$v" '[.schema, .view, .cluster] | tostring')"
-	jqv "$v" '.taken' | grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' ||
+	grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' <<<"$(jqv "$v" '.taken')" ||
 		fail "$v: taken is not ISO 8601 UTC: $(jqv "$v" .taken)"
 	[ "$(jqv "$v" '.rows | length')" -gt 0 ] || fail "$v: no rows"
 done
@@ -175,9 +175,9 @@ for acct in team-a team-b; do
 	[ "$got" = "$limited" ] || fail "$acct: $got jobs on a limit, squeue says $limited"
 	echo "   $acct: gres/gpu=$lim($used), $limited job(s) pending on a limit"
 done
-jqv quota '.rows[] | select(.account == "bench") | .findings[]' | grep -qx no_gpu_limit ||
+grep -qx no_gpu_limit <<<"$(jqv quota '.rows[] | select(.account == "bench") | .findings[]')" ||
 	fail "bench is not flagged without a GPU limit"
-jqv quota '.rows[] | select(.account == "team-a") | .findings[]' | grep -qx jobs_on_limit ||
+grep -qx jobs_on_limit <<<"$(jqv quota '.rows[] | select(.account == "team-a") | .findings[]')" ||
 	fail "team-a's job pending on AssocGrpGRES is not a finding"
 ok "quota: team-a and team-b GPU use and limits match scontrol show assoc_mgr; bench flagged"
 
@@ -205,7 +205,7 @@ for v in partitions queue nodes health quota reservations history events fairsha
 		fail "--once $v: the table has bytes other than printable ASCII: $(LC_ALL=C grep -n '[^ -~]' "$work/t_$v.out" | cat -v | head -3)"
 	fi
 done
-head -1 "$work/t_partitions.out" | grep -Eq '^PARTITION +AVAIL +TIMELIMIT +NODES' || fail "partitions header: $(head -1 "$work/t_partitions.out")"
+grep -Eq '^PARTITION +AVAIL +TIMELIMIT +NODES' <<<"$(head -1 "$work/t_partitions.out")" || fail "partitions header: $(head -1 "$work/t_partitions.out")"
 grep -Eq '^normal\* +up ' "$work/t_partitions.out" || fail "no default partition line"
 grep -Eq "^health check +$node7 +drain +root .*$reason7\$" "$work/t_health.out" || fail "health table: $(cat "$work/t_health.out")"
 grep -Eq '^bench +0/NONE +no GPU limit!' "$work/t_quota.out" || fail "quota table: $(cat "$work/t_quota.out")"
@@ -264,8 +264,8 @@ wait_cmd 30 bash -c "! kill -0 $dbd"
 once nodbd --once quota --json
 [ "$rc" -eq 1 ] || fail "quota with slurmdbd down: exit $rc, want 1 (the demo's findings): $(cat "$work/nodbd.err")"
 shape nodbd
-jqv nodbd '.warnings[0]' | grep -q 'slurmdbd unreachable' || fail "no slurmdbd warning: $(jqv nodbd .warnings)"
-jqv nodbd '.accounting.dbd_error' | grep -q 'slurmdbd unreachable' || fail "no dbd_error: $(jqv nodbd .accounting)"
+grep -q 'slurmdbd unreachable' <<<"$(jqv nodbd '.warnings[0]')" || fail "no slurmdbd warning: $(jqv nodbd .warnings)"
+grep -q 'slurmdbd unreachable' <<<"$(jqv nodbd '.accounting.dbd_error')" || fail "no dbd_error: $(jqv nodbd .accounting)"
 grep -q 'warning: slurmdbd unreachable' "$work/nodbd.err" || fail "no warning on stderr: $(cat "$work/nodbd.err")"
 [ "$(jqv nodbd '.rows[] | select(.account == "team-a") | .gpu_limit')" = 64 ] || fail "team-a's limit lost with slurmdbd down"
 "$src/tests/cluster/cluster.sh" start >/dev/null

@@ -48,7 +48,7 @@ e2e_keys Escape     # back to the form
 e2e_wait_gone 'Confirm: Drain nodes' 5
 e2e_keys Escape
 e2e_wait_gone 'Drain nodes' 5
-sinfo -h -n "$node" -o %t | grep -q drain && fail "$node was drained"
+grep -q drain <<<"$(sinfo -h -n "$node" -o %t)" && fail "$node was drained"
 
 # The node's panel: what clustermgtd did to it, newest first.
 e2e_keys Enter

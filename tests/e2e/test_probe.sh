@@ -71,10 +71,10 @@ e2e_wait 'Probes: 3 nodes' 5
 e2e_wait 'Probes: 3 nodes, 3 done, 1 with problems' 30
 e2e_wait 'GPU COUNT +GPU TEMP +XID' 2
 for n in 10 12; do
-	e2e_line "  gpu-st-b300-$n " | grep -Eq "done .* 8 OK +41 OK +OK" ||
+	grep -Eq "done .* 8 OK +41 OK +OK" <<<"$(e2e_line "  gpu-st-b300-$n ")" ||
 		fail "gpu-st-b300-$n: not 8 OK / 41 OK / OK: $(e2e_line "gpu-st-b300-$n ")"
 done
-e2e_line "! $bad " | grep -Eq "done .* 7 FAIL +41 OK +OK" || fail "$bad: not 7 FAIL: $(e2e_line "$bad ")"
+grep -Eq "done .* 7 FAIL +41 OK +OK" <<<"$(e2e_line "! $bad ")" || fail "$bad: not 7 FAIL: $(e2e_line "$bad ")"
 ok "three nodes probed over SSH: $bad 7 FAIL, the others 8 OK"
 
 # Drain the failing node from its result: the reason is made for it.
@@ -122,7 +122,7 @@ start=$SECONDS
 e2e_keys p
 e2e_wait 'Probes: 2 nodes' 5
 e2e_wait '  gpu-st-b300-14 +done' 15
-e2e_line 'gpu-st-b300-13 ' | grep -q 'running' || fail "gpu-st-b300-13 is not running: $(e2e_line 'gpu-st-b300-13 ')"
+grep -q 'running' <<<"$(e2e_line 'gpu-st-b300-13 ')" || fail "gpu-st-b300-13 is not running: $(e2e_line 'gpu-st-b300-13 ')"
 e2e_keys Down
 e2e_wait 'gpu-st-b300-14: done' 2
 e2e_keys Up

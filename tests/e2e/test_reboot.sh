@@ -51,7 +51,7 @@ boot_after=$(scontrol show node "$idle" | sed -n 's/.*BootTime=\([^ ]*\).*/\1/p'
 pid_after=$(cat "$OC_CLUSTER_DIR/run/slurmd-$idle.pid")
 [ "$boot_after" != "$boot_before" ] || fail "BootTime did not move ($boot_before)"
 [ "$pid_after" != "$pid_before" ] || fail "slurmd was not restarted (pid $pid_before)"
-st=$(sinfo -h -n "$idle" -o %t | head -1)
+st=$(sinfo -h -n "$idle" -o %t | sed -n 1p)
 case $st in idle | maint) ;; *) fail "$idle is $st after the reboot" ;; esac
 ok "$idle rebooted: BootTime $boot_before -> $boot_after, slurmd $pid_before -> $pid_after, $st"
 tail -n +"$((lines_before + 1))" "$audit" >"$OC_CLUSTER_DIR/reboot-audit.$$"
@@ -74,7 +74,7 @@ e2e_keys BTab BTab C-u
 e2e_type now
 e2e_keys Enter
 e2e_wait "refused, nothing sent: $busy: runs jobs" 5
-scontrol show node "$busy" | grep -q 'REBOOT' && fail "$busy has a reboot flag after a refusal"
+grep -q 'REBOOT' <<<"$(scontrol show node "$busy")" && fail "$busy has a reboot flag after a refusal"
 ok "a reboot now of a node that runs a job is refused, nothing sent"
 e2e_keys Escape
 e2e_wait_gone 'Reboot nodes' 5
@@ -87,7 +87,7 @@ e2e_wait 'Confirm: Reboot nodes' 5
 e2e_wait "Running jobs \(ASAP lets them finish\)" 5
 e2e_keys Enter
 e2e_wait "$busy: reboot requested: ASAP, once its jobs end" 30
-scontrol show node "$busy" | grep -q 'REBOOT_REQUESTED' || fail "$busy: $(scontrol show node "$busy" | grep State)"
+grep -q 'REBOOT_REQUESTED' <<<"$(scontrol show node "$busy")" || fail "$busy: $(scontrol show node "$busy" | grep State)"
 [ "$(squeue -h -j "$busy_job" -o %T)" = RUNNING ] || fail "job $busy_job is no longer running"
 ok "ASAP: $busy REBOOT_REQUESTED, job $busy_job still running"
 e2e_keys Escape
@@ -102,8 +102,8 @@ e2e_wait 'Confirm: Cancel a reboot' 5
 e2e_wait "scontrol cancel_reboot $busy" 5
 e2e_keys Enter
 e2e_wait "reboot cancelled 1 node: $busy" 30
-scontrol show node "$busy" | grep -q 'REBOOT' && fail "$busy still has a reboot flag"
-scontrol show node "$busy" | grep -q 'State=[A-Z]*+DRAIN' && fail "$busy is still drained"
+grep -q 'REBOOT' <<<"$(scontrol show node "$busy")" && fail "$busy still has a reboot flag"
+grep -q 'State=[A-Z]*+DRAIN' <<<"$(scontrol show node "$busy")" && fail "$busy is still drained"
 [ "$(squeue -h -j "$busy_job" -o %T)" = RUNNING ] || fail "job $busy_job is no longer running"
 ok ":cancelreboot: $busy has no reboot requested and is not drained; its job runs on"
 e2e_check_cli_ran

@@ -66,13 +66,13 @@ e2e_keys Enter
 e2e_wait 'Confirm: Resume nodes' 5
 e2e_keys Enter
 e2e_wait 'resumed 1 node' 30
-st=$(sinfo -h -n "$node" -o %t | head -1)
+st=$(sinfo -h -n "$node" -o %t | sed -n 1p)
 case $st in drain* | drng* | down*) fail "$node is $st after the remote resume" ;; esac
 ok "resumed over SSH, sinfo agrees ($st)"
 e2e_keys Escape
 lines_after=$(wc -l <"$audit")
 [ "$((lines_after - lines_before))" -eq 4 ] || fail "audit: $((lines_after - lines_before)) new lines, want 4 (intent and outcome of 2 applies)"
-tail -n 4 "$audit" | grep -q '"node.drain"' || fail "audit: no node.drain line"
+grep -q '"node.drain"' <<<"$(tail -n 4 "$audit")" || fail "audit: no node.drain line"
 ok "both applies audited"
 
 # sshd gone mid-session: the stale banner, keys still answer.

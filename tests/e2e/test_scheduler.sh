@@ -100,8 +100,8 @@ since_after=$(sdiag | sed -n 's/^Data since.*(\([0-9]*\))$/\1/p')
 	fail "sdiag's Data since did not move: $since_before then $since_after"
 lines_after=$(wc -l <"$audit")
 [ $((lines_after - lines_before)) -eq 2 ] || fail "want an intent and an outcome line, got $((lines_after - lines_before))"
-tail -n 2 "$audit" | head -n 1 | grep -q '"scheduler.reset"' || fail "audit intent: $(tail -n 2 "$audit" | head -n 1)"
-tail -n 1 "$audit" | grep -q '"result":"ok"' || fail "audit outcome: $(tail -n 1 "$audit")"
+grep -q '"scheduler.reset"' <<<"$(tail -n 2 "$audit" | head -n 1)" || fail "audit intent: $(tail -n 2 "$audit" | head -n 1)"
+grep -q '"result":"ok"' <<<"$(tail -n 1 "$audit")" || fail "audit outcome: $(tail -n 1 "$audit")"
 ok "reset confirmed and applied: sdiag's counters start at $since_after, intent and outcome audited"
 e2e_keys Escape
 e2e_keys q

@@ -13,12 +13,12 @@ snap=$work/llm-poc.jsonl
 out=$("$OC_BIN" --cluster llm-poc --record "$snap" </dev/null) || fail "--record failed"
 grep -q "^recorded $snap: 16 nodes, [0-9]* partitions, [0-9]* jobs" <<<"$out" || fail "--record said: $out"
 [[ ! -e $snap.tmp ]] || fail "--record left its temporary file"
-head -1 "$snap" | grep -q '"schema":"opsconsole.snapshot/1"' || fail "no snapshot header"
+grep -q '"schema":"opsconsole.snapshot/1"' <<<"$(head -1 "$snap")" || fail "no snapshot header"
 recorded=$(grep -c '"t":"job"' "$snap")
 live=$(squeue --all -h -t all -o %i | wc -l)
 ((recorded > 0 && recorded == live)) || fail "recorded $recorded jobs, squeue lists $live"
 ok "--record: 16 nodes and the $recorded jobs squeue lists"
-running=$(squeue -h -t R -o '%i %N' | head -1)
+running=$(squeue -h -t R -o '%i %N' | sed -n 1p)
 jobid=${running%% *}
 [[ -n $jobid ]] || fail "the demo has no running job"
 

@@ -20,12 +20,12 @@ e2e_wait 'quit +quit the console' 5
 ok "? lists actions with their keys"
 e2e_keys Escape
 e2e_wait '^normal\* +up ' 5
-e2e_capture_escapes | grep -q $'\e\\[[0-9;]*3[0-7]m\|\e\\[[0-9;]*4[0-7]m' || fail "default theme should use colours"
+grep -q $'\e\\[[0-9;]*3[0-7]m\|\e\\[[0-9;]*4[0-7]m' <<<"$(e2e_capture_escapes)" || fail "default theme should use colours"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 E2E_ENV=NO_COLOR=1 e2e_start 80x24 --cluster llm-poc
 e2e_wait '^normal\* +up ' 15
-e2e_capture_escapes | grep -q $'\e\\[[0-9;]*3[0-7]m\|\e\\[[0-9;]*4[0-7]m' && fail "NO_COLOR: colour escapes on screen"
+grep -q $'\e\\[[0-9;]*3[0-7]m\|\e\\[[0-9;]*4[0-7]m' <<<"$(e2e_capture_escapes)" && fail "NO_COLOR: colour escapes on screen"
 ok "NO_COLOR: no colours"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
@@ -64,7 +64,7 @@ e2e_wait 'EXIT=0' 5
 # TERM=vt100: no colours, the views draw.
 E2E_TERM=vt100 e2e_start 80x24 --cluster llm-poc
 e2e_wait '^normal\* +up ' 15
-e2e_capture_escapes | grep -q $'\e\\[[0-9;]*3[0-7]m\|\e\\[[0-9;]*4[0-7]m' && fail "vt100: colour escapes on screen"
+grep -q $'\e\\[[0-9;]*3[0-7]m\|\e\\[[0-9;]*4[0-7]m' <<<"$(e2e_capture_escapes)" && fail "vt100: colour escapes on screen"
 e2e_keys 4
 e2e_wait '^ok [0-9]+' 5
 ok "TERM=vt100 draws, without colours"
@@ -83,8 +83,8 @@ E2E_LANG=C e2e_start 80x24 --cluster llm-poc --view nodes
 e2e_wait '^gpu-st-b300-1 ' 15
 e2e_keys d
 e2e_wait 'Drain nodes' 5
-e2e_capture_escapes | grep -q $'\x0e[xqlk]' || fail "C locale: no ACS line drawing in the form's border"
-e2e_capture_escapes | grep -q '│' && fail "C locale: UTF-8 box characters sent"
+grep -q $'\x0e[xqlk]' <<<"$(e2e_capture_escapes)" || fail "C locale: no ACS line drawing in the form's border"
+grep -q '│' <<<"$(e2e_capture_escapes)" && fail "C locale: UTF-8 box characters sent"
 e2e_keys Escape
 e2e_wait 'cancelled, nothing changed' 5
 ok "LANG=C: borders drawn with ACS"

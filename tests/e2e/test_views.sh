@@ -10,7 +10,7 @@ e2e_wait '^PARTITION +AVAIL' 15
 for p in debug 'normal\*' large exclusive; do
 	e2e_wait "^$p +up " 10
 done
-e2e_capture | grep -Eq '^gpu ' && fail "hidden partition gpu listed without H"
+grep -Eq '^gpu ' <<<"$(e2e_capture)" && fail "hidden partition gpu listed without H"
 ok "partitions view lists debug normal large exclusive, not gpu"
 
 # GPUs per partition: total is 8 per node, as slurm.conf says.

@@ -101,7 +101,7 @@ alive() {
 # title_is_ours PID: the process is a live sshd serving DIR/sshd_config.
 title_is_ours() {
 	alive "$1" || return 1
-	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "-f $CONFIG " || return 1
+	grep -qF -- "-f $CONFIG " <<<"$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)" || return 1
 }
 
 # running: the pid of our server when it runs.
@@ -116,7 +116,7 @@ running() {
 # answers: the port gives an SSH banner within 2 s.
 answers() {
 	# shellcheck disable=SC2016 # $1 is the inner shell's
-	timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" && head -c 4 <&3' _ "$PORT" 2>/dev/null | grep -q '^SSH-'
+	grep -q '^SSH-' <<<"$(timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" && head -c 4 <&3' _ "$PORT" 2>/dev/null)"
 }
 
 # our_pids: the server, every process with a TCP socket whose local end
