@@ -146,7 +146,10 @@ static void rpc_rows(struct rows *r, const char *group, const struct oc_rpc_stat
 }
 
 /* One row per controller: "oc-ctld1 (primary) 127.0.0.1", "in control
- * since 06:01:12". */
+ * since 06:01:12". A backup slurmdbd listens only while it serves (it
+ * watches the primary and takes over when that stops answering): in
+ * standby it cannot answer a ping, which is not a fault while the primary
+ * answers; a backup that answers while the primary does not serves. */
 static void ctl_rows(struct rows *r, const char *group, const struct oc_controllers *c, const struct oc_ctld *v,
 		     int n, bool dbd, time_t now)
 {
@@ -164,10 +167,17 @@ static void ctl_rows(struct rows *r, const char *group, const struct oc_controll
 		if (!x)
 			return;
 		const char *what = e->state == OC_CTLD_UP ? "answers" : e->state == OC_CTLD_DOWN ? "DOWN" : "unknown";
+		bool dbd_primary_up = dbd && n > 0 && v[0].state == OC_CTLD_UP;
+		bool dbd_standby = dbd && i > 0 && e->state == OC_CTLD_DOWN && dbd_primary_up;
+		bool dbd_serving = dbd && i > 0 && e->state == OC_CTLD_UP && n > 0 && v[0].state == OC_CTLD_DOWN;
 		if (!dbd && e->in_control)
 			what = "in control";
 		else if (!dbd && e->state == OC_CTLD_UP && c->in_control >= 0)
 			what = "standby";
+		else if (dbd_standby)
+			what = "not listening";
+		else if (dbd_serving)
+			what = "serves";
 		oc_ctl_when(e->since, now, when, sizeof(when));
 		if (e->state == OC_CTLD_UNKNOWN)
 			snprintf(x->value, sizeof(x->value), "unknown");
@@ -177,12 +187,21 @@ static void ctl_rows(struct rows *r, const char *group, const struct oc_controll
 			size_t l = strlen(x->value);
 			snprintf(x->value + l, sizeof(x->value) - l, "  at %.40s", e->addr);
 		}
-		if (e->state == OC_CTLD_DOWN) {
+		if (dbd_standby) {
+			snprintf(x->note, sizeof(x->note), "standby: a backup slurmdbd listens only once the primary fails");
+		} else if (dbd_serving) {
 			x->unusual = true;
+			snprintf(x->note, sizeof(x->note), "the backup serves: the primary does not answer");
+		} else if (e->state == OC_CTLD_DOWN) {
+			x->unusual = true;
+			bool other_up = false;
+			for (int j = 0; j < n; j++)
+				other_up |= j != i && v[j].state == OC_CTLD_UP;
 			snprintf(x->note, sizeof(x->note), "%s",
-				 dbd	? "does not answer"
-				 : i	? "does not answer: no backup if the one in control fails"
-					: "does not answer; the backup serves if it took over");
+				 dbd && i == 0 && other_up ? "does not answer; the backup serves"
+				 : dbd			   ? "does not answer"
+				 : i			   ? "does not answer: no backup if the one in control fails"
+							   : "does not answer; the backup serves if it took over");
 		} else if (e->state == OC_CTLD_UNKNOWN) {
 			snprintf(x->note, sizeof(x->note), "%s",
 				 c->error[0] ? c->error

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cluster/cluster.sh - start/stop a private, real Slurm cluster "llm-poc"
 #
-#   cluster.sh start  [--demo] [--backup-ctld] [--cloud-nodes] [--no-accounting] [--dir DIR] [--conf-override KEY=VALUE ...]
+#   cluster.sh start  [--demo] [--backup-ctld] [--backup-dbd] [--cloud-nodes] [--no-accounting] [--dir DIR] [--conf-override KEY=VALUE ...]
 #   cluster.sh stop   [--dir DIR]
 #   cluster.sh kill   [--dir DIR]      # SIGKILL every process of it (a crash)
 #   cluster.sh status [--dir DIR]
@@ -78,7 +78,7 @@ fmt_ms() { local us=$1; printf '%d.%03ds' "$((us / 1000000))" "$(((us / 1000) % 
 
 usage() {
 	cat <<'EOF'
-usage: cluster.sh start  [--demo] [--backup-ctld] [--cloud-nodes] [--no-accounting] [--dir DIR] [--conf-override KEY=VALUE ...]
+usage: cluster.sh start  [--demo] [--backup-ctld] [--backup-dbd] [--cloud-nodes] [--no-accounting] [--dir DIR] [--conf-override KEY=VALUE ...]
        cluster.sh stop   [--dir DIR]
        cluster.sh kill   [--dir DIR]      # SIGKILL everything (a crash)
        cluster.sh status [--dir DIR]
@@ -90,6 +90,10 @@ environment: OC_CLUSTER_DIR, OC_CTLD_PORT (16817), OC_DBD_PORT (16819),
 --backup-ctld: two SlurmctldHost, oc-ctld1 (127.0.0.1) and oc-ctld2
   (127.0.0.2), each slurmctld in its own UTS and mount namespace;
   SlurmctldTimeout=10. A start without it goes back to one controller.
+--backup-dbd: a backup slurmdbd (DbdBackupHost=oc-dbd2) in its own network
+  and UTS namespace, reached at 10.250.x.2 (AccountingStorageBackupHost);
+  it takes over when the primary stops answering. A start without it
+  stops it.
 --no-accounting: AccountingStorageType=accounting_storage/none, as an AWS
   PCS cluster without accounting: slurmdbd and MariaDB are stopped, no
   sacctmgr step runs (not with --demo). A start without it goes back.
@@ -106,6 +110,7 @@ shift
 DIR=${OC_CLUSTER_DIR:-$REPO_ROOT/build/cluster}
 WANT_DEMO=0
 WANT_BACKUP=0
+WANT_DBD_BACKUP=0
 WANT_CLOUD=0
 WANT_NOACCT=0
 OVERRIDES=()
@@ -115,6 +120,7 @@ while (($#)); do
 	--dir=*) DIR=${1#--dir=}; shift ;;
 	--demo) WANT_DEMO=1; shift ;;
 	--backup-ctld) WANT_BACKUP=1; shift ;;
+	--backup-dbd) WANT_DBD_BACKUP=1; shift ;;
 	--cloud-nodes) WANT_CLOUD=1; shift ;;
 	--no-accounting) WANT_NOACCT=1; shift ;;
 	--conf-override)
@@ -128,6 +134,7 @@ done
 for o in "${OVERRIDES[@]}"; do
 	[[ $o == *=* ]] || die "--conf-override expects KEY=VALUE, got: $o"
 done
+((WANT_NOACCT && WANT_DBD_BACKUP)) && die "--backup-dbd needs accounting: not with --no-accounting"
 ((WANT_NOACCT && WANT_DEMO)) && die "--demo needs accounting (its jobs name accounts and QoS): not with --no-accounting"
 case $CMD in
 start | stop | kill | status | env | demo) ;;
@@ -171,6 +178,21 @@ CTLD2_DIR=$DIR/ctld2
 CTLD2_PID=$CTLD2_DIR/run/slurmctld.pid
 CTLD2_LOG=$CTLD2_DIR/log/slurmctld.log
 CTLD_HOSTS=$ETC/hosts
+# The backup slurmdbd (--backup-dbd). slurmdbd listens on every address of
+# its host at DbdPort, so a second one on this machine needs a network of
+# its own: a network namespace joined to ours by a veth pair, a /30 out of
+# 10.250.0.0/16 picked by DbdPort (two clusters on other ports do not
+# meet). Inside it is oc-dbd2 (its own UTS namespace), at DBD2_IP; it
+# watches the primary at DBD2_HOST_IP, our end of the pair, and reaches
+# MariaDB over its Unix socket (the file system is shared).
+DBD2_DIR=$DIR/dbd2
+DBD2_CONF=$DBD2_DIR/slurmdbd.conf
+DBD2_PID=$DBD2_DIR/slurmdbd.pid
+DBD2_LOG=$LOGDIR/slurmdbd-backup.log
+DBD2_NS=ocdbd-$DBD_PORT
+DBD2_VETH=od${DBD_PORT}
+DBD2_HOST_IP=10.250.$((DBD_PORT / 64 % 256)).$((DBD_PORT % 64 * 4 + 1))
+DBD2_IP=10.250.$((DBD_PORT / 64 % 256)).$((DBD_PORT % 64 * 4 + 2))
 PROFILE_DIR=${XDG_CONFIG_HOME:-$HOME/.config}/opsconsole/clusters
 PROFILE=$PROFILE_DIR/$CLUSTER_NAME.json
 
@@ -348,6 +370,16 @@ munge_ok() { munge -n -S "$MUNGE_SOCK" 2>/dev/null | unmunge -S "$MUNGE_SOCK" >/
 munge_up() { pid_of "$MUNGE_PID" munged >/dev/null && munge_ok; }
 db_ok() { mysqladmin --defaults-file="$MY_CNF" ping >/dev/null 2>&1; }
 dbd_ok() { sacctmgr -n -P show cluster format=cluster >/dev/null 2>&1; }
+# With a backup slurmdbd, sacctmgr is answered by whichever serves: the
+# primary is up when its process lives and its port takes connections.
+dbd_port_open() { timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"' _ "$DBD_PORT" 2>/dev/null; }
+dbd_primary_ok() {
+	if ((WANT_DBD_BACKUP)); then
+		pid_of "$DBD_PID" slurmdbd >/dev/null && dbd_port_open && dbd_ok
+	else
+		dbd_ok
+	fi
+}
 ctld_ok() { grep -q 'is UP' <<<"$(scontrol ping 2>/dev/null)"; }
 ctld_primary_ok() { grep -q '(primary) at .* is UP' <<<"$(scontrol ping 2>/dev/null)"; }
 ctld_backup_ok() { grep -q '(backup) at .* is UP' <<<"$(scontrol ping 2>/dev/null)"; }
@@ -391,6 +423,18 @@ ctld_hosts_conf() {
 			"CommunicationParameters=NoCtldInAddrAny" "SlurmctldTimeout=10"
 	else
 		printf '%s\n' "SlurmctldHost=localhost(127.0.0.1)"
+	fi
+}
+
+# The slurmdbd hosts. With --backup-dbd the primary is reached at our end
+# of the veth pair: slurmdbd keeps the address slurmctld registered from
+# (the connection's) as the cluster's control host and sends updates
+# there, and 127.0.0.1 in the backup's namespace is not this machine.
+dbd_hosts_conf() {
+	if ((WANT_DBD_BACKUP)); then
+		printf '%s\n' "AccountingStorageHost=$DBD2_HOST_IP" "AccountingStorageBackupHost=$DBD2_IP"
+	else
+		printf '%s\n' "AccountingStorageHost=localhost"
 	fi
 }
 
@@ -460,7 +504,7 @@ RebootProgram=$DIR/ops/reboot-node.sh
 
 # ---- accounting ----
 AccountingStorageType=accounting_storage/slurmdbd
-AccountingStorageHost=localhost
+$(dbd_hosts_conf)
 AccountingStoragePort=$DBD_PORT
 # Surprise: connections to slurmdbd (slurmctld, sacctmgr, sacct) do NOT use
 # AuthInfo's socket but AccountingStoragePass (documented as "alternate
@@ -626,6 +670,31 @@ StorageUser=$DB_USER
 StoragePass=$DB_PASS
 StorageLoc=slurm_acct_db
 EOF
+	# The backup's own: it finds it next to its SLURM_CONF (DBD2_DIR).
+	if ((WANT_DBD_BACKUP)); then
+		mkdir -p "$DBD2_DIR"
+		ln -sfn "$CONF" "$DBD2_DIR/slurm.conf"
+		write_if_changed "$DBD2_CONF" 0600 <<EOF || true
+# Generated by tests/cluster/cluster.sh: the backup slurmdbd (--backup-dbd).
+AuthType=auth/munge
+AuthInfo=socket=$MUNGE_SOCK
+DbdHost=localhost
+DbdAddr=$DBD2_HOST_IP
+DbdBackupHost=oc-dbd2
+DbdPort=$DBD_PORT
+SlurmUser=root
+DebugLevel=info
+LogFile=$DBD2_LOG
+PidFile=$DBD2_PID
+MessageTimeout=10
+StorageType=accounting_storage/mysql
+StorageHost=localhost
+StoragePort=$DB_PORT
+StorageUser=$DB_USER
+StoragePass=$DB_PASS
+StorageLoc=slurm_acct_db
+EOF
+	fi
 	# Health scripts of runbook 8-5, reduced to "healthy": there is no GPU.
 	local s
 	for s in periodic-check prolog-gpu-quick epilog-on-failure; do
@@ -871,7 +940,7 @@ $(tail -n 20 "$log")"
 start_slurmdbd() {
 	step_begin
 	# slurmdbd finds slurmdbd.conf next to $SLURM_CONF.
-	start_daemon slurmdbd "$DBD_PID" "$DBD_LOG" dbd_ok slurmdbd
+	start_daemon slurmdbd "$DBD_PID" "$DBD_LOG" dbd_primary_ok slurmdbd
 }
 
 stop_pidfile() { # stop_pidfile PIDFILE COMM
@@ -938,6 +1007,48 @@ stop_cloud_slurmds() {
 	for ((i = 1; i <= CLOUD_COUNT; i++)); do
 		stop_pidfile "$RUNDIR/slurmd-$CLOUD_PREFIX$i.pid" slurmd
 	done
+}
+
+# The backup slurmdbd (--backup-dbd) in its namespaces: the network one
+# (made here when missing), its own UTS one (host name oc-dbd2, which
+# DbdBackupHost names). In standby it does not listen; it connects to the
+# primary every second and takes control when it cannot.
+dbd2_net_up() {
+	if ! grep -q -- "^$DBD2_NS\( \|\$\)" <<<"$(ip netns list)"; then
+		ip link del "${DBD2_VETH}a" 2>/dev/null || true
+		ip netns add "$DBD2_NS" &&
+			ip link add "${DBD2_VETH}a" type veth peer name "${DBD2_VETH}b" &&
+			ip link set "${DBD2_VETH}b" netns "$DBD2_NS" &&
+			ip addr add "$DBD2_HOST_IP/30" dev "${DBD2_VETH}a" &&
+			ip link set "${DBD2_VETH}a" up &&
+			ip netns exec "$DBD2_NS" ip addr add "$DBD2_IP/30" dev "${DBD2_VETH}b" &&
+			ip netns exec "$DBD2_NS" ip link set "${DBD2_VETH}b" up &&
+			ip netns exec "$DBD2_NS" ip link set lo up ||
+			die "could not make the backup slurmdbd's network namespace $DBD2_NS (ip netns, veth)"
+	fi
+}
+
+dbd2_net_down() {
+	command -v ip >/dev/null 2>&1 || return 0
+	ip link del "${DBD2_VETH}a" 2>/dev/null || true
+	ip netns del "$DBD2_NS" 2>/dev/null || true
+}
+
+# Standby: alive, and its log says it waits in the background.
+dbd2_ok() { pid_of "$DBD2_PID" slurmdbd >/dev/null && grep -q 'running in background mode\|Taking Control' "$DBD2_LOG" 2>/dev/null; }
+
+start_backup_dbd() {
+	step_begin
+	dbd2_net_up
+	# shellcheck disable=SC2016 # $@ belongs to the inner sh
+	start_daemon slurmdbd "$DBD2_PID" "$DBD2_LOG" dbd2_ok \
+		env SLURM_CONF="$DBD2_DIR/slurm.conf" MYSQL_UNIX_PORT="$MY_SOCK" \
+		ip netns exec "$DBD2_NS" unshare -u sh -c 'hostname oc-dbd2 && exec "$@"' sh slurmdbd
+}
+
+stop_backup_dbd() {
+	stop_pidfile "$DBD2_PID" slurmdbd
+	dbd2_net_down
 }
 
 # A backup left running by an earlier --backup-ctld start: stopped when the
@@ -1270,6 +1381,7 @@ cmd_start() {
 	if ((WANT_NOACCT)); then
 		# No accounting at all: what slurmctld cannot reach is not there.
 		stop_pidfile "$DBD_PID" slurmdbd
+		stop_backup_dbd
 		stop_pidfile "$MY_PID" mariadbd
 	else
 		start_mariadb
@@ -1277,7 +1389,13 @@ cmd_start() {
 			info "slurmdbd.conf changed: restarting slurmdbd"
 			stop_pidfile "$DBD_PID" slurmdbd
 		fi
+		# The primary is reached over the veth pair (dbd_hosts_conf).
+		if ((WANT_DBD_BACKUP)); then
+			command -v ip >/dev/null 2>&1 || die "--backup-dbd needs ip (iproute2)"
+			dbd2_net_up
+		fi
 		start_slurmdbd
+		if ((WANT_DBD_BACKUP)); then start_backup_dbd; else stop_backup_dbd; fi
 		step_begin
 		# `add cluster` for an existing one says "already exists. Not adding."
 		# (exit 1), unlike accounts/users ("Nothing new added."): ask first.
@@ -1334,7 +1452,8 @@ cmd_stop() {
 	mapfile -t pids < <(cluster_pids)
 	if ((${#pids[@]})); then kill_wait KILL 5 "${pids[@]}"; fi
 	mapfile -t left < <(cluster_pids)
-	rm -f "$RUNDIR"/*.pid "$MY_PID" "$MY_SOCK" "$MUNGE_PID" 2>/dev/null || true
+	rm -f "$RUNDIR"/*.pid "$MY_PID" "$MY_SOCK" "$MUNGE_PID" "$DBD2_PID" 2>/dev/null || true
+	dbd2_net_down
 	if ((${#left[@]})); then
 		warn "processes still alive: ${left[*]}"
 		ps -o pid,user,cmd -p "$(
@@ -1357,6 +1476,7 @@ cmd_kill() {
 	if ((${#pids[@]})); then kill_wait KILL 5 "${pids[@]}"; fi
 	mapfile -t left < <(cluster_pids)
 	((${#left[@]} == 0)) || die "processes still alive after SIGKILL: ${left[*]}"
+	dbd2_net_down
 }
 
 cmd_status() {

@@ -217,6 +217,47 @@ static void test_sched_rows(void **state)
 	free(rows);
 }
 
+/* A backup slurmdbd in standby does not listen: not a fault while the
+ * primary answers; serving while the primary does not is unusual; both
+ * silent is. */
+static void test_sched_rows_dbd_backup(void **state)
+{
+	(void)state;
+	struct oc_controllers none = empty();
+	struct oc_controllers a = pinged(&none, OC_CTLD_UP, OC_CTLD_UP);
+	oc_ctl_judge(&a, &none, 1, 0, 7000);
+	struct oc_sched_row *rows = NULL;
+	a.dbd[0].state = OC_CTLD_UP;
+	a.dbd[1].state = OC_CTLD_DOWN;
+	long n = oc_sched_rows(NULL, &a, 7000, &rows);
+	assert_int_equal(n, 4);
+	assert_string_equal(rows[3].item, "db2 (backup)");
+	assert_true(strncmp(rows[3].value, "not listening since ", 20) == 0);
+	assert_false(rows[3].unusual);
+	assert_non_null(strstr(rows[3].note, "standby"));
+	assert_false(rows[2].unusual);
+	free(rows);
+	/* The primary fails, the backup took over. */
+	a.dbd[0].state = OC_CTLD_DOWN;
+	a.dbd[1].state = OC_CTLD_UP;
+	n = oc_sched_rows(NULL, &a, 7000, &rows);
+	assert_int_equal(n, 4);
+	assert_true(strncmp(rows[2].value, "DOWN since ", 11) == 0);
+	assert_true(rows[2].unusual);
+	assert_string_equal(rows[2].note, "does not answer; the backup serves");
+	assert_true(strncmp(rows[3].value, "serves since ", 13) == 0);
+	assert_true(rows[3].unusual);
+	free(rows);
+	/* Neither answers. */
+	a.dbd[1].state = OC_CTLD_DOWN;
+	n = oc_sched_rows(NULL, &a, 7000, &rows);
+	assert_true(rows[2].unusual);
+	assert_string_equal(rows[2].note, "does not answer");
+	assert_true(strncmp(rows[3].value, "DOWN since ", 11) == 0);
+	assert_true(rows[3].unusual);
+	free(rows);
+}
+
 static void test_parse_ping(void **state)
 {
 	(void)state;
@@ -259,7 +300,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_from_config), cmocka_unit_test(test_failover), cmocka_unit_test(test_single),
-		cmocka_unit_test(test_sched_rows), cmocka_unit_test(test_parse_ping),
+		cmocka_unit_test(test_sched_rows), cmocka_unit_test(test_sched_rows_dbd_backup),
+		cmocka_unit_test(test_parse_ping),
 	};
 	return cmocka_run_group_tests_name("ctl", tests, NULL, NULL);
 }
