@@ -517,6 +517,7 @@ struct oc_controllers {
 	struct oc_ctld dbd[2];          /* in_control unused */
 	time_t checked;                 /* last ping, 0 never */
 	char error[96];                 /* why the last ping could not look, "" */
+	char dbd_note[96];              /* why a slurmdbd host reads unknown, "" */
 };
 
 struct oc_snapshot {

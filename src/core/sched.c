@@ -204,9 +204,10 @@ static void ctl_rows(struct rows *r, const char *group, const struct oc_controll
 							   : "does not answer; the backup serves if it took over");
 		} else if (e->state == OC_CTLD_UNKNOWN) {
 			snprintf(x->note, sizeof(x->note), "%s",
-				 c->error[0] ? c->error
-				 : dbd	     ? "this Slurm cannot ping a slurmdbd (24.11 can)"
-					     : "not asked yet");
+				 dbd && c->dbd_note[0] ? c->dbd_note
+				 : c->error[0]	       ? c->error
+				 : dbd		       ? "this Slurm cannot ping a slurmdbd (24.11 can)"
+						       : "not asked yet");
 		} else if (!dbd && e->in_control && i > 0) {
 			x->unusual = true;
 			snprintf(x->note, sizeof(x->note), "a backup is in control");

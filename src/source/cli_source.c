@@ -723,6 +723,7 @@ static void cli_ping(struct oc_backend *base, struct oc_controllers *c)
 	struct oc_run_result r;
 	char err[256] = "";
 	c->error[0] = '\0';
+	c->dbd_note[0] = '\0';
 	for (int i = 0; i < c->n; i++)
 		c->v[i].state = OC_CTLD_UNKNOWN;
 	for (int k = 0; k < c->ndbd; k++)
@@ -738,6 +739,11 @@ static void cli_ping(struct oc_backend *base, struct oc_controllers *c)
 		if (rc >= 0)
 			oc_cli_parse_ping(r.out, r.out_len, "slurmdbd", c->dbd, c->ndbd);
 		oc_run_result_clear(&r);
+		/* sacctmgr ping stops at the first host that answers (seen on
+		 * 24.11): the backup is asked only when the primary is down. */
+		if (c->ndbd > 1 && c->dbd[0].state == OC_CTLD_UP && c->dbd[1].state == OC_CTLD_UNKNOWN)
+			snprintf(c->dbd_note, sizeof(c->dbd_note),
+				 "sacctmgr ping asks the backup only when the primary is down");
 	}
 }
 

@@ -402,6 +402,19 @@ static void collector_report(struct oc_collector *c, enum oc_report kind)
 	struct oc_snapshot *next = oc_collector_report_once(c->backend, kind, since, until, prev);
 	if (next && kind == OC_REPORT_EVENTS)
 		oc_collector_pclog(c->backend, c->platform, c->pclog, next);
+	/* The scheduler view shows the controllers and slurmdbd hosts but no
+	 * part, which are then due only at the slow interval: the ping goes
+	 * with the view's own reload when it is due (a second early: the two
+	 * share the medium interval, and a ping due just after a reload would
+	 * wait for the next one). */
+	if (next && kind == OC_REPORT_SCHED && mono_now() + 1.0 >= c->ping_due) {
+		struct oc_controllers ctl;
+		if (ctl_ping(c->backend, next, &ctl)) {
+			c->ping_due = mono_now() + c->medium_s;
+			oc_ctl_judge(&ctl, &next->ctl, next->sched_status.error[0] ? 0 : 1, ctl_boot(next), time(NULL));
+			next->ctl = ctl;
+		}
+	}
 	atomic_store(&c->inflight_since, 0);
 	oc_snapshot_unref(&prev);
 	atomic_store(&c->cpu_s, atomic_load(&c->cpu_s) + (thread_cpu() - cpu0));

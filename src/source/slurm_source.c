@@ -949,6 +949,7 @@ static void slurm_ping_ctl(struct oc_backend *base, struct oc_controllers *c)
 {
 	(void)base;
 	c->error[0] = '\0';
+	c->dbd_note[0] = '\0';
 	for (int i = 0; i < c->n; i++) {
 		errno = 0;
 		int rc = slurm_ping(i);

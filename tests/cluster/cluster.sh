@@ -1040,6 +1040,9 @@ dbd2_ok() { pid_of "$DBD2_PID" slurmdbd >/dev/null && grep -q 'running in backgr
 start_backup_dbd() {
 	step_begin
 	dbd2_net_up
+	# dbd2_ok reads the log: a new backup starts a new one (the old one
+	# kept as .old), else an earlier run's lines would pass for its own.
+	if ! pid_of "$DBD2_PID" slurmdbd >/dev/null && [[ -e $DBD2_LOG ]]; then mv -f "$DBD2_LOG" "$DBD2_LOG.old"; fi
 	# shellcheck disable=SC2016 # $@ belongs to the inner sh
 	start_daemon slurmdbd "$DBD2_PID" "$DBD2_LOG" dbd2_ok \
 		env SLURM_CONF="$DBD2_DIR/slurm.conf" MYSQL_UNIX_PORT="$MY_SOCK" \

@@ -7,7 +7,7 @@
 # answers, the backup in standby does not listen and is not flagged.
 # Before 24.11 both rows say "unknown" and why. The primary is killed
 # (-9): the backup takes control, accounting keeps working through it (an
-# onboarding from the console is written, --once quota reads it), and
+# onboarding from the console is written, read back, --once history reads through it), and
 # from 24.11 the rows say the primary is down and the backup serves. The
 # primary is started again: the backup gives control back, the rows go
 # back to standby. The cluster goes back to one slurmdbd at the end.
@@ -62,8 +62,16 @@ both_ways() { # LABEL PRIMARY_RE BACKUP_RE BACKUP_UNUSUAL
 	dbd_rows "libslurm, $1" "$2" "$3" "$4"
 	dbd_rows "CLI, $1" "$2" "$3" "$4" "$xdg"
 }
+# Both up. sacctmgr ping stops at the first host that answers: with the CLI
+# backend the standby backup is not known, and its row says why.
+standby_rows() {
+	dbd_rows "libslurm, $1" '^answers since ' '^not listening since ' false
+	dbd_rows "CLI, $1" '^answers since ' '^unknown$' false "$xdg"
+	jq -e '.rows[] | select(.group == "slurmdbd") | select(.note // "" | test("only when the primary is down"))' \
+		"$work/s.json" >/dev/null || fail "CLI, $1: the unknown backup row does not say why"
+}
 if ((pingable)); then
-	both_ways "both up" '^answers since ' '^not listening since ' false
+	standby_rows "both up"
 else
 	both_ways "both up ($v)" '^unknown$' '^unknown$' false
 	jq -e '.rows[] | select(.group == "slurmdbd") | select(.note | test("cannot ping a slurmdbd"))' "$work/s.json" >/dev/null ||
@@ -85,21 +93,28 @@ wait_cmd 30 timeout 2 bash -c "exec 3<>/dev/tcp/$backup/$port"
 ok "the backup slurmdbd took control and listens"
 if ((pingable)); then
 	both_ways "primary killed" '^DOWN since ' '^serves since ' true
-	e2e_wait "$backup \(backup\) +serves since" 30
+	# The view pings with its reload, every 10 s (medium interval).
+	e2e_wait "$backup \(backup\) +serves since" 45
 	ok "the scheduler view says the backup serves"
 fi
 
-# Accounting works through the backup: a write and a read from the console.
+# Accounting works through the backup: the console writes an onboarding
+# and reads it back (its own read-back asks slurmdbd), and --once history
+# reads sacct's records through it. (slurmctld's own cache of
+# associations is not checked: on 24.11 and 26.05 here, slurmctld did not
+# take a new association from the backup within 150 s; 22.05 did.)
 cat >"$work/$team.json" <<JSON
 {"account": "$team", "description": "dbd failover", "gpu_quota": 16, "users": ["carol"]}
 JSON
 out=$("$OC_BIN" onboard --cluster llm-poc --file "$work/$team.json" --yes 2>&1) || fail "onboarding through the backup: $out"
+grep -q 'Read back: associations, QoS and GrpTRES are as asked' <<<"$out" || fail "no read-back through the backup: $out"
 [ "$(sacctmgr -n -P show assoc where account="$team" user=carol format=account)" = "$team" ] ||
 	fail "carol is not in $team after the onboarding: $out"
-"$OC_BIN" --cluster llm-poc --once quota --json >"$work/q.json" || [ $? -eq 1 ] || fail "--once quota through the backup"
-jq -e --arg t "$team" '.rows[] | select(.account == $t)' "$work/q.json" >/dev/null ||
-	fail "--once quota has no row for $team: $(jq -c '.warnings' "$work/q.json")"
-ok "an onboarding was written and read back through the backup slurmdbd"
+rc=0
+"$OC_BIN" --cluster llm-poc --once history --json >"$work/h.json" || rc=$?
+[ $rc -le 1 ] || fail "--once history through the backup: exit $rc"
+[ "$(jq -c '.warnings // []' "$work/h.json")" = "[]" ] || fail "--once history through the backup: $(jq -c .warnings "$work/h.json")"
+ok "an onboarding was written and read back through the backup slurmdbd; --once history read through it"
 
 # The primary comes back; the backup gives control back.
 "$cluster" start --backup-dbd >"$work/start2.log" 2>&1 || { cat "$work/start2.log"; fail "starting the primary again"; }
@@ -107,5 +122,5 @@ wait_cmd 30 grep -q 'Backup has given up control' "$blog"
 ok "the backup gave control back to the primary"
 if ((pingable)); then
 	wait_cmd 30 sh -c "'$OC_BIN' --cluster llm-poc --once scheduler --json | jq -e '.rows[] | select(.group == \"slurmdbd\" and (.item | endswith(\"(primary)\"))) | select(.value | startswith(\"answers\"))' >/dev/null"
-	both_ways "primary back" '^answers since ' '^not listening since ' false
+	standby_rows "primary back"
 fi
