@@ -467,6 +467,7 @@ struct console {
 	struct oc_worker *worker;
 	struct oc_probe_runner *probe_runner;
 	char checklist_path[PATH_MAX], rehearsal_progress[PATH_MAX + 128], checklist_notice[1024];
+	char window_checklist[PATH_MAX];
 	struct oc_checklist_var checklist_vars[OC_PROFILE_MAX_VARS];
 };
 
@@ -558,6 +559,7 @@ static void console_rehearsal(struct console *c)
 	if (fallback)
 		oc_checklist_fallback_notice(p->name, OC_REHEARSE_DEFAULT_CHECKLIST, c->checklist_notice,
 					     sizeof(c->checklist_notice));
+	oc_window_checklist_path(p, c->datadir, c->window_checklist, sizeof(c->window_checklist));
 	for (size_t i = 0; i < p->nchecklist_vars; i++) {
 		c->checklist_vars[i].name = p->checklist_vars[i].name;
 		c->checklist_vars[i].value = p->checklist_vars[i].value;
@@ -615,6 +617,7 @@ static int console_run_ui(struct console *c, char *err, size_t errlen)
 		.checklist_path = c->checklist_path,
 		.rehearsal_progress = c->rehearsal_progress,
 		.checklist_notice = c->checklist_notice,
+		.window_checklist = c->window_checklist,
 		.checklist_vars = c->checklist_vars,
 		.nchecklist_vars = p->nchecklist_vars,
 		.probes = &p->probes,

@@ -32,6 +32,7 @@
 #include "rehearsal/report.h"
 #include "rehearsal/runner.h"
 #include "rehearsal/session.h"
+#include "rehearsal/window.h"
 #include "session_setup.h"
 #include "source/collector.h"
 #include "source/source.h"
@@ -82,19 +83,6 @@ static void reh_usage(FILE *out)
 		"Exit status: 0 every step that ran passed, 1 some failed or the cluster\n"
 		"cannot be reached, 2 usage, bad checklist or progress file, 128+N stopped\n"
 		"by signal N (the step in progress is cleaned up and the progress saved).\n");
-}
-
-/* $XDG_STATE_HOME/opsconsole (absolute only), else ~/.local/state/opsconsole. */
-static void reh_state_dir(char *out, size_t len)
-{
-	const char *state = getenv("XDG_STATE_HOME");
-	const char *home = getenv("HOME");
-	if (state && state[0] == '/')
-		snprintf(out, len, "%s/opsconsole", state);
-	else if (home && *home)
-		snprintf(out, len, "%s/.local/state/opsconsole", home);
-	else
-		snprintf(out, len, "/tmp/opsconsole-%u", (unsigned)getuid());
 }
 
 /* Finds checklists/NAME.json in the user's, the site's and the data
@@ -695,7 +683,7 @@ static int reh_main(struct reh_opts *op, const char *datadir)
 	h.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !o.run_auto;
 
 	char state_dir[PATH_MAX], progress_path[PATH_MAX + 384], err[8192];
-	reh_state_dir(state_dir, sizeof(state_dir));
+	oc_state_dir(state_dir, sizeof(state_dir));
 	snprintf(o.state_name, sizeof(o.state_name), "%s-%s%s%s", o.state_kind ? o.state_kind : "rehearsal",
 		 h.su.profile.name, o.state_suffix[0] ? "-" : "", o.state_suffix);
 	if (o.progress)
@@ -723,7 +711,7 @@ int oc_rehearse_default_paths(const struct oc_profile *p, const char *datadir, c
 			      char *progress, size_t plen, bool *fallback)
 {
 	char state_dir[PATH_MAX];
-	reh_state_dir(state_dir, sizeof(state_dir));
+	oc_state_dir(state_dir, sizeof(state_dir));
 	snprintf(progress, plen, "%s/rehearsal-%s.progress.json", state_dir, p->name);
 	checklist[0] = '\0';
 	return reh_checklist_path(NULL, p, datadir, checklist, clen, fallback) == 0 ? 0 : -1;
@@ -762,24 +750,12 @@ static void win_usage(FILE *out)
 		"reached, 2 usage (nothing changed), 128+N stopped by signal N (progress saved).\n");
 }
 
-/* FNV-1a of text, for the default names. */
-static uint32_t win_hash(const char *text)
+int oc_window_checklist_path(const struct oc_profile *p, const char *datadir, char *path, size_t len)
 {
-	uint32_t h = 2166136261u;
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h;
-}
-
-static bool win_name_ok(const char *name)
-{
-	size_t n = strlen(name);
-	if (n == 0 || n > 64)
-		return false;
-	for (const char *p = name; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
-			return false;
-	return true;
+	if (reh_checklist_path(WIN_CHECKLIST, p, datadir, path, len, NULL) == 0)
+		return 0;
+	path[0] = '\0';
+	return -1;
 }
 
 int oc_window_cli(int argc, char **argv, const char *datadir)
@@ -801,7 +777,7 @@ int oc_window_cli(int argc, char **argv, const char *datadir)
 	memset(&o, 0, sizeof(o));
 	o.prog = reh_prog = "opsconsole window";
 	o.checklist = WIN_CHECKLIST;
-	const char *nodes = NULL, *reason = "maintenance window", *name = NULL;
+	const char *nodes = NULL, *reason = NULL, *name = NULL;
 	optind = 1;
 	int ch;
 	while ((ch = getopt_long(argc, argv, "c:n:h", opts, NULL)) != -1) {
@@ -827,38 +803,18 @@ int oc_window_cli(int argc, char **argv, const char *datadir)
 		fprintf(stderr, "opsconsole window: --nodes HOSTLIST is required (the nodes of the window)\n");
 		return 2;
 	}
-	char err[256];
-	long count = oc_hostlist_count(nodes, err, sizeof(err));
-	if (count <= 0 || count > 4096 || strpbrk(nodes, " \t\"'")) {
-		fprintf(stderr, "opsconsole window: --nodes \"%s\": not a hostlist expression of 1 to 4096 nodes%s%s\n",
-			nodes, count < 0 ? ": " : "", count < 0 ? err : "");
+	/* The cluster's name comes with the profile (reh_main): the state
+	 * files are window-CLUSTER-NAME-HASH, as oc_window_prepare names them. */
+	static struct oc_window w;
+	char err[512];
+	if (oc_window_prepare("", nodes, reason, name, &w, err, sizeof(err)) < 0) {
+		fprintf(stderr, "opsconsole window: --%s\n", err);
 		return 2;
 	}
-	if (!*reason || strlen(reason) > 1000 || strpbrk(reason, "\n\r")) {
-		fprintf(stderr, "opsconsole window: --reason must be one line of 1 to 1000 characters\n");
-		return 2;
-	}
-	char defname[32];
-	snprintf(defname, sizeof(defname), "maint-%08x", win_hash(nodes));
-	if (!name)
-		name = defname;
-	if (!win_name_ok(name)) {
-		fprintf(stderr, "opsconsole window: --name \"%s\": 1 to 64 of A-Z a-z 0-9 . _ -\n", name);
-		return 2;
-	}
-	if (strncmp(name, "pcluster-", 9) == 0) {
-		fprintf(stderr, "opsconsole window: --name \"%s\": pcluster-* reservations are ParallelCluster's "
-				"(Capacity Blocks); choose another name\n", name);
-		return 2;
-	}
-	o.vars[0] = (struct oc_checklist_var){"nodes", nodes};
-	o.vars[1] = (struct oc_checklist_var){"reason", reason};
-	o.vars[2] = (struct oc_checklist_var){"resv_name", name};
+	memcpy(o.vars, w.vars, sizeof(w.vars));
 	o.nvars = 3;
-	/* Tied to the nodes: the same name on other nodes is another window. */
 	o.state_kind = "window";
-	snprintf(o.state_suffix, sizeof(o.state_suffix), "%s-%08x", name, win_hash(nodes));
-	snprintf(o.headline, sizeof(o.headline), "change window on %.400s (%ld node%s, reservation %s)", nodes, count,
-		 count == 1 ? "" : "s", name);
+	snprintf(o.state_suffix, sizeof(o.state_suffix), "%s", w.suffix);
+	snprintf(o.headline, sizeof(o.headline), "%s", w.headline);
 	return reh_main(&o, datadir);
 }

@@ -33,6 +33,10 @@ int oc_window_cli(int argc, char **argv, const char *datadir);
 int oc_rehearse_default_paths(const struct oc_profile *p, const char *datadir, char *checklist, size_t clen,
 			      char *progress, size_t plen, bool *fallback);
 
+/* The change window's checklist (checklists/change-window.json, found as
+ * `opsconsole window` finds it). Returns 0, or -1 (path is then ""). */
+int oc_window_checklist_path(const struct oc_profile *p, const char *datadir, char *path, size_t len);
+
 /* The name of the default checklist (checklists/NAME.json). */
 #define OC_REHEARSE_DEFAULT_CHECKLIST "llm-poc"
 

@@ -2,9 +2,12 @@
  * the ? help screen and keymap file validation all read this table, so
  * they cannot drift apart. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "rehearsal/window.h"
 #include "ui/app.h"
+#include "ui/form.h"
 #include "ui/forms.h"
 #include "ui/help.h"
 #include "ui/listview.h"
@@ -137,6 +140,48 @@ static bool a_power_down_cmd(struct oc_app *app, const char *arg)
 	if (writes_ok(app))
 		oc_dialog_open_node(app, OC_NODE_OP_POWER_DOWN);
 	return true;
+}
+
+/* :window [REASON]: a change window on the tagged or selected nodes, in
+ * the rehearsal view, where Enter runs its steps one by one (each write
+ * asks first); its progress is the file `opsconsole window` resumes.
+ * :window off: the cluster's rehearsal again. Nothing is written here. */
+static bool c_window(struct oc_app *app, const char *arg)
+{
+	char err[512];
+	if (arg && strcmp(arg, "off") == 0) {
+		if (!oc_rehearsal_window(app, NULL, err, sizeof(err))) {
+			oc_app_message(app, true, " :window off: %s", err);
+			return false;
+		}
+		oc_app_goto(app, "rehearsal", NULL);
+		oc_app_message(app, false, " the rehearsal view shows the cluster's rehearsal again");
+		return true;
+	}
+	if (!writes_ok(app))
+		return false;
+	char targets[4096];
+	oc_form_default_nodes(app, targets, sizeof(targets));
+	if (!targets[0]) {
+		oc_app_message(app, true, " :window: tag the window's nodes (Space) or select one in the nodes view (3) first");
+		return false;
+	}
+	struct oc_window *w = malloc(sizeof(*w));
+	if (!w) {
+		oc_app_message(app, true, " out of memory");
+		return false;
+	}
+	bool ok = oc_window_prepare(app->cfg->cluster, targets, arg && *arg ? arg : NULL, NULL, w, err, sizeof(err)) == 0;
+	if (!ok)
+		oc_app_message(app, true, " :window: %s", err);
+	else if (!(ok = oc_rehearsal_window(app, w, err, sizeof(err))))
+		oc_app_message(app, true, " :window: %s", err);
+	if (ok) {
+		oc_app_goto(app, "rehearsal", NULL);
+		oc_app_message(app, false, " %s: Enter runs the selected step (each write asks first)", w->headline);
+	}
+	free(w);
+	return ok;
 }
 
 static void a_resv_create(struct oc_app *app)
@@ -350,6 +395,14 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 				    .args = OC_ARGS_NONE,
 				    .run_cmd = a_power_down_cmd,
 				    .command_only = true},
+	[OC_ACT_NODE_WINDOW] = {.id = "node.window",
+				.help = "a change window on the tagged or selected nodes: reservation, drain, wait, reboot, "
+					"read back, end (rehearsal view; :window off goes back)",
+				.cmd = "window",
+				.args = OC_ARGS_REST,
+				.arg_help = "[REASON | off]",
+				.run_cmd = c_window,
+				.command_only = true},
 	[OC_ACT_RESV_CREATE] = {.id = "resv.create",
 				.help = "create a maintenance reservation (MAINT,IGNORE_JOBS)",
 				.run = a_resv_create},

@@ -57,6 +57,7 @@ struct oc_ui_config {
 	const char *checklist_path;     /* the rehearsal checklist, NULL/"" = none */
 	const char *rehearsal_progress; /* where the rehearsal progress is saved */
 	const char *checklist_notice;   /* e.g. another cluster's checklist; NULL = none */
+	const char *window_checklist;   /* checklists/change-window.json for :window, NULL/"" = none */
 	const struct oc_checklist_var *checklist_vars; /* the profile's "checklist_vars" */
 	size_t nchecklist_vars;
 	/* node probes: the profile's checks, and how nodes are reached (the

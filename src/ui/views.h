@@ -17,6 +17,13 @@ extern const struct oc_listview_def oc_lv_quota;
 extern const struct oc_listview_def oc_lv_reservations;
 extern const struct oc_listview_def oc_lv_audit;
 extern const struct oc_listview_def oc_lv_rehearsal;
+
+/* :window: the rehearsal view shows the change window w (NULL: the
+ * cluster's rehearsal again), its progress resumed from the file
+ * `opsconsole window` uses. False with err while a step runs or when the
+ * checklist or progress cannot be opened. */
+struct oc_window;
+bool oc_rehearsal_window(struct oc_app *app, const struct oc_window *w, char *err, size_t errlen);
 extern const struct oc_listview_def oc_lv_history;
 extern const struct oc_listview_def oc_lv_events;
 extern const struct oc_listview_def oc_lv_sched;

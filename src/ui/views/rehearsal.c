@@ -19,6 +19,7 @@
 #include "rehearsal/report.h"
 #include "rehearsal/runner.h"
 #include "rehearsal/session.h"
+#include "rehearsal/window.h"
 #include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/listview.h"
@@ -51,6 +52,8 @@ struct rpriv {
 	struct oc_app *app;
 	char confirm_step[64];       /* a step that asked for confirmation once */
 	int platform;                /* enum oc_platform, taken when a run starts */
+	bool window;                 /* a change window (:window), not the cluster's rehearsal */
+	struct oc_window win;        /* its nodes, names and progress file */
 };
 
 static void *priv_new(void)
@@ -111,21 +114,34 @@ static void rehearsal_open(struct oc_listview *lv)
 		return;
 	rp->opened = true;
 	const struct oc_ui_config *cfg = lv->app->cfg;
-	if (!cfg->checklist_path || !cfg->checklist_path[0]) {
-		snprintf(rp->error, sizeof(rp->error), "no checklist (profile \"checklist\", or checklists/llm-poc.json)");
+	rp->error[0] = '\0';
+	const char *path = rp->window ? cfg->window_checklist : cfg->checklist_path;
+	if (!path || !path[0]) {
+		snprintf(rp->error, sizeof(rp->error), "%s",
+			 rp->window ? "no checklist checklists/change-window.json (is the package's data installed?)"
+				    : "no checklist (profile \"checklist\", or checklists/llm-poc.json)");
 		return;
 	}
 	char err[512] = "";
-	rp->cl = oc_checklist_load(cfg->checklist_path, cfg->checklist_vars, cfg->nchecklist_vars, err, sizeof(err));
+	/* A window's variables first (they win), then the profile's. */
+	struct oc_checklist_var vars[3 + 64];
+	size_t nvars = 0;
+	if (rp->window)
+		for (size_t i = 0; i < 3; i++)
+			vars[nvars++] = rp->win.vars[i];
+	for (size_t i = 0; i < cfg->nchecklist_vars && nvars < sizeof(vars) / sizeof(vars[0]); i++)
+		vars[nvars++] = cfg->checklist_vars[i];
+	rp->cl = oc_checklist_load(path, vars, nvars, err, sizeof(err));
 	if (!rp->cl) {
 		snprintf(rp->error, sizeof(rp->error), "%s", err);
 		return;
 	}
-	oc_checklist_set_notice(rp->cl, cfg->checklist_notice);
+	if (!rp->window)
+		oc_checklist_set_notice(rp->cl, cfg->checklist_notice);
 	if (rp->cl->notice)
 		oc_app_message(lv->app, true, " note: %s", rp->cl->notice);
-	if (oc_session_open(rp->cl, cfg->cluster, cfg->rehearsal_progress ? cfg->rehearsal_progress : "", false,
-			    &rp->s, err, sizeof(err)) < 0) {
+	const char *progress = rp->window ? rp->win.progress : cfg->rehearsal_progress ? cfg->rehearsal_progress : "";
+	if (oc_session_open(rp->cl, cfg->cluster, progress, false, &rp->s, err, sizeof(err)) < 0) {
 		snprintf(rp->error, sizeof(rp->error), "%s", err);
 		oc_checklist_free(&rp->cl);
 		return;
@@ -166,6 +182,7 @@ static void *run_main(void *arg)
 	}
 	rows_refresh(rp);
 	pthread_mutex_unlock(&rp->lock);
+	unsigned polls = 0;
 	for (;;) {
 		struct oc_snapshot *snap = app->hooks->current(app->hooks->ctx);
 		enum oc_run_status st = oc_runner_poll(run, snap);
@@ -191,6 +208,12 @@ static void *run_main(void *arg)
 		}
 		if (st == OC_RUN_DONE || st == OC_RUN_VERDICT)
 			break;
+		/* A step's check may read any part (a change window's: the
+		 * reservations, which this view does not show and the collector
+		 * then loads only at its slow interval): every part is loaded
+		 * again every 2 s while a step runs. */
+		if (++polls % 2 == 0)
+			app->hooks->refresh_now(app->hooks->ctx);
 		/* A fresh snapshot comes at the collector's pace; poll each second. */
 		for (int i = 0; i < 10; i++) {
 			usleep(100 * 1000);
@@ -236,7 +259,9 @@ static void run_step(struct oc_listview *lv, uint32_t item)
 		oc_app_message(app, true, "%s", why);
 		return;
 	}
-	if (st->needs_confirm && strcmp(rp->confirm_step, st->id) != 0) {
+	/* A change window's steps are writes the checklist runs unasked
+	 * with --auto; here each asks once. */
+	if ((st->needs_confirm || (rp->window && st->nactions)) && strcmp(rp->confirm_step, st->id) != 0) {
 		snprintf(rp->confirm_step, sizeof(rp->confirm_step), "%s", st->id);
 		oc_app_message(app, true, " step %s changes the cluster (see its actions): Enter again to run it", st->id);
 		return;
@@ -402,10 +427,11 @@ static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 	draw_bottom_text(lv, text, sizeof(text));
 	int lines = h / 3 > 3 ? h / 3 : 3;
 	int used = 0;
-	char head[256];
-	snprintf(head, sizeof(head), "%s: %zu passed, %zu failed, %zu skipped, %zu not run  (Enter run; :pass :fail :skip [note], :note TEXT, :report)",
-		 rp->cl->name, oc_session_count(rp->s, OC_STEP_PASSED), oc_session_count(rp->s, OC_STEP_FAILED),
-		 oc_session_count(rp->s, OC_STEP_SKIPPED), oc_session_count(rp->s, OC_STEP_NOT_RUN));
+	char head[1400];
+	snprintf(head, sizeof(head), "%s: %zu passed, %zu failed, %zu skipped, %zu not run  (Enter run; :pass :fail :skip [note], :note TEXT, :report%s)",
+		 rp->window ? rp->win.headline : rp->cl->name, oc_session_count(rp->s, OC_STEP_PASSED), oc_session_count(rp->s, OC_STEP_FAILED),
+		 oc_session_count(rp->s, OC_STEP_SKIPPED), oc_session_count(rp->s, OC_STEP_NOT_RUN),
+		 rp->window ? ", :window off" : "");
 	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 	oc_put_text(w, head, width, true, false);
 	wattrset(w, A_NORMAL);
@@ -452,7 +478,8 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 		snprintf(buf, len, "no rehearsal");
 		return;
 	}
-	snprintf(buf, len, "%zu steps%s%s", rp->nrows, rp->running ? ", one running" : "",
+	snprintf(buf, len, "%zu steps%s%s%s", rp->nrows, rp->running ? ", one running" : "",
+		 rp->window ? "; change window" : "",
 		 rp->cl && rp->cl->notice ? "; NOT this cluster's checklist (default)" : "");
 }
 
@@ -476,8 +503,9 @@ static bool mark(struct oc_listview *lv, const char *verb, const char *note)
 	int rc;
 	if (strcmp(verb, "report") == 0) {
 		/* Markdown and JSON next to the progress file. */
-		char dir[4200];
-		snprintf(dir, sizeof(dir), "%s", app->cfg->rehearsal_progress ? app->cfg->rehearsal_progress : "");
+		char dir[PATH_MAX + 512];
+		snprintf(dir, sizeof(dir), "%s",
+			 rp->window ? rp->win.progress : app->cfg->rehearsal_progress ? app->cfg->rehearsal_progress : "");
 		char *slash = strrchr(dir, '/');
 		if (!slash) {
 			oc_app_message(app, true, " no place for the report (no progress file)");
@@ -488,7 +516,11 @@ static bool mark(struct oc_listview *lv, const char *verb, const char *note)
 		localtime_r(&now, &tm);
 		char stamp[32];
 		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-		snprintf(slash, sizeof(dir) - (size_t)(slash - dir), "/rehearsal-%.60s-%s", app->cfg->cluster, stamp);
+		if (rp->window)
+			snprintf(slash, sizeof(dir) - (size_t)(slash - dir), "/%s-%s", rp->win.state_name, stamp);
+		else
+			snprintf(slash, sizeof(dir) - (size_t)(slash - dir), "/rehearsal-%.60s-%s", app->cfg->cluster,
+				 stamp);
 		pthread_mutex_lock(&rp->lock);
 		rc = oc_report_write(dir, rp->s, rp->cl, now, err, sizeof(err));
 		pthread_mutex_unlock(&rp->lock);
@@ -532,6 +564,58 @@ static bool command(struct oc_listview *lv, enum oc_act act, const char *arg)
 	case OC_ACT_REHEARSAL_REPORT: return mark(lv, "report", arg);
 	default: return false;
 	}
+}
+
+/* :window: the view shows the change window w (NULL: the cluster's
+ * rehearsal again). Refused while a step runs. */
+bool oc_rehearsal_window(struct oc_app *app, const struct oc_window *w, char *err, size_t errlen)
+{
+	struct oc_listview *lv = NULL;
+	for (int i = 0; i < app->nviews; i++)
+		if (app->view[i]->def == &oc_lv_rehearsal)
+			lv = app->view[i];
+	if (!lv || !lv->priv) {
+		snprintf(err, errlen, "no rehearsal view");
+		return false;
+	}
+	struct rpriv *rp = lv->priv;
+	pthread_mutex_lock(&rp->lock);
+	bool busy = rp->running;
+	bool joinable = rp->thread_joinable;
+	pthread_mutex_unlock(&rp->lock);
+	if (busy) {
+		snprintf(err, errlen, "a step of the %s runs: wait for it to end", rp->window ? "change window" : "rehearsal");
+		return false;
+	}
+	if (joinable) {
+		pthread_join(rp->thread, NULL);
+		rp->thread_joinable = false;
+	}
+	pthread_mutex_lock(&rp->lock);
+	oc_session_free(&rp->s);
+	oc_checklist_free(&rp->cl);
+	free(rp->rows);
+	rp->rows = NULL;
+	rp->nrows = 0;
+	rp->error[0] = '\0';
+	rp->window = w != NULL;
+	if (w)
+		rp->win = *w;
+	/* The variables point into the window: at this copy now. */
+	rp->win.vars[0].value = rp->win.nodes;
+	rp->win.vars[1].value = rp->win.reason;
+	rp->win.vars[2].value = rp->win.name;
+	rp->confirm_step[0] = '\0';
+	rp->status[0] = '\0';
+	rp->opened = false;
+	pthread_mutex_unlock(&rp->lock);
+	rehearsal_open(lv);
+	if (rp->error[0]) {
+		snprintf(err, errlen, "%s", rp->error);
+		return false;
+	}
+	oc_listview_update(lv, app->snap);
+	return true;
 }
 
 const struct oc_listview_def oc_lv_rehearsal = {
