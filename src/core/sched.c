@@ -170,6 +170,7 @@ static void ctl_rows(struct rows *r, const char *group, const struct oc_controll
 		bool dbd_primary_up = dbd && n > 0 && v[0].state == OC_CTLD_UP;
 		bool dbd_standby = dbd && i > 0 && e->state == OC_CTLD_DOWN && dbd_primary_up;
 		bool dbd_serving = dbd && i > 0 && e->state == OC_CTLD_UP && n > 0 && v[0].state == OC_CTLD_DOWN;
+		bool dbd_both = dbd && i > 0 && e->state == OC_CTLD_UP && dbd_primary_up;
 		if (!dbd && e->in_control)
 			what = "in control";
 		else if (!dbd && e->state == OC_CTLD_UP && c->in_control >= 0)
@@ -188,7 +189,12 @@ static void ctl_rows(struct rows *r, const char *group, const struct oc_controll
 			snprintf(x->value + l, sizeof(x->value) - l, "  at %.40s", e->addr);
 		}
 		if (dbd_standby) {
-			snprintf(x->note, sizeof(x->note), "standby: a backup slurmdbd listens only once the primary fails");
+			/* Slurm cannot tell a standby backup from a stopped one. */
+			snprintf(x->note, sizeof(x->note),
+				 "standby: a backup slurmdbd listens only once the primary fails (a stopped one looks the same)");
+		} else if (dbd_both) {
+			x->unusual = true;
+			snprintf(x->note, sizeof(x->note), "both answer: the backup has not given control back yet");
 		} else if (dbd_serving) {
 			x->unusual = true;
 			snprintf(x->note, sizeof(x->note), "the backup serves: the primary does not answer");

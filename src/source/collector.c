@@ -411,7 +411,8 @@ static void collector_report(struct oc_collector *c, enum oc_report kind)
 		struct oc_controllers ctl;
 		if (ctl_ping(c->backend, next, &ctl)) {
 			c->ping_due = mono_now() + c->medium_s;
-			oc_ctl_judge(&ctl, &next->ctl, next->sched_status.error[0] ? 0 : 1, ctl_boot(next), time(NULL));
+			/* A failed sdiag says nothing of who is in control. */
+			oc_ctl_judge(&ctl, &next->ctl, next->sched_status.error[0] ? -1 : 1, ctl_boot(next), time(NULL));
 			next->ctl = ctl;
 		}
 	}

@@ -160,15 +160,24 @@ static bool c_window(struct oc_app *app, const char *arg)
 	}
 	if (!writes_ok(app))
 		return false;
-	char targets[4096];
-	oc_form_default_nodes(app, targets, sizeof(targets));
-	if (!targets[0]) {
-		oc_app_message(app, true, " :window: tag the window's nodes (Space) or select one in the nodes view (3) first");
+	/* Room for more than a window may hold: a list cut short would be
+	 * other nodes (n12 -> n1). */
+	enum { TARGETS_LEN = 8 * sizeof(((struct oc_window *)0)->nodes) };
+	char *targets = malloc(TARGETS_LEN);
+	struct oc_window *w = malloc(sizeof(*w));
+	if (!targets || !w) {
+		free(targets);
+		free(w);
+		oc_app_message(app, true, " out of memory");
 		return false;
 	}
-	struct oc_window *w = malloc(sizeof(*w));
-	if (!w) {
-		oc_app_message(app, true, " out of memory");
+	oc_form_default_nodes(app, targets, TARGETS_LEN);
+	if (!targets[0] || strlen(targets) >= TARGETS_LEN - 1) {
+		oc_app_message(app, true, "%s",
+			       targets[0] ? " :window: too many nodes tagged for one window (at most 4096 in a hostlist of 4095 characters)"
+					  : " :window: tag the window's nodes (Space) or select one in the nodes view (3) first");
+		free(targets);
+		free(w);
 		return false;
 	}
 	bool ok = oc_window_prepare(app->cfg->cluster, targets, arg && *arg ? arg : NULL, NULL, w, err, sizeof(err)) == 0;
@@ -180,6 +189,7 @@ static bool c_window(struct oc_app *app, const char *arg)
 		oc_app_goto(app, "rehearsal", NULL);
 		oc_app_message(app, false, " %s: Enter runs the selected step (each write asks first)", w->headline);
 	}
+	free(targets);
 	free(w);
 	return ok;
 }

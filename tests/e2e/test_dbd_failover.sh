@@ -30,6 +30,10 @@ e2e_on_exit "$cluster" start
 backup=$(awk -F= '$1 == "AccountingStorageBackupHost" { print $2 }' "$SLURM_CONF")
 [ -n "$backup" ] || fail "no AccountingStorageBackupHost in $SLURM_CONF"
 blog=$OC_CLUSTER_DIR/log/slurmdbd-backup.log
+# log_has LINES TEXT: TEXT in the backup's log after its first LINES lines
+# (what happened since then, not in an earlier run).
+log_lines() { wc -l <"$blog"; }
+log_has() { grep -q -- "$2" <<<"$(tail -n +"$(($1 + 1))" "$blog")"; }
 grep -q 'running in background mode' "$blog" || fail "the backup slurmdbd is not in standby: $(tail -n 5 "$blog")"
 ok "backup slurmdbd oc-dbd2 at $backup in standby"
 
@@ -85,8 +89,9 @@ e2e_wait "$backup \(backup\)" 15
 ok "the scheduler view has a row for the backup slurmdbd"
 
 # The primary dies; the backup notices within a few seconds.
+n0=$(log_lines)
 kill -9 "$(cat "$OC_CLUSTER_DIR/run/slurmdbd.pid")"
-wait_cmd 30 grep -q 'Taking Control' "$blog"
+wait_cmd 30 log_has "$n0" 'Taking Control'
 # It listens a moment after it says so.
 port=$(awk -F= '$1 == "AccountingStoragePort" { print $2 }' "$SLURM_CONF")
 wait_cmd 30 timeout 2 bash -c "exec 3<>/dev/tcp/$backup/$port"
@@ -117,10 +122,19 @@ rc=0
 ok "an onboarding was written and read back through the backup slurmdbd; --once history read through it"
 
 # The primary comes back; the backup gives control back.
+n1=$(log_lines)
 "$cluster" start --backup-dbd >"$work/start2.log" 2>&1 || { cat "$work/start2.log"; fail "starting the primary again"; }
-wait_cmd 30 grep -q 'Backup has given up control' "$blog"
+wait_cmd 30 log_has "$n1" 'Backup has given up control'
 ok "the backup gave control back to the primary"
 if ((pingable)); then
-	wait_cmd 30 sh -c "'$OC_BIN' --cluster llm-poc --once scheduler --json | jq -e '.rows[] | select(.group == \"slurmdbd\" and (.item | endswith(\"(primary)\"))) | select(.value | startswith(\"answers\"))' >/dev/null"
+	# Until the backup stopped listening too (it gives up a moment after
+	# it says so).
+	rows_back() {
+		"$OC_BIN" --cluster llm-poc --once scheduler --json >"$work/b.json" || [ $? -eq 1 ] || return 1
+		jq -e --arg h "$backup (backup)" '[.rows[] | select(.group == "slurmdbd")] |
+			(map(select((.item | endswith("(primary)")) and (.value | startswith("answers")))) | length == 1) and
+			(map(select(.item == $h and (.value | startswith("not listening")))) | length == 1)' "$work/b.json" >/dev/null
+	}
+	wait_cmd 30 rows_back
 	standby_rows "primary back"
 fi

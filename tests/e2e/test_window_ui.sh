@@ -65,6 +65,8 @@ e2e_keys Enter
 wait_cmd 30 sh -c "scontrol show res -o | grep -q 'Nodes=$node '"
 resv=$(resv_on_node)
 e2e_wait "PASS +cw-reserve" 20
+# The run has ended (the row shows PASS a moment before).
+e2e_wait "5 steps; change window" 10
 grep -q 'drain' <<<"$(sinfo -h -n "$node" -o %t)" && fail "$node was drained by step 1"
 ok "step 1 from the console: reservation $resv on $node, asked first, nothing else"
 
@@ -75,6 +77,10 @@ e2e_keys Enter
 e2e_wait "cluster's rehearsal again" 5
 e2e_wait "cfg-default-partition" 5
 e2e_keys 3
+e2e_keys /
+e2e_keys C-u
+e2e_type "$node"
+e2e_keys Enter
 e2e_wait "^$node " 10
 e2e_keys :
 e2e_type "window $reason"

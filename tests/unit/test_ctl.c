@@ -248,6 +248,15 @@ static void test_sched_rows_dbd_backup(void **state)
 	assert_true(strncmp(rows[3].value, "serves since ", 13) == 0);
 	assert_true(rows[3].unusual);
 	free(rows);
+	/* Both answer: the backup has not given control back. */
+	a.dbd[0].state = OC_CTLD_UP;
+	a.dbd[1].state = OC_CTLD_UP;
+	n = oc_sched_rows(NULL, &a, 7000, &rows);
+	assert_false(rows[2].unusual);
+	assert_true(rows[3].unusual);
+	assert_non_null(strstr(rows[3].note, "both answer"));
+	free(rows);
+	a.dbd[0].state = OC_CTLD_DOWN;
 	/* Neither answers. */
 	a.dbd[1].state = OC_CTLD_DOWN;
 	n = oc_sched_rows(NULL, &a, 7000, &rows);

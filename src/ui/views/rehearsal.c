@@ -107,48 +107,90 @@ static void priv_free(void *p)
 
 /* Open the checklist and the saved progress once, when the view is first
  * shown. */
+/* Load the checklist and its saved progress: the change window w, or
+ * the cluster's rehearsal (w NULL). Returns 0 with *cl and *s, or -1 with
+ * err; rp is not touched. */
+static int load_checklist(struct oc_app *app, const struct oc_window *w, struct oc_checklist **cl,
+			  struct oc_session **s, char *err, size_t errlen)
+{
+	const struct oc_ui_config *cfg = app->cfg;
+	*cl = NULL;
+	*s = NULL;
+	const char *path = w ? cfg->window_checklist : cfg->checklist_path;
+	if (!path || !path[0]) {
+		snprintf(err, errlen, "%s",
+			 w ? "no checklist checklists/change-window.json (is the package's data installed?)"
+			   : "no checklist (profile \"checklist\", or checklists/llm-poc.json)");
+		return -1;
+	}
+	/* A window's variables first (they win), then the profile's. */
+	struct oc_checklist_var vars[3 + 64];
+	size_t nvars = 0;
+	if (w)
+		for (size_t i = 0; i < 3; i++)
+			vars[nvars++] = w->vars[i];
+	for (size_t i = 0; i < cfg->nchecklist_vars && nvars < sizeof(vars) / sizeof(vars[0]); i++)
+		vars[nvars++] = cfg->checklist_vars[i];
+	*cl = oc_checklist_load(path, vars, nvars, err, errlen);
+	if (!*cl)
+		return -1;
+	if (!w)
+		oc_checklist_set_notice(*cl, cfg->checklist_notice);
+	const char *progress = w ? w->progress : cfg->rehearsal_progress ? cfg->rehearsal_progress : "";
+	if (oc_session_open(*cl, cfg->cluster, progress, false, s, err, errlen) < 0) {
+		oc_checklist_free(cl);
+		return -1;
+	}
+	return 0;
+}
+
+/* Open the checklist and the saved progress once, when the view is first
+ * shown. */
 static void rehearsal_open(struct oc_listview *lv)
 {
 	struct rpriv *rp = lv->priv;
 	if (rp->opened)
 		return;
 	rp->opened = true;
-	const struct oc_ui_config *cfg = lv->app->cfg;
-	rp->error[0] = '\0';
-	const char *path = rp->window ? cfg->window_checklist : cfg->checklist_path;
-	if (!path || !path[0]) {
-		snprintf(rp->error, sizeof(rp->error), "%s",
-			 rp->window ? "no checklist checklists/change-window.json (is the package's data installed?)"
-				    : "no checklist (profile \"checklist\", or checklists/llm-poc.json)");
-		return;
-	}
 	char err[512] = "";
-	/* A window's variables first (they win), then the profile's. */
-	struct oc_checklist_var vars[3 + 64];
-	size_t nvars = 0;
-	if (rp->window)
-		for (size_t i = 0; i < 3; i++)
-			vars[nvars++] = rp->win.vars[i];
-	for (size_t i = 0; i < cfg->nchecklist_vars && nvars < sizeof(vars) / sizeof(vars[0]); i++)
-		vars[nvars++] = cfg->checklist_vars[i];
-	rp->cl = oc_checklist_load(path, vars, nvars, err, sizeof(err));
-	if (!rp->cl) {
+	struct oc_checklist *cl;
+	struct oc_session *s;
+	if (load_checklist(lv->app, rp->window ? &rp->win : NULL, &cl, &s, err, sizeof(err)) < 0) {
 		snprintf(rp->error, sizeof(rp->error), "%s", err);
 		return;
 	}
-	if (!rp->window)
-		oc_checklist_set_notice(rp->cl, cfg->checklist_notice);
-	if (rp->cl->notice)
-		oc_app_message(lv->app, true, " note: %s", rp->cl->notice);
-	const char *progress = rp->window ? rp->win.progress : cfg->rehearsal_progress ? cfg->rehearsal_progress : "";
-	if (oc_session_open(rp->cl, cfg->cluster, progress, false, &rp->s, err, sizeof(err)) < 0) {
-		snprintf(rp->error, sizeof(rp->error), "%s", err);
-		oc_checklist_free(&rp->cl);
-		return;
-	}
+	if (cl->notice)
+		oc_app_message(lv->app, true, " note: %s", cl->notice);
 	pthread_mutex_lock(&rp->lock);
+	rp->error[0] = '\0';
+	rp->cl = cl;
+	rp->s = s;
 	rows_refresh(rp);
 	pthread_mutex_unlock(&rp->lock);
+}
+
+/* The progress file again, before a step runs or is marked: `opsconsole
+ * window` (or rehearse) may have gone on with it meanwhile. Not while a
+ * step runs (the run thread owns the session then). */
+static void reload_progress(struct oc_listview *lv)
+{
+	struct rpriv *rp = lv->priv;
+	if (!rp->cl || !rp->s)
+		return;
+	const struct oc_ui_config *cfg = lv->app->cfg;
+	const char *progress = rp->window ? rp->win.progress : cfg->rehearsal_progress ? cfg->rehearsal_progress : "";
+	if (!*progress)
+		return;
+	struct oc_session *fresh = NULL;
+	char err[512];
+	if (oc_session_open(rp->cl, cfg->cluster, progress, false, &fresh, err, sizeof(err)) < 0)
+		return; /* the one in memory stays */
+	pthread_mutex_lock(&rp->lock);
+	struct oc_session *old = rp->s;
+	rp->s = fresh;
+	rows_refresh(rp);
+	pthread_mutex_unlock(&rp->lock);
+	oc_session_free(&old);
 }
 
 /* ---- the run thread -------------------------------------------------------- */
@@ -182,7 +224,6 @@ static void *run_main(void *arg)
 	}
 	rows_refresh(rp);
 	pthread_mutex_unlock(&rp->lock);
-	unsigned polls = 0;
 	for (;;) {
 		struct oc_snapshot *snap = app->hooks->current(app->hooks->ctx);
 		enum oc_run_status st = oc_runner_poll(run, snap);
@@ -208,12 +249,6 @@ static void *run_main(void *arg)
 		}
 		if (st == OC_RUN_DONE || st == OC_RUN_VERDICT)
 			break;
-		/* A step's check may read any part (a change window's: the
-		 * reservations, which this view does not show and the collector
-		 * then loads only at its slow interval): every part is loaded
-		 * again every 2 s while a step runs. */
-		if (++polls % 2 == 0)
-			app->hooks->refresh_now(app->hooks->ctx);
 		/* A fresh snapshot comes at the collector's pace; poll each second. */
 		for (int i = 0; i < 10; i++) {
 			usleep(100 * 1000);
@@ -254,6 +289,7 @@ static void run_step(struct oc_listview *lv, uint32_t item)
 		}
 		return;
 	}
+	reload_progress(lv);
 	const struct oc_step *st = &rp->cl->steps[item];
 	if (st->nactions && !oc_app_writes_allowed(app, why, sizeof(why))) {
 		oc_app_message(app, true, "%s", why);
@@ -499,6 +535,8 @@ static bool mark(struct oc_listview *lv, const char *verb, const char *note)
 		oc_app_message(app, true, " the step is running; wait for it to end");
 		return false;
 	}
+	if (strcmp(verb, "report") != 0)
+		reload_progress(lv);
 	char err[512] = "";
 	int rc;
 	if (strcmp(verb, "report") == 0) {
@@ -567,7 +605,8 @@ static bool command(struct oc_listview *lv, enum oc_act act, const char *arg)
 }
 
 /* :window: the view shows the change window w (NULL: the cluster's
- * rehearsal again). Refused while a step runs. */
+ * rehearsal again). Refused while a step runs; when the new checklist or
+ * progress cannot be opened, the view keeps what it showed. */
 bool oc_rehearsal_window(struct oc_app *app, const struct oc_window *w, char *err, size_t errlen)
 {
 	struct oc_listview *lv = NULL;
@@ -581,39 +620,55 @@ bool oc_rehearsal_window(struct oc_app *app, const struct oc_window *w, char *er
 	struct rpriv *rp = lv->priv;
 	pthread_mutex_lock(&rp->lock);
 	bool busy = rp->running;
-	bool joinable = rp->thread_joinable;
 	pthread_mutex_unlock(&rp->lock);
 	if (busy) {
 		snprintf(err, errlen, "a step of the %s runs: wait for it to end", rp->window ? "change window" : "rehearsal");
 		return false;
 	}
-	if (joinable) {
+	if (rp->thread_joinable) {
 		pthread_join(rp->thread, NULL);
 		rp->thread_joinable = false;
 	}
+	/* The window's copy the new checklist's variables will point into. */
+	struct oc_window *nw = NULL;
+	if (w) {
+		nw = malloc(sizeof(*nw));
+		if (!nw) {
+			snprintf(err, errlen, "out of memory");
+			return false;
+		}
+		*nw = *w;
+		nw->vars[0].value = nw->nodes;
+		nw->vars[1].value = nw->reason;
+		nw->vars[2].value = nw->name;
+	}
+	struct oc_checklist *cl;
+	struct oc_session *s;
+	if (load_checklist(app, nw, &cl, &s, err, errlen) < 0) {
+		free(nw);
+		return false;
+	}
 	pthread_mutex_lock(&rp->lock);
-	oc_session_free(&rp->s);
-	oc_checklist_free(&rp->cl);
-	free(rp->rows);
-	rp->rows = NULL;
-	rp->nrows = 0;
-	rp->error[0] = '\0';
-	rp->window = w != NULL;
-	if (w)
-		rp->win = *w;
-	/* The variables point into the window: at this copy now. */
+	struct oc_checklist *old_cl = rp->cl;
+	struct oc_session *old_s = rp->s;
+	rp->cl = cl;
+	rp->s = s;
+	rp->window = nw != NULL;
+	if (nw)
+		rp->win = *nw;
+	/* The checklist took the values at load; rp's copy points at itself. */
 	rp->win.vars[0].value = rp->win.nodes;
 	rp->win.vars[1].value = rp->win.reason;
 	rp->win.vars[2].value = rp->win.name;
+	rp->opened = true;
+	rp->error[0] = '\0';
 	rp->confirm_step[0] = '\0';
 	rp->status[0] = '\0';
-	rp->opened = false;
+	rows_refresh(rp);
 	pthread_mutex_unlock(&rp->lock);
-	rehearsal_open(lv);
-	if (rp->error[0]) {
-		snprintf(err, errlen, "%s", rp->error);
-		return false;
-	}
+	oc_session_free(&old_s);
+	oc_checklist_free(&old_cl);
+	free(nw);
 	oc_listview_update(lv, app->snap);
 	return true;
 }
@@ -621,7 +676,9 @@ bool oc_rehearsal_window(struct oc_app *app, const struct oc_window *w, char *er
 const struct oc_listview_def oc_lv_rehearsal = {
 	.name = "rehearsal",
 	.title = "Rehearsal",
-	.focus = OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS),
+	/* The parts the steps' checks read most: a change window's read the
+	 * reservations too. */
+	.focus = OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV),
 	.cat = &catalogue,
 	.ui = cols,
 	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
