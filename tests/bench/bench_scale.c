@@ -402,10 +402,49 @@ static void row(const char *what, double value, const char *unit)
 	printf("  %-52s %12.3f %s\n", what, value, unit);
 }
 
-static void ratio(const char *id, const char *what, double r, const char *op, double target)
+/* A figure whose baseline is zero or missing is not a ratio: it is said
+ * so and counted, never "met". */
+static int ratio_bad;
+
+static void ratio(const char *id, const char *what, double num, double den, const char *op, double target)
 {
+	if (!(den > 0) || !(num >= 0)) {
+		printf("  %-4s %-48s %10s  target %s %-5g CANNOT MEASURE (baseline %g)\n", id, what, "-", op, target,
+		       den);
+		ratio_bad = 1;
+		return;
+	}
+	double r = num / den;
 	int met = op[0] == '<' ? r <= target : r >= target;
 	printf("  %-4s %-48s %10.4f  target %s %-5g %s\n", id, what, r, op, target, met ? "met" : "MISSED");
+}
+
+/* Every part a refresh asked for came without an error: a failed RPC is
+ * neither "no change" nor a cheap load. */
+static int refresh_ok(const struct oc_snapshot *s, unsigned mask, const char *what)
+{
+	if (!s) {
+		fprintf(stderr, "bench_scale: %s: out of memory\n", what);
+		return -1;
+	}
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if ((mask & OC_MASK(p)) && s->status[p].error[0]) {
+			fprintf(stderr, "bench_scale: %s: part %d failed: %s\n", what, p, s->status[p].error);
+			return -1;
+		}
+	return 0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+static long median_long(long *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_long);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void machine_line(void)
@@ -518,9 +557,10 @@ int main(int argc, char **argv)
 	double *v_squeue_w = calloc((size_t)runs, sizeof(double)), *v_acct = calloc((size_t)runs, sizeof(double));
 	double *v_tick_p = calloc((size_t)runs, sizeof(double)), *v_tick_n = calloc((size_t)runs, sizeof(double));
 	long squeue_rss = 0, bare_rss = 0;
+	long *v_squeue_rss = calloc((size_t)runs, sizeof(long)), *v_bare_rss = calloc((size_t)runs, sizeof(long));
 	unsigned nochange = 0, asked = 0;
 	if (!rows || !v_full || !v_full_w || !v_same || !v_tick || !v_bare || !v_rows || !v_sinfo ||
-	    !v_squeue || !v_squeue_w || !v_acct || !v_tick_p || !v_tick_n) {
+	    !v_squeue || !v_squeue_w || !v_acct || !v_tick_p || !v_tick_n || !v_squeue_rss || !v_bare_rss) {
 		fprintf(stderr, "bench_scale: out of memory\n");
 		return 1;
 	}
@@ -536,6 +576,8 @@ int main(int argc, char **argv)
 		struct oc_snapshot *s = oc_collector_refresh_once(b, four, NULL);
 		v_full[i] = cpu_self() - c0;
 		v_full_w[i] = wall() - w0;
+		if (refresh_ok(s, four, "full refresh") < 0)
+			return 1;
 		/* ... and the queue view's rows: all jobs, default order. */
 		c0 = cpu_self();
 		oc_job_rows(s, NULL, NULL, OC_JOB_SORT_DEFAULT, false, false, rows, time(NULL));
@@ -550,6 +592,8 @@ int main(int argc, char **argv)
 		c0 = cpu_self();
 		s = oc_collector_refresh_once(b, four, prev);
 		v_same[i] = cpu_self() - c0;
+		if (refresh_ok(s, four, "unchanged refresh") < 0)
+			return 1;
 		nochange += (s->nodes == prev->nodes) + (s->partitions == prev->partitions) +
 			    (s->jobs == prev->jobs) + (s->reservations == prev->reservations);
 		asked += 4;
@@ -558,6 +602,8 @@ int main(int argc, char **argv)
 		c0 = cpu_self();
 		s = oc_collector_refresh_once(b, OC_FOCUS_QUEUE, prev);
 		v_tick[i] = cpu_self() - c0;
+		if (refresh_ok(s, OC_FOCUS_PARTS(OC_FOCUS_QUEUE), "queue tick") < 0)
+			return 1;
 		nochange += s->jobs == prev->jobs;
 		asked++;
 		oc_snapshot_unref(&prev);
@@ -566,17 +612,23 @@ int main(int argc, char **argv)
 		c0 = cpu_self();
 		s = oc_collector_refresh_once(b, OC_FOCUS_PARTITIONS, prev);
 		v_tick_p[i] = cpu_self() - c0;
+		if (refresh_ok(s, OC_FOCUS_PARTS(OC_FOCUS_PARTITIONS), "partitions tick") < 0)
+			return 1;
 		oc_snapshot_unref(&prev);
 		prev = s;
 		c0 = cpu_self();
 		s = oc_collector_refresh_once(b, OC_FOCUS_NODES, prev);
 		v_tick_n[i] = cpu_self() - c0;
+		if (refresh_ok(s, OC_FOCUS_PARTS(OC_FOCUS_NODES), "nodes tick") < 0)
+			return 1;
 		oc_snapshot_unref(&prev);
 		prev = s;
 		/* The accounting part (association manager: no last_update). */
 		c0 = cpu_self();
 		s = oc_collector_refresh_once(b, OC_MASK(OC_PART_ACCT), prev);
 		v_acct[i] = cpu_self() - c0;
+		if (refresh_ok(s, OC_MASK(OC_PART_ACCT), "accounting part") < 0)
+			return 1;
 		oc_snapshot_unref(&prev);
 		prev = s;
 
@@ -587,16 +639,18 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_scale: cannot run sinfo/squeue (PATH?)\n");
 			return 1;
 		}
-		if (rss > squeue_rss)
-			squeue_rss = rss;
+		v_squeue_rss[i] = rss;
 		char *bare_argv[] = {"/proc/self/exe", "--bare-load", NULL};
 		if (run_proc(bare_argv, NULL, NULL, &rss) < 0) {
 			fprintf(stderr, "bench_scale: the bare job load failed\n");
 			return 1;
 		}
-		if (rss > bare_rss)
-			bare_rss = rss;
+		v_bare_rss[i] = rss;
 	}
+	/* Medians, as every other figure (the console's RSS is one sample of
+	 * its own run: bench_ui.sh). */
+	squeue_rss = median_long(v_squeue_rss, runs);
+	bare_rss = median_long(v_bare_rss, runs);
 	double m_full = median(v_full, runs), m_full_w = median(v_full_w, runs);
 	double m_same = median(v_same, runs), m_tick = median(v_tick, runs);
 	double m_bare = median(v_bare, runs), m_rows = median(v_rows, runs), m_acct = median(v_acct, runs);
@@ -635,10 +689,10 @@ int main(int argc, char **argv)
 
 	double own = m_full + m_rows - m_bare;
 	printf("\nratios\n");
-	ratio("P1", "unchanged tick, queue view / (sinfo+squeue)", m_tick / cli, "<=", 0.01);
+	ratio("P1", "unchanged tick, queue view / (sinfo+squeue)", m_tick, cli, "<=", 0.01);
 	printf("       (all four parts unchanged: %.4f)\n", m_same / cli);
-	ratio("P2", "full refresh + rows / (sinfo+squeue)", (m_full + m_rows) / cli, "<=", 0.8);
-	ratio("P2b", "own work (conversion, index, sort) / bare loads", own / m_bare, "<=", 0.2);
+	ratio("P2", "full refresh + rows / (sinfo+squeue)", m_full + m_rows, cli, "<=", 0.8);
+	ratio("P2b", "own work (conversion, index, sort) / bare loads", own, m_bare, "<=", 0.2);
 
 	int failed = 0;
 	if (!quick) {
@@ -698,7 +752,13 @@ int main(int argc, char **argv)
 				break;
 			}
 			const struct ctld_load *ref = sc[k].churn ? &cli_churn : &cli_quiet;
-			double r = ref->usec ? (double)l.usec / (double)ref->usec : 0;
+			if (!ref->usec) {
+				/* A baseline of zero is no baseline: not "met". */
+				printf("  %-28s CANNOT MEASURE: the sinfo+squeue watcher cost slurmctld 0 ms\n", sc[k].label);
+				failed = 1;
+				continue;
+			}
+			double r = (double)l.usec / (double)ref->usec;
 			double cpu = l.cpu_s - (sc[k].churn ? none_churn.cpu_s : none_quiet.cpu_s);
 			double cpu_ref = sc[k].churn ? cpu_cli_churn : cpu_cli_quiet;
 			double target = !sc[k].churn ? 0.1 : (sc[k].focus == OC_FOCUS_QUEUE ? 1.0 : 0.3);
@@ -722,11 +782,11 @@ int main(int argc, char **argv)
 		if (ui.snap_rss_kb)
 			row("console peak RSS on the recorded queue (--snapshot)", (double)ui.snap_rss_kb / 1024, "MB");
 		if (squeue_rss) {
-			ratio("P4", "console peak RSS / squeue peak RSS", (double)ui.rss_kb / (double)squeue_rss, "<=", 1.0);
+			ratio("P4", "console peak RSS / squeue peak RSS", (double)ui.rss_kb, (double)squeue_rss, "<=", 1.0);
 			if (ui.snap_rss_kb) {
 				char what[96];
 				snprintf(what, sizeof(what), "on a recorded snapshot (%ld jobs) / squeue", ui.snap_jobs);
-				ratio("P4", what, (double)ui.snap_rss_kb / (double)squeue_rss, "<=", 1.0);
+				ratio("P4", what, (double)ui.snap_rss_kb, (double)squeue_rss, "<=", 1.0);
 			}
 			printf("       (holding: %.4f; the bare job load alone: %.4f; console above it: %.1f MB)\n",
 			       (double)ui.rss_now_kb / (double)squeue_rss, (double)bare_rss / (double)squeue_rss,
@@ -742,7 +802,7 @@ int main(int argc, char **argv)
 		       ui.p5_rt_p99);
 		row("first full paint, queue view (wall)", ui.p6_ms, "ms");
 		row("  of which tmux new-window itself", ui.spawn_ms, "ms");
-		ratio("P6", "first full paint / squeue wall", ui.p6_ms / (m_squeue_w * 1e3), "<=", 1.0);
+		ratio("P6", "first full paint / squeue wall", ui.p6_ms, m_squeue_w * 1e3, "<=", 1.0);
 		printf("       (without the tmux start: %.4f)\n", (ui.p6_ms - ui.spawn_ms) / (m_squeue_w * 1e3));
 	}
 	oc_snapshot_unref(&prev);
@@ -760,5 +820,7 @@ int main(int argc, char **argv)
 	free(v_acct);
 	free(v_tick_p);
 	free(v_tick_n);
-	return failed;
+	free(v_squeue_rss);
+	free(v_bare_rss);
+	return failed || ratio_bad;
 }
