@@ -402,6 +402,12 @@ static void row(const char *what, double value, const char *unit)
 	printf("  %-52s %12.3f %s\n", what, value, unit);
 }
 
+/* The spread of a figure's runs: lowest and highest (v sorted by median). */
+static void spread(const char *what, const double *v, int n, double scale, const char *unit)
+{
+	printf("  %-52s %9.3f - %-9.3f %s\n", what, v[0] * scale, v[n - 1] * scale, unit);
+}
+
 /* A figure whose baseline is zero or missing is not a ratio: it is said
  * so and counted, never "met". */
 static int ratio_bad;
@@ -686,6 +692,17 @@ int main(int argc, char **argv)
 	row("collector unchanged tick, nodes view (CPU)", median(v_tick_n, runs) * 1e3, "ms");
 	row("accounting part, association manager (CPU)", m_acct * 1e3, "ms");
 	printf("  parts answered \"no change\" when nothing changed: %u of %u\n", nochange, asked);
+	printf("\nspread of the %d runs (lowest - highest)\n", runs);
+	spread("sinfo, one process (CPU)", v_sinfo, runs, 1e3, "ms");
+	spread("squeue, one process (CPU)", v_squeue, runs, 1e3, "ms");
+	spread("squeue, one process (wall)", v_squeue_w, runs, 1e3, "ms");
+	spread("bare libslurm loads (CPU)", v_bare, runs, 1e3, "ms");
+	spread("collector full refresh, 4 parts (CPU)", v_full, runs, 1e3, "ms");
+	spread("queue view rows (CPU)", v_rows, runs, 1e3, "ms");
+	spread("collector unchanged refresh, 4 parts (CPU)", v_same, runs, 1e3, "ms");
+	spread("collector unchanged tick, queue view (CPU)", v_tick, runs, 1e3, "ms");
+	printf("  %-52s %9.3f - %-9.3f MB\n", "squeue peak RSS", (double)v_squeue_rss[0] / 1024,
+	       (double)v_squeue_rss[runs - 1] / 1024);
 
 	double own = m_full + m_rows - m_bare;
 	printf("\nratios\n");
