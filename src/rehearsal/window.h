@@ -1,7 +1,7 @@
 /* window.h: a change window on nodes (checklist change-window, run by the
  * rehearsal engine): what `opsconsole window` and the console's :window
  * share, so that a window begun in one resumes in the other. The nodes
- * are checked and written in libslurm's ranged form (the hash that names
+ * are checked and written in their ranged form (core/hostlist.h) (the hash that names
  * the progress file is of that form: the same nodes written another way
  * are the same window). */
 #ifndef OC_REHEARSAL_WINDOW_H
