@@ -1,7 +1,7 @@
 /* bench_scale.c: what the console costs at scale, against running sinfo
  * and squeue as processes on the same cluster (issue 8, P1-P6).
  *
- *   bench_scale [--runs N] [--p3-seconds S] [--ui FILE] [--quick]
+ *   bench_scale [--runs N] [--p3-seconds S] [--ui FILE] [--quick] [--gate]
  *
  * SLURM_CONF selects the cluster (tests/bench/run_bench.sh enlarges the
  * local one and fills its queue). Every figure is a median of N runs, CPU
@@ -21,7 +21,11 @@
  * FILE holds key=value lines written by tests/bench/bench_ui.sh, which
  * drives the real opsconsole in tmux. --quick skips P3 (sizes table).
  * Exits 0 when everything could be measured, 1 when something could not
- * (cluster unreachable, sinfo/squeue missing): never because of a figure.
+ * (cluster unreachable, sinfo/squeue missing, a refresh that failed, a
+ * baseline of zero): never because of a target. --gate: also 3 when a
+ * ratio is past its gate, a margin far above the target that noise does
+ * not cross (issue 20: P1 <= 0.05, P2 <= 1.0, P5 p99 <= 32 ms, P6 <= 2.0
+ * at the CI size of 1,000 jobs), so that a real regression fails.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -408,6 +412,19 @@ static void spread(const char *what, const double *v, int n, double scale, const
 	printf("  %-52s %9.3f - %-9.3f %s\n", what, v[0] * scale, v[n - 1] * scale, unit);
 }
 
+/* --gate: the ratios past their gate. */
+static int gate_on, gate_failed;
+
+static void gate(const char *id, double value, double limit)
+{
+	if (!gate_on)
+		return;
+	int ok = value <= limit;
+	printf("  gate %-4s %10.4f <= %-6g %s\n", id, value, limit, ok ? "ok" : "FAILED");
+	if (!ok)
+		gate_failed = 1;
+}
+
 /* A figure whose baseline is zero or missing is not a ratio: it is said
  * so and counted, never "met". */
 static int ratio_bad;
@@ -511,15 +528,16 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{"runs", required_argument, NULL, 'n'},	      {"p3-seconds", required_argument, NULL, 's'},
 		{"ui", required_argument, NULL, 'u'},	      {"quick", no_argument, NULL, 'q'},
-		{NULL, 0, NULL, 0},
+		{"gate", no_argument, NULL, 'g'},	      {NULL, 0, NULL, 0},
 	};
 	int ch;
-	while ((ch = getopt_long(argc, argv, "n:s:u:q", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "n:s:u:qg", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'n': runs = atoi(optarg); break;
 		case 's': p3_secs = atof(optarg); break;
 		case 'u': ui_path = optarg; break;
 		case 'q': quick = 1; break;
+		case 'g': gate_on = 1; break;
 		default: return 2;
 		}
 	}
@@ -710,6 +728,10 @@ int main(int argc, char **argv)
 	printf("       (all four parts unchanged: %.4f)\n", m_same / cli);
 	ratio("P2", "full refresh + rows / (sinfo+squeue)", m_full + m_rows, cli, "<=", 0.8);
 	ratio("P2b", "own work (conversion, index, sort) / bare loads", own, m_bare, "<=", 0.2);
+	if (cli > 0) {
+		gate("P1", m_tick / cli, 0.05);
+		gate("P2", (m_full + m_rows) / cli, 1.0);
+	}
 
 	int failed = 0;
 	if (!quick) {
@@ -793,6 +815,10 @@ int main(int argc, char **argv)
 	printf("\nUI (the real opsconsole in tmux, tests/bench/bench_ui.sh)\n");
 	if (!ui.have) {
 		printf("  not measured (no --ui file)\n");
+		if (gate_on) {
+			printf("  gate P5, P6: CANNOT MEASURE without --ui\n");
+			ratio_bad = 1;
+		}
 	} else {
 		row("console peak RSS (VmHWM, queue view)", (double)ui.rss_kb / 1024, "MB");
 		row("console RSS holding the jobs (VmRSS after)", (double)ui.rss_now_kb / 1024, "MB");
@@ -820,6 +846,9 @@ int main(int argc, char **argv)
 		row("first full paint, queue view (wall)", ui.p6_ms, "ms");
 		row("  of which tmux new-window itself", ui.spawn_ms, "ms");
 		ratio("P6", "first full paint / squeue wall", ui.p6_ms, m_squeue_w * 1e3, "<=", 1.0);
+		if (m_squeue_w > 0)
+			gate("P6", ui.p6_ms / (m_squeue_w * 1e3), 2.0);
+		gate("P5", ui.p5_p99, 32);
 		printf("       (without the tmux start: %.4f)\n", (ui.p6_ms - ui.spawn_ms) / (m_squeue_w * 1e3));
 	}
 	oc_snapshot_unref(&prev);
@@ -839,5 +868,7 @@ int main(int argc, char **argv)
 	free(v_tick_n);
 	free(v_squeue_rss);
 	free(v_bare_rss);
-	return failed || ratio_bad;
+	if (failed || ratio_bad)
+		return 1;
+	return gate_failed ? 3 : 0;
 }

@@ -4,6 +4,7 @@
 #
 #   run_bench.sh [--nodes N] [--jobs N[,N...]] [--main N] [--runs N]
 #                [--p3-seconds S] [--keys K] [--paints N] [--out DIR] [--keep]
+#                [--gate]
 #
 # Adds N State=CLOUD nodes (no slurmd; partition "cloud") to the running
 # cluster of $OC_CLUSTER_DIR through OC_CLUSTER_EXTRA_CONF, raises
@@ -16,10 +17,11 @@
 #
 # Needs OC_CLUSTER_DIR (a running cluster), OC_BIN (opsconsole) and
 # OC_BENCH_BIN (the folder of bench_scale and bench_fill). Exits 1 only when
-# something could not be measured, never because of a figure.
+# something could not be measured, never because of a target; with --gate
+# (bench_scale --gate, at the --main size) 3 when a ratio is past its gate.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-nodes=2000 sizes=10000 main="" runs=9 p3=60 keys=120 paints=5 out="" keep=0
+nodes=2000 sizes=10000 main="" runs=9 p3=60 keys=120 paints=5 out="" keep=0 gate=()
 while (($#)); do
 	case $1 in
 	--nodes) nodes=$2; shift 2 ;;
@@ -31,6 +33,7 @@ while (($#)); do
 	--paints) paints=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
+	--gate) gate=(--gate); shift ;;
 	*) echo "run_bench: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -101,7 +104,7 @@ for n in "${sizes_sorted[@]}"; do
 	settle
 	if ((n == main)); then
 		"$here/bench_ui.sh" "$out/ui-$n.txt" "$paints" "$keys" >&2
-		"$OC_BENCH_BIN/bench_scale" --runs "$runs" --p3-seconds "$p3" --ui "$out/ui-$n.txt" | tee "$out/scale-$n.txt"
+		"$OC_BENCH_BIN/bench_scale" --runs "$runs" --p3-seconds "$p3" --ui "$out/ui-$n.txt" "${gate[@]}" | tee "$out/scale-$n.txt"
 	else
 		"$here/bench_ui.sh" "$out/ui-$n.txt" "$paints" 20 >&2
 		"$OC_BENCH_BIN/bench_scale" --runs "$runs" --quick --ui "$out/ui-$n.txt" >"$out/scale-$n.txt"
