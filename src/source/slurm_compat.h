@@ -1,6 +1,6 @@
 /* slurm_compat.h: libslurm types and calls whose spelling changed between
  * releases, behind one name each, for the files of src/source/ that use them.
- * Internal: include only from src/source/. */
+ * Internal: include only from src/source/ (and the benchmark tests/bench/bench_fill.c). */
 #ifndef OC_SOURCE_SLURM_COMPAT_H
 #define OC_SOURCE_SLURM_COMPAT_H
 
