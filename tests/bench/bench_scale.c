@@ -24,8 +24,9 @@
  * (cluster unreachable, sinfo/squeue missing, a refresh that failed, a
  * baseline of zero): never because of a target. --gate: also 3 when a
  * ratio is past its gate, a margin far above the target that noise does
- * not cross (issue 20: P1 <= 0.05, P2 <= 1.0, P5 p99 <= 32 ms, P6 <= 2.0
- * at the CI size of 1,000 jobs), so that a real regression fails.
+ * not cross (issue 20: P1 <= 0.05, P1w <= 0.5, P2 <= 1.0, P5 p99 from outside <= 32
+ * ms, P6 <= 3.0 at the CI size of 1,000 jobs: P6 is two wall times and
+ * came to 1.0-1.95 there), so that a real regression fails.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -361,6 +362,11 @@ struct ui_figures {
 	int have;
 	double p5_p50, p5_p99, p5_stop_p50, p5_stop_p99, p5_rt_p50, p5_rt_p99, p6_ms, spawn_ms;
 	double p5_cpu_p99, p5_stop_cpu_p99;
+	double p1_seconds, p1_console_ms, p1_watch_ms; /* whole process CPU over p1_seconds */
+	/* P5 from outside (bench_keys): live [0] and slurmctld stopped [1] */
+	double o_p50[2], o_p99[2], o_max[2], o_noesc_p99[2], o_esc_p50[2];
+	int o_keys[2];
+	char o_slowest[2][512];
 	long rss_kb, rss_now_kb, snap_rss_kb, snap_jobs;
 	int keys, keys_stop;
 	char ui_note[160];
@@ -372,13 +378,31 @@ static void read_ui(const char *path, struct ui_figures *u)
 	FILE *f = path ? fopen(path, "r") : NULL;
 	if (!f)
 		return;
-	char line[256];
+	char line[512];
 	while (fgets(line, sizeof(line), f)) {
 		char key[64];
 		double v;
+		for (int k = 0; k < 2; k++) {
+			const char *pre = k ? "p5o_stopped_slowest=" : "p5o_live_slowest=";
+			if (!strncmp(line, pre, strlen(pre))) {
+				snprintf(u->o_slowest[k], sizeof(u->o_slowest[k]), "%s", line + strlen(pre));
+				u->o_slowest[k][strcspn(u->o_slowest[k], "\n")] = '\0';
+			}
+		}
 		if (sscanf(line, "%63[a-z0-9_]=%lf", key, &v) != 2)
 			continue;
 		u->have = 1;
+		if (!strncmp(key, "p5o_", 4)) {
+			int k = !strncmp(key + 4, "stopped_", 8);
+			const char *f5 = key + 4 + (k ? 8 : 5);
+			if (!strcmp(f5, "keys")) u->o_keys[k] = (int)v;
+			else if (!strcmp(f5, "p50")) u->o_p50[k] = v;
+			else if (!strcmp(f5, "p99")) u->o_p99[k] = v;
+			else if (!strcmp(f5, "max")) u->o_max[k] = v;
+			else if (!strcmp(f5, "noesc_p99")) u->o_noesc_p99[k] = v;
+			else if (!strcmp(f5, "esc_p50")) u->o_esc_p50[k] = v;
+			continue;
+		}
 		if (!strcmp(key, "p5_p50")) u->p5_p50 = v;
 		else if (!strcmp(key, "p5_p99")) u->p5_p99 = v;
 		else if (!strcmp(key, "p5_stopped_p50")) u->p5_stop_p50 = v;
@@ -391,6 +415,9 @@ static void read_ui(const char *path, struct ui_figures *u)
 		else if (!strcmp(key, "p6_spawn_ms")) u->spawn_ms = v;
 		else if (!strcmp(key, "p5_cpu_p99")) u->p5_cpu_p99 = v;
 		else if (!strcmp(key, "p5_stopped_cpu_p99")) u->p5_stop_cpu_p99 = v;
+		else if (!strcmp(key, "p1_seconds")) u->p1_seconds = v;
+		else if (!strcmp(key, "p1_console_cpu_ms")) u->p1_console_ms = v;
+		else if (!strcmp(key, "p1_watch_cpu_ms")) u->p1_watch_ms = v;
 		else if (!strcmp(key, "p4_console_rss_kb")) u->rss_kb = (long)v;
 		else if (!strcmp(key, "p4_console_rss_now_kb")) u->rss_now_kb = (long)v;
 		else if (!strcmp(key, "p4_snapshot_rss_kb")) u->snap_rss_kb = (long)v;
@@ -431,7 +458,9 @@ static int ratio_bad;
 
 static void ratio(const char *id, const char *what, double num, double den, const char *op, double target)
 {
-	if (!(den > 0) || !(num >= 0)) {
+	/* A negative numerator is a figure (P2b: the console's own work within
+	 * the noise of the bare loads), a baseline of zero is not. */
+	if (!(den > 0) || num != num) {
 		printf("  %-4s %-48s %10s  target %s %-5g CANNOT MEASURE (baseline %g)\n", id, what, "-", op, target,
 		       den);
 		ratio_bad = 1;
@@ -820,6 +849,20 @@ int main(int argc, char **argv)
 			ratio_bad = 1;
 		}
 	} else {
+		if (ui.p1_seconds > 0) {
+			double per_min = 60.0 / ui.p1_seconds;
+			row("console, whole process CPU per minute (queue view)", ui.p1_console_ms * per_min, "ms");
+			row("watch -n2 'sinfo; squeue', CPU per minute", ui.p1_watch_ms * per_min, "ms");
+			ratio("P1w", "whole console / watch 'sinfo; squeue' (CPU)", ui.p1_console_ms, ui.p1_watch_ms,
+			      "<=", 0.01);
+			if (ui.p1_watch_ms > 0)
+				gate("P1w", ui.p1_console_ms / ui.p1_watch_ms, 0.5);
+			printf("       (over %.0f s each, one after the other; CPU ticks of %.0f ms, the console's "
+			       "threads also in ns)\n",
+			       ui.p1_seconds, 1000.0 / (double)sysconf(_SC_CLK_TCK));
+		} else {
+			printf("  P1w  not measured (the --ui file has no p1_ figures)\n");
+		}
 		row("console peak RSS (VmHWM, queue view)", (double)ui.rss_kb / 1024, "MB");
 		row("console RSS holding the jobs (VmRSS after)", (double)ui.rss_now_kb / 1024, "MB");
 		if (ui.snap_rss_kb)
@@ -835,10 +878,24 @@ int main(int argc, char **argv)
 			       (double)ui.rss_now_kb / (double)squeue_rss, (double)bare_rss / (double)squeue_rss,
 			       (double)(ui.rss_kb - bare_rss) / 1024);
 		}
-		printf("  P5   key to screen, queue view, %d keys: p50 %.2f ms, p99 %.2f ms  target p99 <= 16 %s\n",
-		       ui.keys, ui.p5_p50, ui.p5_p99, ui.p5_p99 <= 16 ? "met" : "MISSED");
-		printf("       slurmctld SIGSTOPped, %d keys:   p50 %.2f ms, p99 %.2f ms  target p99 <= 16 %s\n",
-		       ui.keys_stop, ui.p5_stop_p50, ui.p5_stop_p99, ui.p5_stop_p99 <= 16 ? "met" : "MISSED");
+		for (int k = 0; k < 2; k++) {
+			if (!ui.o_keys[k]) {
+				printf("  P5   %s: not measured from outside (no p5o_ figures)\n", k ? "stopped" : "live");
+				continue;
+			}
+			printf("  P5   %s, from outside (pty write to last byte), %d keys: p50 %.2f ms, p99 %.2f ms, "
+			       "max %.2f  target p99 <= 16 %s\n",
+			       k ? "slurmctld SIGSTOPped" : "key to screen, queue view", ui.o_keys[k], ui.o_p50[k],
+			       ui.o_p99[k], ui.o_max[k], ui.o_p99[k] <= 16 ? "met" : "MISSED");
+			if (ui.o_esc_p50[k] > 0)
+				printf("       without Esc: p99 %.2f ms; Esc alone: p50 %.2f ms (ncurses waits ESCDELAY, "
+				       "25 ms, for a sequence)\n",
+				       ui.o_noesc_p99[k], ui.o_esc_p50[k]);
+			printf("       slowest: %s\n", ui.o_slowest[k]);
+		}
+		printf("       inside the program (its latency log, key read to doupdate), tmux: live p50 %.2f ms, "
+		       "p99 %.2f ms (%d keys); stopped p50 %.2f ms, p99 %.2f ms\n",
+		       ui.p5_p50, ui.p5_p99, ui.keys, ui.p5_stop_p50, ui.p5_stop_p99);
 		printf("       (UI thread CPU per key: p99 %.2f ms, stopped %.2f ms)\n", ui.p5_cpu_p99,
 		       ui.p5_stop_cpu_p99);
 		printf("       (send-keys to log line, tmux included: p50 %.2f ms, p99 %.2f ms)\n", ui.p5_rt_p50,
@@ -847,8 +904,11 @@ int main(int argc, char **argv)
 		row("  of which tmux new-window itself", ui.spawn_ms, "ms");
 		ratio("P6", "first full paint / squeue wall", ui.p6_ms, m_squeue_w * 1e3, "<=", 1.0);
 		if (m_squeue_w > 0)
-			gate("P6", ui.p6_ms / (m_squeue_w * 1e3), 2.0);
-		gate("P5", ui.p5_p99, 32);
+			gate("P6", ui.p6_ms / (m_squeue_w * 1e3), 3.0);
+		if (ui.o_keys[0])
+			gate("P5", ui.o_p99[0] > ui.o_p99[1] ? ui.o_p99[0] : ui.o_p99[1], 32);
+		else
+			gate("P5", ui.p5_p99, 32);
 		printf("       (without the tmux start: %.4f)\n", (ui.p6_ms - ui.spawn_ms) / (m_squeue_w * 1e3));
 	}
 	oc_snapshot_unref(&prev);

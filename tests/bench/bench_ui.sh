@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench_ui.sh OUT [RUNS] [KEYS]: the real opsconsole in tmux against the
-# running cluster, measured through its latency log (OC_LATENCY_LOG):
+# bench_ui.sh OUT [RUNS] [KEYS] [CPU_SECONDS]: the real opsconsole in tmux
+# against the running cluster, measured through its latency log
+# (OC_LATENCY_LOG) and /proc:
 #   P6  time from starting it (just before `tmux new-window`) to the first
 #       frame of the queue view drawn with the jobs loaded, median of RUNS,
 #       and what `tmux new-window` costs by itself (a window running date);
@@ -11,6 +12,15 @@
 #   P5  key to screen in the queue view: moves, page keys, sorting by each
 #       column, a filter typed character by character and cleared, KEYS
 #       keys in all; then the same with slurmctld stopped (SIGSTOP).
+#   P5o the same keys timed from outside (issue 20): bench_keys runs the
+#       console on a pty of its own (200x50, TERM=xterm) and times each
+#       key from its write to the pty to the last byte of the screen
+#       update it causes; live, then with slurmctld stopped.
+#   P1  the whole process's CPU (utime+stime of all its threads, from
+#       /proc/PID/stat) over CPU_SECONDS (default 60) on the queue view,
+#       redraws included, against `watch -n2 'sinfo; squeue'` in a window
+#       of the same size over the same time (watch's own CPU and its
+#       children's, which it waits for: cutime+cstime).
 # Each key is sent alone and the next one waits for its log line, so
 # every figure is one key. "key MS" in the log is measured inside the
 # program (key read to the end of doupdate()); the round trip
@@ -20,6 +30,7 @@ set -euo pipefail
 out=${1:?usage: bench_ui.sh OUT [RUNS] [KEYS]}
 runs=${2:-5}
 nkeys=${3:-120}
+cpu_seconds=${4:-60}
 : "${OC_BIN:?OC_BIN must point at the opsconsole binary}"
 : "${OC_CLUSTER_DIR:?OC_CLUSTER_DIR must point at the running cluster}"
 export SLURM_CONF="$OC_CLUSTER_DIR/etc/slurm.conf"
@@ -139,7 +150,64 @@ kill -STOP "$ctld"
 run_keys stopped
 kill -CONT "$ctld"
 cp "$tmp/stopped.all" "$tmp/stopped.in"
+
+# P1, the whole process, over cpu_seconds from 5 s after slurmctld came
+# back (the console's refreshes run again): the CPU ticks of all its
+# threads (/proc/PID/stat utime+stime, and cutime+cstime for the children
+# a process waited for: watch's sinfo and squeue), 10 ms each; for the
+# console also the nanoseconds of each thread (/proc/PID/task/*/schedstat:
+# those alive at the end, a thread born in the window counted whole; one
+# that ended in it is only in the ticks), and the larger of the two.
+ticks() { awk '{sub(/^.*\) /, ""); print $12 + $13 + $14 + $15}' "/proc/$1/stat"; }
+thread_ns() { # thread_ns PID: "TID NS" per thread
+	local t
+	for t in /proc/"$1"/task/*; do
+		[[ -r $t/schedstat ]] && echo "${t##*/} $(cut -d' ' -f1 "$t/schedstat" 2>/dev/null)"
+	done
+}
+clk=$(getconf CLK_TCK)
+cpu_window() { # cpu_window PID [ns]: ms of CPU over cpu_seconds
+	local a b na nb ms ns
+	a=$(ticks "$1") || die "cannot read /proc/$1/stat"
+	[[ ${2:-} == ns ]] && na=$(thread_ns "$1")
+	sleep "$cpu_seconds"
+	b=$(ticks "$1") || die "process $1 ended during the CPU window"
+	ms=$(((b - a) * 1000 / clk))
+	if [[ ${2:-} == ns ]]; then
+		nb=$(thread_ns "$1")
+		ns=$(awk 'NR == FNR {a[$1] = $2; next} $2 != "" {s += $2 - ($1 in a ? a[$1] : 0)} END {printf "%d", s / 1e6}' \
+			<(echo "$na") <(echo "$nb"))
+		((ns > ms)) && ms=$ns
+	fi
+	echo "$ms"
+}
+sleep 5
+console_cpu_ms=$(cpu_window "$pid" ns)
 stop_console
+tmux -L "$sock" new-window -d -t idle -n watch \
+	"env SLURM_CONF=$(printf '%q' "$SLURM_CONF") TERM=screen watch -n2 'sinfo; squeue'"
+wpid=$(tmux -L "$sock" display-message -p -t idle:watch '#{pane_pid}')
+sleep 3
+watch_cpu_ms=$(cpu_window "$wpid")
+tmux -L "$sock" kill-window -t idle:watch
+
+# P5o: the keys from outside, on a pty of bench_keys' own (no tmux).
+okeys=$(printf '%s ' "${keys[@]}" | sed -e 's/NPage/PgDn/g; s/PPage/PgUp/g; s/Escape/Esc/g')
+keys_out() { # keys_out NAME [--stop-pid PID]: the keys, timed; NAME.o
+	local name=$1
+	shift
+	rm -f "$tmp/$name.log"
+	env LANG=C.UTF-8 OC_LATENCY_LOG="$tmp/$name.log" "$OC_BENCH_BIN/bench_keys" --cols 200 --rows 50 --term xterm \
+		--ready "$tmp/$name.log" --out "$tmp/$name.o" "$@" "$okeys" -- "$OC_BIN" --cluster llm-poc --view queue \
+		>/dev/null || die "bench_keys ($name) failed"
+	awk '{print $1}' "$tmp/$name.o" >"$tmp/$name.oall"
+	awk '$2 != "Esc" {print $1}' "$tmp/$name.o" >"$tmp/$name.onoesc"
+	awk '$2 == "Esc" {print $1}' "$tmp/$name.o" >"$tmp/$name.oesc"
+	sort -rn "$tmp/$name.o" | sed -n 1,5p | tr '\n' ',' >"$tmp/$name.oslowest"
+}
+: "${OC_BENCH_BIN:?OC_BENCH_BIN must point at the folder of bench_keys}"
+keys_out olive
+keys_out ostopped --stop-pid "$ctld"
 awk '{printf "%.3f\n", $1/1000}' "$tmp/live.rt" >"$tmp/live.rtms"
 
 # P4 on a recorded snapshot (the issue allows one): the same queue written
@@ -188,5 +256,17 @@ tmux -L "$sock" send-keys -t idle:snap q
 	echo "p5_stopped_slowest=$(cat "$tmp/stopped.slowest")"
 	echo "p5_roundtrip_p50=$(pct "$tmp/live.rtms" 50)"
 	echo "p5_roundtrip_p99=$(pct "$tmp/live.rtms" 99)"
+	for n in olive ostopped; do
+		echo "p5o_${n#o}_keys=$(wc -l <"$tmp/$n.oall")"
+		echo "p5o_${n#o}_p50=$(pct "$tmp/$n.oall" 50)"
+		echo "p5o_${n#o}_p99=$(pct "$tmp/$n.oall" 99)"
+		echo "p5o_${n#o}_max=$(pct "$tmp/$n.oall" 100)"
+		echo "p5o_${n#o}_noesc_p99=$(pct "$tmp/$n.onoesc" 99)"
+		if [[ -s $tmp/$n.oesc ]]; then echo "p5o_${n#o}_esc_p50=$(pct "$tmp/$n.oesc" 50)"; fi
+		echo "p5o_${n#o}_slowest=$(cat "$tmp/$n.oslowest")"
+	done
+	echo "p1_seconds=$cpu_seconds"
+	echo "p1_console_cpu_ms=$console_cpu_ms"
+	echo "p1_watch_cpu_ms=$watch_cpu_ms"
 } >"$out"
 cat "$out"

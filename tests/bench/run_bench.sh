@@ -173,6 +173,9 @@ settle() {
 	echo "run_bench: the queue did not settle in 240 s; measuring anyway" >&2
 }
 
+# P1 of the whole process: the console and `watch 'sinfo; squeue'` over
+# the P3 window, 10 s at least (five of watch's runs).
+cpu_s=$((p3 < 10 ? 10 : p3))
 for n in "${sizes_sorted[@]}"; do
 	echo "run_bench: queue of $n jobs" >&2
 	"$OC_BENCH_BIN/bench_fill" --jobs "$n" "${fill[@]}" >&2
@@ -181,10 +184,10 @@ for n in "${sizes_sorted[@]}"; do
 	squeue -h -t PD -o %r | sed 's/,.*//' | sort | uniq -c | sort -rn >"$out/reasons-$n.txt"
 	echo "run_bench: $(squeue -h -t R -o %i | wc -l) running, pending reasons: $(awk '{printf "%s %s; ", $2, $1}' "$out/reasons-$n.txt")" >&2
 	if ((n == main)); then
-		"$here/bench_ui.sh" "$out/ui-$n.txt" "$paints" "$keys" >&2
+		"$here/bench_ui.sh" "$out/ui-$n.txt" "$paints" "$keys" "$cpu_s" >&2
 		"$OC_BENCH_BIN/bench_scale" --runs "$runs" --p3-seconds "$p3" --ui "$out/ui-$n.txt" "${gate[@]}" | tee "$out/scale-$n.txt"
 	else
-		"$here/bench_ui.sh" "$out/ui-$n.txt" "$paints" 20 >&2
+		"$here/bench_ui.sh" "$out/ui-$n.txt" "$paints" 20 "$cpu_s" >&2
 		"$OC_BENCH_BIN/bench_scale" --runs "$runs" --quick --ui "$out/ui-$n.txt" >"$out/scale-$n.txt"
 	fi
 done
