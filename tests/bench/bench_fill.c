@@ -499,6 +499,10 @@ static int mix_running(int want)
 	}
 	if (want > free_total - qos_jobs)
 		want = free_total - qos_jobs;
+	/* One on every node of normal with a free GPU at least, or whole nodes
+	 * of normal stay free and its jobs start (and end) under the figures. */
+	if (want < normal_nodes)
+		want = normal_nodes;
 	uint32_t *ids = calloc((size_t)(want + qos_jobs), sizeof(*ids));
 	if (!ids)
 		return -1;

@@ -211,12 +211,20 @@ int main(int argc, char **argv)
 	/* The keys, checked before anything runs. */
 	const char *names[4096];
 	int nkeys = 0;
-	for (char *sp, *k = strtok_r(keys, " ", &sp); k && nkeys < 4096; k = strtok_r(NULL, " ", &sp)) {
+	for (char *sp, *k = strtok_r(keys, " ", &sp); k; k = strtok_r(NULL, " ", &sp)) {
+		if (nkeys == 4096) {
+			fprintf(stderr, "bench_keys: more than 4096 keys\n");
+			return 2;
+		}
 		if (!key_bytes(k)) {
 			fprintf(stderr, "bench_keys: unknown key %s (or no such key in terminfo %s)\n", k, term);
 			return 2;
 		}
 		names[nkeys++] = k;
+	}
+	if (!nkeys) {
+		fprintf(stderr, "bench_keys: no keys\n");
+		return 2;
 	}
 	struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
 	setenv("TERM", term, 1);
@@ -243,16 +251,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_keys: the program ended\n");
 		return 1;
 	}
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	signal(SIGHUP, on_signal);
+	/* Whatever ends this program (but SIGKILL) lets slurmctld go on. */
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 	if (stop_pid > 0) {
+		stopped = stop_pid; /* before the signal: a signal in between still continues it */
 		if (kill(stop_pid, SIGSTOP) < 0) {
+			stopped = -1;
 			fprintf(stderr, "bench_keys: cannot stop %ld: %s\n", (long)stop_pid, strerror(errno));
 			stop_child();
 			return 1;
 		}
-		stopped = stop_pid;
 	}
 	double *ms = calloc((size_t)nkeys, sizeof(*ms));
 	FILE *fo = out ? fopen(out, "w") : NULL;
@@ -297,6 +310,10 @@ int main(int argc, char **argv)
 		ms[i] = last - t0;
 		if (fo)
 			fprintf(fo, "%.3f %s\n", ms[i], names[i]);
+	}
+	if (stopped > 0) { /* before anything that could fail */
+		kill(stopped, SIGCONT);
+		stopped = -1;
 	}
 	qsort(ms, (size_t)nkeys, sizeof(*ms), cmp_double);
 	printf("keys=%d p50=%.3f p99=%.3f max=%.3f\n", nkeys, pct(ms, nkeys, 50), pct(ms, nkeys, 99),

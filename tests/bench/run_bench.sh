@@ -104,8 +104,11 @@ mixed_setup() {
 	done
 	have=$(sacctmgr -n -P show assoc format=account,user 2>/dev/null) || { echo "run_bench: sacctmgr does not answer" >&2; return 1; }
 	grep -q '^bacct20|$' <<<"$have" || sacct_i add account "name=$mix_accounts" Description=benchmark Organization=bench || return 1
+	# "Nothing modified" (a second run) exits 1: what counts is the result.
 	sacct_i modify account "name=$mix_accounts" set GrpTRES=gres/gpu=64 \
-		qos+=debug_qos,normal_qos,large_qos,exclusive_qos,bench_qos DefaultQOS=large_qos || true
+		qos+=debug_qos,normal_qos,large_qos,exclusive_qos,bench_qos DefaultQOS=large_qos 2>/dev/null || true
+	(($(sacctmgr -n -P show assoc format=account,user,grptres 2>/dev/null | grep -c '^bacct[0-9]*||gres/gpu=64$') == 20)) ||
+		{ echo "run_bench: the accounts bacct01..20 did not get GrpTRES=gres/gpu=64" >&2; return 1; }
 	for ((i = 0; i < 20; i++)); do
 		a=$(printf 'bacct%02d' $((i + 1)))
 		u=$(printf 'bu%03d,' $(seq $((i * 10 + 1)) $((i * 10 + 10))))
@@ -127,23 +130,33 @@ mixed_teardown() {
 	"$OC_BENCH_BIN/bench_fill" --workload mixed --clear >&2 || true
 	local end=$((SECONDS + 150))
 	while [[ -n $(squeue -h -u "$mix_users" -t PD,R,CG,S -o %i 2>/dev/null) ]] && ((SECONDS < end)); do sleep 2; done
-	if grep -q '^bacct' <<<"$(sacctmgr -n -P show account format=account 2>/dev/null)"; then
-		sacct_i delete user "name=$mix_users" || true
-		sacct_i delete account "name=$mix_accounts" ||
-			echo "run_bench: the accounts bacct01..20 could not be deleted" >&2
-	fi
+	# slurmdbd refuses while its own job table still has jobs of theirs
+	# that it has not seen end ("Job(s) active"): try again for 120 s.
+	end=$((SECONDS + 120))
+	while grep -q '^bacct' <<<"$(sacctmgr -n -P show account format=account 2>/dev/null)"; do
+		sacctmgr -i delete user "name=$mix_users" >/dev/null 2>&1 || true
+		sacctmgr -i delete account "name=$mix_accounts" >/dev/null 2>&1 || true
+		grep -q '^bacct' <<<"$(sacctmgr -n -P show account format=account 2>/dev/null)" || break
+		((SECONDS < end)) || {
+			echo "run_bench: the accounts bacct01..20 could not be deleted in 120 s: $(sacctmgr -i delete account "name=$mix_accounts" 2>&1 | tail -2)" >&2
+			return 1
+		}
+		sleep 3
+	done
 }
 
 restore() {
 	((keep)) && return 0
 	echo "run_bench: cancelling the benchmark's jobs, restoring slurm.conf" >&2
-	[[ $workload == mixed ]] && mixed_teardown
+	local failed=0
+	if [[ $workload == mixed ]]; then mixed_teardown || failed=1; fi
 	"$OC_BENCH_BIN/bench_fill" --clear >&2 || true
 	# A restart with the default MaxJobCount drops the records beyond it:
 	# wait (at most 150 s) until the cancelled jobs are purged.
 	local end=$((SECONDS + 150))
 	while (($(squeue -h -t all -o %i 2>/dev/null | wc -l) > 9000)) && ((SECONDS < end)); do sleep 5; done
 	env -u OC_CLUSTER_EXTRA_CONF "$cluster" start >&2 || echo "run_bench: restoring the cluster failed" >&2
+	if ((failed)); then exit 1; fi
 }
 trap restore EXIT
 
