@@ -123,11 +123,22 @@ static bool node_took(const struct oc_node *n, enum oc_node_op op, const char *r
 /* Whether Slurm's error says the controller did not answer in time or
  * dropped the connection during the request (the request may still be
  * applied when it recovers), as opposed to a refusal or a connection that
- * never opened. */
+ * never opened (that one is "connect failure" or "Connection refused").
+ * Which errno a broken connection reports depends on when slurmctld died:
+ * ECONNRESET, EPIPE, a zero-byte read, or ENOTCONN ("Transport endpoint is
+ * not connected", seen in CI when the reset came between poll and recv),
+ * or Slurm's own "missing socket error" when SO_ERROR was already read. */
 bool oc_action_is_timeout(const char *err)
 {
-	return strcasestr(err, "timed out") || strcasestr(err, "timeout") || strcasestr(err, "Connection reset") ||
-	       strcasestr(err, "Zero Bytes were transmitted") || strcasestr(err, "Broken pipe");
+	static const char *const broke[] = {
+		"timed out",	      "timeout",		  "Connection reset",
+		"Zero Bytes were transmitted", "Broken pipe", "Transport endpoint is not connected",
+		"missing socket error",
+	};
+	for (size_t i = 0; i < sizeof(broke) / sizeof(broke[0]); i++)
+		if (strcasestr(err, broke[i]))
+			return true;
+	return false;
 }
 
 /* The request reached slurmctld (or may have) but no answer came: it timed

@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "actions/plan.h"
+#include "actions/worker.h"
 #include "actions/writer.h"
 #include "test_util.h"
 
@@ -787,6 +789,24 @@ static void test_parse_signal(void **state)
 	assert_string_equal(oc_plan_time_limit(1440, tl, sizeof(tl)), "1-00:00:00");
 }
 
+/* A broken connection to slurmctld means "no answer" (the request may be
+ * applied when slurmctld recovers); a connection that never opened or a
+ * refusal means "failed". The errno texts come from strerror itself. */
+static void test_action_is_timeout(void **state)
+{
+	(void)state;
+	const int broke[] = {ECONNRESET, EPIPE, ENOTCONN, ETIMEDOUT};
+	for (size_t i = 0; i < sizeof(broke) / sizeof(broke[0]); i++)
+		assert_true(oc_action_is_timeout(strerror(broke[i])));
+	assert_true(oc_action_is_timeout("Socket timed out on send/recv operation"));
+	assert_true(oc_action_is_timeout("Zero Bytes were transmitted or received"));
+	assert_true(oc_action_is_timeout("Unexpected missing socket error"));
+	assert_false(oc_action_is_timeout(strerror(ECONNREFUSED)));
+	assert_false(oc_action_is_timeout("Unable to contact slurm controller (connect failure)"));
+	assert_false(oc_action_is_timeout("Invalid node name specified"));
+	assert_false(oc_action_is_timeout("Access/permission denied"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -805,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_job_lines),
 		cmocka_unit_test(test_job_checks),
 		cmocka_unit_test(test_parse_signal),
+		cmocka_unit_test(test_action_is_timeout),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	remove_globdir();
