@@ -33,7 +33,29 @@ ctest --test-dir build --output-on-failure --timeout 600
 
 # Slurm 24.11 (Debian 13) and 26.05 (Debian sid): the same sources built in
 # a chroot of each, with warnings as errors; unit, cluster and end-to-end
-# tests against a cluster of that Slurm (tests/chroot/stage.sh).
+# tests against a cluster of that Slurm (tests/chroot/stage.sh), then the
+# console of build/ (libslurm 22.05) against that major's cluster: the
+# upgrade-day mistake, said on the screen (tests/chroot/mismatch.sh).
+# The stages run side by side (most of their time is spent waiting on
+# Slurm's timers, not on the two cores), each with its own ports: the
+# second one's are 5000 higher, below the ephemeral range (32768).
+# OC_CHROOT_SERIAL=1 runs them one after the other.
+stage_of() { # SUITE [VAR=VALUE...]: one major's stage and mismatch check
+	local suite=$1
+	shift
+	env "$@" tests/chroot/chroot.sh run "$suite" tests/chroot/stage.sh "$suite" &&
+		env "$@" tests/chroot/mismatch.sh "$suite"
+}
+shifted=(OC_CTLD_PORT=$((${OC_CTLD_PORT:-16817} + 5000)) OC_DBD_PORT=$((${OC_DBD_PORT:-16819} + 5000))
+	OC_DB_PORT=$((${OC_DB_PORT:-13306} + 5000)) OC_SLURMD_PORT_BASE=$((${OC_SLURMD_PORT_BASE:-17001} + 5000))
+	OC_SSHD_PORT=$((${OC_SSHD_PORT:-2222} + 5000)))
+serial=${OC_CHROOT_SERIAL:-0}
+for v in "${shifted[@]}"; do
+	# Its clusters use up to 330 ports above the base (tests/cluster/).
+	[ "$((${v#*=} + 330))" -lt 32768 ] || serial=1
+done
+stage_pids=()
+n=0
 for sp in "${chroot_pids[@]}"; do
 	suite=${sp%%:*}
 	if ! wait "${sp#*:}"; then
@@ -42,11 +64,29 @@ for sp in "${chroot_pids[@]}"; do
 		exit 1
 	fi
 	cat "build/chroot-$suite.log"
-	tests/chroot/chroot.sh run "$suite" tests/chroot/stage.sh "$suite"
-	# The console of build/ (libslurm 22.05) against this major's cluster:
-	# the upgrade-day mistake, said on the screen.
-	tests/chroot/mismatch.sh "$suite"
+	if [ "$serial" = 1 ]; then
+		stage_of "$suite"
+		continue
+	fi
+	ports=()
+	[ "$n" -eq 0 ] || ports=("${shifted[@]}")
+	[ "$n" -lt 2 ] || { echo "run-all: more than two chroot stages side by side: set OC_CHROOT_SERIAL=1" >&2; exit 1; }
+	echo "stage $suite: started${ports[*]:+ with ${ports[*]}} (output in build/stage-$suite.log)"
+	stage_of "$suite" "${ports[@]}" >"build/stage-$suite.log" 2>&1 &
+	stage_pids+=("$suite:$!")
+	n=$((n + 1))
 done
+failed=()
+for sp in "${stage_pids[@]}"; do
+	suite=${sp%%:*}
+	wait "${sp#*:}" || failed+=("$suite")
+done
+for sp in "${stage_pids[@]}"; do
+	suite=${sp%%:*}
+	echo "==== stage $suite (build/stage-$suite.log) ===="
+	cat "build/stage-$suite.log"
+done
+[ "${#failed[@]}" -eq 0 ] || { echo "run-all: the ${failed[*]} stage failed (its output above)" >&2; exit 1; }
 
 # Without libslurm (OC_WITH_LIBSLURM=OFF): the console reads the cluster
 # with the Slurm commands. Same cluster folder; its fixture starts it again.
