@@ -44,6 +44,9 @@ struct oc_app {
 	struct oc_snapshot *snap;   /* the snapshot on screen (one reference) */
 	bool show_hidden;
 	bool dirty;
+	/* A new snapshot came: the cells may have changed, not the layout
+	 * (screen.c draws the changed cells only when it can). */
+	bool data_changed;
 	bool quit;
 	time_t now;
 	struct oc_listview *view[OC_MAX_VIEWS];

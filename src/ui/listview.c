@@ -111,6 +111,7 @@ void oc_listview_free(struct oc_listview **lvp)
 	free(lv->all);
 	free(lv->order);
 	free(lv->items);
+	free(lv->drawn.cell);
 	free(lv);
 }
 
@@ -548,12 +549,27 @@ static void draw_titles(struct oc_listview *lv, WINDOW *w, int y, int width, con
 		waddch(w, ' ');
 }
 
-/* The cells of item at the cursor, in attribute base unless a column
- * has a role of its own (not on a selected, tagged or group row). */
-static void draw_cells(struct oc_listview *lv, WINDOW *w, int width, const int *cw, uint32_t item, attr_t base,
-		       bool plain, bool tagged)
+/* FNV-1a over n bytes, from h. */
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+#define OC_HASH0 0xcbf29ce484222325ULL
+
+/* The cells of item at line y, in attribute base unless a column has a
+ * role of its own (not on a selected, tagged or group row). hash[c] gets
+ * a hash of cell c's text and attribute; with only_changed, a cell whose
+ * hash is the one already there is not drawn again. */
+static void draw_cells(struct oc_listview *lv, WINDOW *w, int y, int width, const int *cw, uint32_t item,
+		       attr_t base, bool plain, bool tagged, uint64_t *hash, bool only_changed)
 {
 	int used = 0;
+	wmove(w, y, 0);
 	for (int c = 0; c < lv->ncols && used < width; c++) {
 		if (cw[c] == 0)
 			continue;
@@ -564,6 +580,17 @@ static void draw_cells(struct oc_listview *lv, WINDOW *w, int width, const int *
 		buf[0] = '\0';
 		cell_of(lv, def, item, buf, sizeof(buf));
 		attr_t a = plain && ui && ui->role ? oc_theme_attr(ui->role(lv, item)) : base;
+		uint64_t h = hash_bytes(hash_bytes(OC_HASH0, &a, sizeof(a)), buf, strlen(buf));
+		bool same = only_changed && hash[c] == h;
+		hash[c] = h;
+		if (same) {
+			/* As drawn: the cell's width, then a space. */
+			used += cwid;
+			if (used < width)
+				used++;
+			continue;
+		}
+		wmove(w, y, used);
 		/* Tagged rows carry a mark in the first column, so the tag
 		 * shows in mono themes too. */
 		if (c == 0 && tagged && cwid > 1) {
@@ -581,14 +608,23 @@ static void draw_cells(struct oc_listview *lv, WINDOW *w, int width, const int *
 		}
 	}
 	wattrset(w, base);
+	if (only_changed)
+		return;
 	for (; used < width; used++)
 		waddch(w, ' ');
 }
 
-/* Row number row of the list (past the end: blank) at the cursor. */
-static void draw_row(struct oc_listview *lv, WINDOW *w, int width, const int *cw, size_t row)
+/* Row number row of the list (past the end: blank) at line y; hash gets
+ * the row's key and its cells' hashes (1 + ncols), and with only_changed
+ * a row of the same key draws its changed cells only. */
+static void draw_row(struct oc_listview *lv, WINDOW *w, int y, int width, const int *cw, size_t row, uint64_t *hash,
+		     bool only_changed)
 {
 	if (row >= lv->nitems) {
+		if (only_changed && hash[0] == 0)
+			return;
+		hash[0] = 0;
+		wmove(w, y, 0);
 		wattrset(w, A_NORMAL);
 		for (int i = 0; i < width; i++)
 			waddch(w, ' ');
@@ -602,22 +638,55 @@ static void draw_row(struct oc_listview *lv, WINDOW *w, int width, const int *cw
 		      : tagged ? oc_theme_attr(OC_ROLE_TAGGED)
 		      : group  ? oc_theme_attr(OC_ROLE_GROUP)
 			       : A_NORMAL;
-	if (group && lv->def->group_text) {
-		char text[512];
-		text[0] = '\0';
+	char text[512];
+	text[0] = '\0';
+	if (group && lv->def->group_text)
 		lv->def->group_text(lv, item, text, sizeof(text));
+	/* Never 0 (the blank row's key). */
+	unsigned flags = 1u | (selected ? 2u : 0) | (tagged ? 4u : 0) | (group ? 8u : 0);
+	uint64_t key = hash_bytes(hash_bytes(hash_bytes(OC_HASH0, &item, sizeof(item)), &flags, sizeof(flags)), &base,
+				  sizeof(base));
+	if (group && lv->def->group_text)
+		key = hash_bytes(key, text, strlen(text));
+	bool same_row = only_changed && hash[0] == key;
+	hash[0] = key;
+	if (group && lv->def->group_text) {
+		if (same_row)
+			return;
+		wmove(w, y, 0);
 		wattrset(w, base);
 		oc_put_text(w, text, width, true, false);
 		return;
 	}
-	draw_cells(lv, w, width, cw, item, base, !selected && !tagged && !group, tagged);
+	draw_cells(lv, w, y, width, cw, item, base, !selected && !tagged && !group, tagged, hash + 1, same_row);
+}
+
+void oc_listview_forget(struct oc_listview *lv)
+{
+	lv->drawn.valid = false;
+}
+
+/* Room for the hashes of rows lines; false on ENOMEM. */
+static bool drawn_reserve(struct oc_listview *lv, int rows)
+{
+	size_t need = (size_t)(rows > 0 ? rows : 0) * (size_t)(1 + lv->ncols);
+	if (need <= lv->drawn.cap)
+		return true;
+	uint64_t *p = realloc(lv->drawn.cell, need * sizeof(*p));
+	if (!p)
+		return false;
+	lv->drawn.cell = p;
+	lv->drawn.cap = need;
+	return true;
 }
 
 void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 {
+	lv->drawn.valid = false;
 	if (h <= 0 || width <= 0)
 		return;
 	listview_set_snap(lv, lv->app->snap);
+	bool top_lines = lv->def->draw_top != NULL;
 	if (lv->def->draw_top) {
 		int used = lv->def->draw_top(lv, w, y, h, width);
 		y += used;
@@ -625,7 +694,7 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 		if (h <= 0)
 			return;
 	}
-	int cw[32];
+	int cw[32] = {0};
 	listview_layout(lv, width, cw);
 	draw_titles(lv, w, y, width, cw);
 	int rows = h - 1;
@@ -636,10 +705,13 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 		lv->top = lv->sel;
 	if (lv->sel >= lv->top + (size_t)lv->page)
 		lv->top = lv->sel - (size_t)lv->page + 1;
-	for (int r = 0; r < rows; r++) {
-		wmove(w, y + 1 + r, 0);
-		draw_row(lv, w, width, cw, lv->top + (size_t)r);
-	}
+	/* Without room for the hashes, the rows are drawn all the same
+	 * into a scratch line (the next tick draws everything again). */
+	bool keep = !top_lines && lv->nitems > 0 && drawn_reserve(lv, rows);
+	uint64_t scratch[33];
+	for (int r = 0; r < rows; r++)
+		draw_row(lv, w, y + 1 + r, width, cw, lv->top + (size_t)r,
+			 keep ? lv->drawn.cell + (size_t)r * (size_t)(1 + lv->ncols) : scratch, false);
 	wattrset(w, A_NORMAL);
 	if (lv->nitems == 0 && rows > 0) {
 		wmove(w, y + 1, 1);
@@ -648,6 +720,39 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 								    : "nothing to show";
 		oc_put_text(w, msg, width - 1, false, false);
 	}
+	if (!keep)
+		return;
+	lv->drawn.valid = true;
+	lv->drawn.y = y;
+	lv->drawn.h = h;
+	lv->drawn.width = width;
+	lv->drawn.ncols = lv->ncols;
+	lv->drawn.sort = lv->sort;
+	lv->drawn.reverse = lv->reverse;
+	memcpy(lv->drawn.cw, cw, sizeof(cw));
+	lv->drawn.top = lv->top;
+	lv->drawn.sel = lv->sel;
+	lv->drawn.nitems = lv->nitems;
+}
+
+bool oc_listview_draw_tick(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
+{
+	if (!lv->drawn.valid || lv->def->draw_top || lv->drawn.y != y || lv->drawn.h != h ||
+	    lv->drawn.width != width || lv->drawn.ncols != lv->ncols || lv->drawn.sort != lv->sort ||
+	    lv->drawn.reverse != lv->reverse || lv->drawn.top != lv->top || lv->drawn.sel != lv->sel ||
+	    lv->drawn.nitems != lv->nitems || lv->nitems == 0)
+		return false;
+	int cw[32] = {0};
+	listview_layout(lv, width, cw);
+	if (memcmp(cw, lv->drawn.cw, sizeof(cw)) != 0)
+		return false;
+	/* A new snapshot keeps the layout: every cell is compared anyway. */
+	listview_set_snap(lv, lv->app->snap);
+	for (int r = 0; r < h - 1; r++)
+		draw_row(lv, w, y + 1 + r, width, cw, lv->top + (size_t)r,
+			 lv->drawn.cell + (size_t)r * (size_t)(1 + lv->ncols), true);
+	wattrset(w, A_NORMAL);
+	return true;
 }
 
 /* ---- actions ----------------------------------------------------------- */

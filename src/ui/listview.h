@@ -138,6 +138,18 @@ struct oc_listview {
 	bool order_ok;
 	int order_sort;
 	bool order_reverse;
+	/* What the last whole draw of the table put on screen, for
+	 * oc_listview_draw_tick: where, and per row a key (item, selection,
+	 * tag) and a hash of each cell's text and attribute. */
+	struct {
+		bool valid;
+		int y, h, width, ncols, sort;
+		bool reverse;
+		int cw[32];
+		size_t top, sel, nitems;
+		uint64_t *cell; /* rows x (1 + ncols) */
+		size_t cap;
+	} drawn;
 };
 
 /* Make room for n items. Returns 0, -1 on ENOMEM. */
@@ -151,6 +163,16 @@ void oc_listview_free(struct oc_listview **lv);
 /* A new snapshot, filter or sort: collect, filter and sort again. */
 void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s);
 void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width);
+/* The clock moved or a new snapshot came, and the layout did not change:
+ * draw again only the cells whose text or attribute changed since the
+ * last draw (running jobs' times, ages, states), at the same place.
+ * Returns false, having drawn nothing that a whole draw would not draw
+ * again, when that is not possible (no earlier draw of this layout, rows
+ * came or went, the cursor moved, a view with lines above its table);
+ * the caller then draws the whole screen. */
+bool oc_listview_draw_tick(struct oc_listview *lv, WINDOW *w, int y, int h, int width);
+/* Forget the last draw (the screen was erased or drawn over). */
+void oc_listview_forget(struct oc_listview *lv);
 /* Navigation, sort, tag and open actions; returns true when handled. */
 bool oc_listview_action(struct oc_listview *lv, enum oc_act act);
 void oc_listview_set_filter(struct oc_listview *lv, const char *filter);

@@ -416,9 +416,16 @@ static void draw_status(struct oc_app *app, int y, int width)
 	attrset(A_NORMAL);
 }
 
+/* Whether the last whole draw showed the stale banner (its line moves the
+ * table down). */
+static bool banner_drawn;
+
 static void draw(struct oc_app *app)
 {
 	int height = LINES, width = COLS;
+	for (int i = 0; i < app->nviews; i++)
+		oc_listview_forget(app->view[i]);
+	banner_drawn = false;
 	erase();
 	if (width < OC_MIN_COLS || height < OC_MIN_LINES) {
 		char msg[80];
@@ -449,6 +456,7 @@ static void draw(struct oc_app *app)
 		oc_put_text(stdscr, banner, width, true, false);
 		attrset(A_NORMAL);
 		y++;
+		banner_drawn = true;
 	}
 	oc_listview_draw(app->view[app->cur], stdscr, y, height - 1 - y, width);
 	draw_status(app, height - 1, width);
@@ -459,6 +467,38 @@ static void draw(struct oc_app *app)
 		return;
 	}
 	flush_screen();
+}
+
+/* The clock moved or a new snapshot came, and no key was pressed: the
+ * header, the tab bar, the banner and the status line again (each a whole
+ * line), and of the table only the cells that changed (running jobs'
+ * times, ages, new states); a second costs a fraction of a whole draw
+ * (docs/performance.md, P1w). Returns false when the whole screen must be
+ * drawn: a dialog is open, the banner came or went, or the table cannot
+ * be drawn in part (rows came or went, the cursor moved). */
+static bool draw_tick(struct oc_app *app)
+{
+	int height = LINES, width = COLS;
+	if (width < OC_MIN_COLS || height < OC_MIN_LINES || oc_overlay_top(app))
+		return false;
+	char banner[512];
+	stale_text(app, banner, sizeof(banner));
+	if ((banner[0] != '\0') != banner_drawn)
+		return false;
+	int y = banner[0] ? 3 : 2;
+	if (!oc_listview_draw_tick(app->view[app->cur], stdscr, y, height - 1 - y, width))
+		return false;
+	draw_header(app, width);
+	draw_tabs(app, 1, width);
+	if (banner[0]) {
+		move(2, 0);
+		attrset(oc_theme_attr(OC_ROLE_BANNER));
+		oc_put_text(stdscr, banner, width, true, false);
+		attrset(A_NORMAL);
+	}
+	draw_status(app, height - 1, width);
+	flush_screen();
+	return true;
 }
 
 static void take_snapshot(struct oc_app *app)
@@ -477,7 +517,7 @@ static void take_snapshot(struct oc_app *app)
 			app->view[i]->snap = NULL;
 	oc_snapshot_unref(&app->snap);
 	app->snap = s;
-	app->dirty = true;
+	app->data_changed = true;
 }
 
 /* Keys typed into the / or : prompt. ch: a curses key code, or a
@@ -677,10 +717,12 @@ static bool loop_quits(struct oc_app *app, struct loop *l)
  * the key's figures and the first full paint. */
 static void loop_draw(struct oc_app *app, struct loop *l)
 {
-	if (!app->dirty && app->now == l->last_second)
+	if (!app->dirty && !app->data_changed && app->now == l->last_second)
 		return;
-	draw(app);
+	if (app->dirty || !draw_tick(app))
+		draw(app);
 	app->dirty = false;
+	app->data_changed = false;
 	l->last_second = app->now;
 	if (latency_log && l->key_t0) {
 		double t = mono_ms();
@@ -698,7 +740,16 @@ static void loop_draw(struct oc_app *app, struct loop *l)
 	}
 }
 
-/* Wait up to 250 ms for the terminal, the collector, the worker and the
+/* Milliseconds to the next second of the clock (1 to 1000), when the
+ * header's clock and the running jobs' times move. */
+static int ms_to_next_second(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return 1000 - (int)(ts.tv_nsec / 1000000);
+}
+
+/* Wait until the next second at most for the terminal, the collector, the worker and the
  * overlays' own descriptors (probe results), and take what came. Returns
  * -1 when poll fails. */
 static int loop_poll(struct oc_app *app, struct loop *l)
@@ -717,7 +768,9 @@ static int loop_poll(struct oc_app *app, struct loop *l)
 			pfd[3 + npolled++] =
 				(struct pollfd){.fd = app->overlay[i].ops->fd(app->overlay[i].priv), .events = POLLIN};
 		}
-	int rc = poll(pfd, (nfds_t)(3 + npolled), 250);
+	/* Woken once a second, just after it turned (signals interrupt the
+	 * wait; everything else has a descriptor). */
+	int rc = poll(pfd, (nfds_t)(3 + npolled), ms_to_next_second() + 1);
 	if (rc < 0 && errno != EINTR)
 		return -1;
 	if (rc > 0 && (pfd[1].revents & POLLIN))
