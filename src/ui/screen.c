@@ -138,9 +138,41 @@ unsigned oc_ui_view_focus(const char *name)
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t curses_active;
 
+/* Written by the signal handlers, read by the loop's poll: a signal wakes
+ * the loop whichever thread it was delivered to, and whenever it came
+ * (the loop sleeps until the next second otherwise). */
+static int signal_pipe[2] = {-1, -1};
+
+static void signal_wake(void)
+{
+	int saved = errno;
+	if (signal_pipe[1] >= 0) {
+		ssize_t w = write(signal_pipe[1], "", 1); /* full pipe: a wake-up is pending */
+		(void)w;
+	}
+	errno = saved;
+}
+
 static void on_quit_signal(int sig)
 {
 	quit_signal = sig;
+	signal_wake();
+}
+
+/* ncurses' own SIGWINCH handler (it notes the resize for the next read);
+ * ours wakes the loop, then calls it. */
+static struct sigaction curses_winch;
+
+static void on_winch(int sig, siginfo_t *info, void *uctx)
+{
+	signal_wake();
+	if (curses_winch.sa_flags & SA_SIGINFO) {
+		if (curses_winch.sa_sigaction)
+			curses_winch.sa_sigaction(sig, info, uctx);
+	} else if (curses_winch.sa_handler != SIG_DFL && curses_winch.sa_handler != SIG_IGN &&
+		   curses_winch.sa_handler) {
+		curses_winch.sa_handler(sig);
+	}
 }
 
 static void on_fatal_signal(int sig)
@@ -178,6 +210,17 @@ static void install_signals(void)
 	sigaction(SIGILL, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	atexit(restore_terminal);
+	if (signal_pipe[0] < 0 && pipe2(signal_pipe, O_NONBLOCK | O_CLOEXEC) < 0)
+		signal_pipe[0] = signal_pipe[1] = -1; /* then signals wake the loop only when they reach it */
+	/* After newterm(): ncurses has installed its handler. */
+	struct sigaction winch;
+	memset(&winch, 0, sizeof(winch));
+	if (sigaction(SIGWINCH, NULL, &curses_winch) == 0) {
+		winch.sa_sigaction = on_winch;
+		winch.sa_flags = SA_SIGINFO | (curses_winch.sa_flags & SA_RESTART);
+		sigemptyset(&winch.sa_mask);
+		sigaction(SIGWINCH, &winch, NULL);
+	}
 }
 
 bool oc_app_goto(struct oc_app *app, const char *name, const char *arg)
@@ -719,8 +762,11 @@ static void loop_draw(struct oc_app *app, struct loop *l)
 {
 	if (!app->dirty && !app->data_changed && app->now == l->last_second)
 		return;
-	if (app->dirty || !draw_tick(app))
+	bool cells = !app->dirty && draw_tick(app);
+	if (!cells)
 		draw(app);
+	if (latency_log)
+		fprintf(latency_log, "draw %s\n", cells ? "cells" : "whole");
 	app->dirty = false;
 	app->data_changed = false;
 	l->last_second = app->now;
@@ -749,36 +795,53 @@ static int ms_to_next_second(void)
 	return 1000 - (int)(ts.tv_nsec / 1000000);
 }
 
+/* The second on the clock, by the clock the wake-up is timed by: glibc's
+ * time() reads a coarse clock that can lag it by a kernel tick, so just
+ * after the second turned it could still say the one before. */
+static time_t clock_second(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec;
+}
+
 /* Wait until the next second at most for the terminal, the collector, the worker and the
  * overlays' own descriptors (probe results), and take what came. Returns
  * -1 when poll fails. */
 static int loop_poll(struct oc_app *app, struct loop *l)
 {
 	const struct oc_ui_hooks *hooks = app->hooks;
-	struct pollfd pfd[3 + OC_OVERLAY_MAX] = {
+	struct pollfd pfd[4 + OC_OVERLAY_MAX] = {
 		{.fd = l->tty_gone ? -1 : STDIN_FILENO, .events = POLLIN},
 		{.fd = hooks->wake_fd(hooks->ctx), .events = POLLIN},
 		{.fd = app->worker ? oc_worker_fd(app->worker) : -1, .events = POLLIN},
+		{.fd = signal_pipe[0], .events = POLLIN},
 	};
 	const struct oc_overlay *polled[OC_OVERLAY_MAX];
 	int npolled = 0;
 	for (int i = 0; i < app->noverlays; i++)
 		if (app->overlay[i].ops->fd) {
 			polled[npolled] = &app->overlay[i];
-			pfd[3 + npolled++] =
+			pfd[4 + npolled++] =
 				(struct pollfd){.fd = app->overlay[i].ops->fd(app->overlay[i].priv), .events = POLLIN};
 		}
-	/* Woken once a second, just after it turned (signals interrupt the
-	 * wait; everything else has a descriptor). */
-	int rc = poll(pfd, (nfds_t)(3 + npolled), ms_to_next_second() + 1);
+	/* Woken once a second, just after it turned; everything else has a
+	 * descriptor (signals: signal_pipe). */
+	int rc = poll(pfd, (nfds_t)(4 + npolled), ms_to_next_second() + 1);
 	if (rc < 0 && errno != EINTR)
 		return -1;
+	if (rc > 0 && (pfd[3].revents & POLLIN)) {
+		char drain[64];
+		while (read(signal_pipe[0], drain, sizeof(drain)) > 0)
+			;
+		app->dirty = true; /* a resize, noted by ncurses for the next read */
+	}
 	if (rc > 0 && (pfd[1].revents & POLLIN))
 		hooks->ack(hooks->ctx);
 	if (rc > 0 && (pfd[2].revents & POLLIN))
 		worker_ready(app);
 	for (int i = 0; rc > 0 && i < npolled; i++)
-		if (pfd[3 + i].revents & POLLIN) {
+		if (pfd[4 + i].revents & POLLIN) {
 			polled[i]->ops->ack(polled[i]->priv);
 			app->dirty = true;
 		}
@@ -923,7 +986,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	app->cfg = cfg;
 	app->hooks = hooks;
 	app->show_hidden = cfg->show_hidden;
-	app->now = app->cfg->frozen_at ? app->cfg->frozen_at : time(NULL);
+	app->now = app->cfg->frozen_at ? app->cfg->frozen_at : clock_second();
 	app->datadir = cfg->datadir;
 	app->worker = cfg->worker;
 	SCREEN *term = ui_start(app, err, errlen);
@@ -938,7 +1001,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	if (latency_log)
 		setvbuf(latency_log, NULL, _IOLBF, 0);
 	while (!loop_quits(app, &l)) {
-		app->now = app->cfg->frozen_at ? app->cfg->frozen_at : time(NULL);
+		app->now = app->cfg->frozen_at ? app->cfg->frozen_at : clock_second();
 		take_snapshot(app);
 		loop_draw(app, &l);
 		if (loop_poll(app, &l) < 0)

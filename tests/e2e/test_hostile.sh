@@ -15,9 +15,11 @@ e2e_on_exit scontrol update NodeName="$node" State=RESUME
 # What must not change: node states and reasons, reservations, the
 # accounting (associations and QoS). The not-responding mark ('*') is left
 # out: a ping a loaded slurmd misses (the ASan stage of CI) says nothing
-# about the forms.
+# about the forms. So is whether a node runs jobs (idle, mixed, allocated,
+# completing; draining and drained alike): a demo job that starts at its
+# begin time during the test is not the forms' doing.
 state() {
-	sinfo -h -N -o '%N|%T|%E' | sed 's/\*|/|/' | sort -u
+	sinfo -h -N -o '%N|%T|%E' | sed -E 's/\*\|/|/; s/\|(idle|mixed|allocated|completing|planned)\|/|up|/; s/\|(draining|drained)\|/|drain|/' | sort -u
 	scontrol show res -o 2>/dev/null | sed -n 's/^\(ReservationName=[^ ]*\).*/\1/p' | sort
 	sacctmgr -P -n show assoc format=account,user,qos,defaultqos,grptres,fairshare | sort
 	sacctmgr -P -n show qos format=name,maxjobspu,maxsubmitpu,priority | sort
