@@ -363,6 +363,7 @@ struct ui_figures {
 	double p5_p50, p5_p99, p5_stop_p50, p5_stop_p99, p5_rt_p50, p5_rt_p99, p6_ms, spawn_ms;
 	double p5_cpu_p99, p5_stop_cpu_p99;
 	double p1_seconds, p1_console_ms, p1_watch_ms; /* whole process CPU over p1_seconds */
+	double p1_ui_ms;                               /* of which the UI thread's, -1: unknown */
 	/* P5 from outside (bench_keys): live [0] and slurmctld stopped [1] */
 	double o_p50[2], o_p99[2], o_max[2], o_noesc_p99[2], o_esc_p50[2];
 	int o_keys[2];
@@ -375,6 +376,7 @@ struct ui_figures {
 static void read_ui(const char *path, struct ui_figures *u)
 {
 	memset(u, 0, sizeof(*u));
+	u->p1_ui_ms = -1;
 	FILE *f = path ? fopen(path, "r") : NULL;
 	if (!f)
 		return;
@@ -418,6 +420,7 @@ static void read_ui(const char *path, struct ui_figures *u)
 		else if (!strcmp(key, "p1_seconds")) u->p1_seconds = v;
 		else if (!strcmp(key, "p1_console_cpu_ms")) u->p1_console_ms = v;
 		else if (!strcmp(key, "p1_watch_cpu_ms")) u->p1_watch_ms = v;
+		else if (!strcmp(key, "p1_console_ui_thread_ms")) u->p1_ui_ms = v;
 		else if (!strcmp(key, "p4_console_rss_kb")) u->rss_kb = (long)v;
 		else if (!strcmp(key, "p4_console_rss_now_kb")) u->rss_now_kb = (long)v;
 		else if (!strcmp(key, "p4_snapshot_rss_kb")) u->snap_rss_kb = (long)v;
@@ -852,6 +855,8 @@ int main(int argc, char **argv)
 		if (ui.p1_seconds > 0) {
 			double per_min = 60.0 / ui.p1_seconds;
 			row("console, whole process CPU per minute (queue view)", ui.p1_console_ms * per_min, "ms");
+			if (ui.p1_ui_ms >= 0)
+				row("  of which the UI thread (drawing, keys, rows)", ui.p1_ui_ms * per_min, "ms");
 			row("watch -n2 'sinfo; squeue', CPU per minute", ui.p1_watch_ms * per_min, "ms");
 			if (ui.p1_console_ms > 0) {
 				ratio("P1w", "whole console / watch 'sinfo; squeue' (CPU)", ui.p1_console_ms,

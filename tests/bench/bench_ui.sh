@@ -177,6 +177,9 @@ cpu_window() { # cpu_window PID [ns]: ms of CPU over cpu_seconds
 		nb=$(thread_ns "$1")
 		ns=$(awk 'NR == FNR {a[$1] = $2; next} $2 != "" {s += $2 - ($1 in a ? a[$1] : 0)} END {printf "%d", s / 1e6}' \
 			<(echo "$na") <(echo "$nb"))
+		# The UI thread's part (the main thread: its id is the pid's).
+		awk -v m="$1" 'NR == FNR {a[$1] = $2; next} $1 == m {printf "%d\n", ($2 - a[$1]) / 1e6}' \
+			<(echo "$na") <(echo "$nb") >"$tmp/ui_thread_ms"
 		# ns unless the ticks are more by over two ticks (a thread that
 		# ended in the window); the ticks alone are ±10 ms.
 		if ((ms - ns <= 2 * 1000 / clk)); then ms=$ns; fi
@@ -286,6 +289,7 @@ tmux -L "$sock" send-keys -t idle:snap q
 	done
 	echo "p1_seconds=$cpu_seconds"
 	echo "p1_console_cpu_ms=$console_cpu_ms"
+	echo "p1_console_ui_thread_ms=$(cat "$tmp/ui_thread_ms" 2>/dev/null)"
 	echo "p1_watch_cpu_ms=$watch_cpu_ms"
 } >"$out"
 cat "$out"
