@@ -69,6 +69,9 @@ struct oc_app {
 /* Switch to the view called name and open it with arg (may be NULL).
  * Returns false when there is no such view. */
 bool oc_app_goto(struct oc_app *app, const char *name, const char *arg);
+/* Wake the UI loop from any thread (or a signal handler): it looks at
+ * what is ready (a list made off the UI thread) and draws. */
+void oc_app_wake(void);
 /* Show a one-line message (an error in the banner colour). */
 void oc_app_message(struct oc_app *app, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

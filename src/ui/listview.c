@@ -1,6 +1,7 @@
 /* listview.c: the one list widget every view uses (as tmux's mode-tree
  * serves several modes): columns chosen by views/NAME.json, filter over the
  * visible cells, sort by any column, tags, selection and paging. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "ui/registry.h"
 
 static void text_drop(struct oc_listview *lv);
+static void job_drop(struct oc_listview *lv);
+static size_t async_rows(void);
 
 int oc_listview_reserve(struct oc_listview *lv, size_t n)
 {
@@ -105,6 +108,8 @@ void oc_listview_free(struct oc_listview **lvp)
 	if (!lv)
 		return;
 	*lvp = NULL;
+	job_drop(lv);
+	oc_snapshot_unref(&lv->pin);
 	if (lv->def->priv_free)
 		lv->def->priv_free(lv->priv);
 	text_drop(lv);
@@ -149,6 +154,11 @@ static int text_build(struct oc_listview *lv)
 	}
 	char buf[512];
 	for (size_t k = 0; k < lv->nall; k++) {
+		if (lv->stop && !(k & 1023) && atomic_load(lv->stop)) {
+			free(t);
+			free(off);
+			return -1; /* a job made obsolete: its result is thrown away */
+		}
 		off[k] = len;
 		for (int c = 0; c < lv->ncols; c++) {
 			buf[0] = '\0';
@@ -281,6 +291,21 @@ static void sort_positions(struct oc_listview *lv, uint32_t *order, size_t n)
  * false and the items keep collect's order. */
 static void order_build(struct oc_listview *lv)
 {
+	if (lv->order_ok && lv->sort >= 0 && lv->order_sort == lv->sort && lv->order_reverse != lv->reverse &&
+	    !lv->def->is_group && lv->nall >= async_rows()) {
+		/* A long list, the same column the other way: every
+		 * comparison breaks ties by item, so the order reversed is the
+		 * new one (no sort). It keeps the order of when it was sorted
+		 * where that depends on the clock (a suspended job's TIME
+		 * against running ones'); shorter lists are sorted again. */
+		for (size_t i = 0, j = lv->nall; i + 1 < j; i++, j--) {
+			uint32_t t = lv->order[i];
+			lv->order[i] = lv->order[j - 1];
+			lv->order[j - 1] = t;
+		}
+		lv->order_reverse = lv->reverse;
+		return;
+	}
 	lv->order_ok = false;
 	if (lv->nall > lv->ordercap) {
 		uint32_t *o = realloc(lv->order, lv->nall * sizeof(*o));
@@ -397,12 +422,9 @@ static void cursor_keep(struct oc_listview *lv, bool same_data, uint32_t before,
 		lv->sel = n ? n - 1 : 0;
 }
 
-void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
+/* oc_listview_update on this thread. */
+static void update_now(struct oc_listview *lv, const struct oc_snapshot *s)
 {
-	if (!s)
-		return;
-	if (lv->def->visible)
-		lv->def->visible(lv);
 	bool same_data = made_from(lv, s);
 	if (same_data && strcmp(lv->made_filter, lv->filter) == 0 && lv->made_sort == lv->sort &&
 	    lv->made_reverse == lv->reverse) {
@@ -431,6 +453,334 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 	lv->made_sort = lv->sort;
 	lv->made_reverse = lv->reverse;
 	cursor_keep(lv, same_data, before, key);
+}
+
+/* ---- long lists: made off the UI thread ------------------------------- */
+
+/* Lists of at least this many items are made off the UI thread
+ * ($OC_ASYNC_ROWS; 0: never): sorting or filtering 100,000 jobs takes
+ * longer than a frame (docs/performance.md). */
+static size_t async_rows(void)
+{
+	static size_t rows;
+	static bool read;
+	if (!read) {
+		const char *e = getenv("OC_ASYNC_ROWS");
+		char *end = NULL;
+		long v = e && *e ? strtol(e, &end, 10) : -1;
+		rows = (end && !*end && v >= 0) ? (v ? (size_t)v : SIZE_MAX) : 20000;
+		read = true;
+	}
+	return rows;
+}
+
+/* One result being made: a copy of the list (its own buffers) and of the
+ * app fields collect() reads, the snapshot it reads (a reference). */
+struct oc_lv_job {
+	atomic_int refs;  /* the list's and the thread's */
+	atomic_bool stop; /* superseded, or the list is gone */
+	atomic_bool done;
+	bool ok;          /* done, not stopped, no ENOMEM */
+	bool collect;     /* the tables changed: collect again */
+	const char *what; /* for the tab bar: "sorting"... */
+	double t0, ms;    /* started (monotonic ms), and how long it took */
+	struct oc_snapshot *snap;
+	const void *tables[5];
+	struct oc_app app;
+	struct oc_listview sh;
+};
+
+static void job_put(struct oc_lv_job *j)
+{
+	if (atomic_fetch_sub(&j->refs, 1) != 1)
+		return;
+	oc_snapshot_unref(&j->snap);
+	text_drop(&j->sh);
+	free(j->sh.all);
+	free(j->sh.order);
+	free(j->sh.items);
+	free(j);
+}
+
+/* Forget the job in flight (its thread ends by itself). */
+static void job_drop(struct oc_listview *lv)
+{
+	if (!lv->job)
+		return;
+	atomic_store(&lv->job->stop, true);
+	job_put(lv->job);
+	lv->job = NULL;
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void *job_run(void *arg)
+{
+	struct oc_lv_job *j = arg;
+	struct oc_listview *sh = &j->sh;
+	if (j->collect && !atomic_load(&j->stop))
+		collect_all(sh, j->snap);
+	if (!atomic_load(&j->stop) &&
+	    (!sh->order_ok || sh->order_sort != sh->sort || sh->order_reverse != sh->reverse))
+		order_build(sh);
+	if (!atomic_load(&j->stop) && oc_listview_reserve(sh, sh->nall ? sh->nall : 1) == 0) {
+		sh->nitems = apply_filter(sh);
+		j->ok = !atomic_load(&j->stop) && (!sh->filter[0] || sh->text);
+	}
+	j->ms = mono_ms() - j->t0;
+	atomic_store(&j->done, true);
+	if (!atomic_load(&j->stop))
+		oc_app_wake();
+	job_put(j);
+	return NULL;
+}
+
+static void *dup_mem(const void *p, size_t n)
+{
+	void *d = n ? malloc(n) : NULL;
+	if (d)
+		memcpy(d, p, n);
+	return d;
+}
+
+/* The report table and the tables of s the list would be made from. */
+static void tables_of(const struct oc_listview *lv, const struct oc_snapshot *s, const void *t[5])
+{
+	t[0] = s->nodes;
+	t[1] = s->partitions;
+	t[2] = s->jobs;
+	t[3] = s->reservations;
+	t[4] = report_table(lv, s);
+}
+
+/* Start making the list from s on a thread; false when it could not be
+ * started (then nothing changed). */
+static bool job_start(struct oc_listview *lv, const struct oc_snapshot *s, bool collect, const char *what)
+{
+	struct oc_lv_job *j = calloc(1, sizeof(*j));
+	if (!j)
+		return false;
+	atomic_init(&j->refs, 2);
+	atomic_init(&j->stop, false);
+	atomic_init(&j->done, false);
+	j->collect = collect;
+	j->what = what;
+	j->t0 = mono_ms();
+	j->app = *lv->app;
+	struct oc_listview *sh = &j->sh;
+	*sh = *lv;
+	sh->app = &j->app;
+	sh->pin = NULL;
+	sh->job = NULL;
+	sh->stop = &j->stop;
+	sh->items = NULL;
+	sh->cap = 0;
+	sh->nitems = 0;
+	memset(&sh->drawn, 0, sizeof(sh->drawn));
+	sh->all = NULL;
+	sh->order = NULL;
+	sh->text = NULL;
+	sh->text_off = NULL;
+	sh->allcap = sh->ordercap = 0;
+	bool nomem = false;
+	if (collect) {
+		sh->nall = 0;
+		sh->order_ok = false;
+		sh->made = false;
+	} else {
+		size_t n = lv->nall;
+		sh->all = dup_mem(lv->all, n * sizeof(*lv->all));
+		sh->allcap = n;
+		if (lv->order_ok) {
+			sh->order = dup_mem(lv->order, n * sizeof(*lv->order));
+			sh->ordercap = n;
+		}
+		if (lv->text && n) {
+			const char *last = lv->text + lv->text_off[n - 1];
+			sh->text = dup_mem(lv->text, (size_t)(last - lv->text) + strlen(last) + 1);
+			sh->text_off = dup_mem(lv->text_off, n * sizeof(*lv->text_off));
+			nomem = !sh->text || !sh->text_off;
+		}
+		nomem = nomem || (n && (!sh->all || (lv->order_ok && !sh->order)));
+	}
+	j->snap = oc_snapshot_ref((struct oc_snapshot *)s);
+	sh->snap = j->snap;
+	sh->src.s = j->snap;
+	sh->src.now = lv->app->now;
+	tables_of(lv, s, j->tables);
+	pthread_t th;
+	pthread_attr_t attr;
+	bool started = false;
+	if (!nomem && pthread_attr_init(&attr) == 0) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		started = pthread_create(&th, &attr, job_run, j) == 0;
+		pthread_attr_destroy(&attr);
+	}
+	if (!started) {
+		atomic_store(&j->refs, 1);
+		job_put(j);
+		return false;
+	}
+	lv->job = j;
+	return true;
+}
+
+/* Whether the job in flight makes what lv asks for from s. */
+static bool job_matches(const struct oc_listview *lv, const struct oc_lv_job *j, const struct oc_snapshot *s)
+{
+	const void *t[5];
+	tables_of(lv, s, t);
+	const struct oc_listview *sh = &j->sh;
+	return memcmp(t, j->tables, sizeof(t)) == 0 && sh->sort == lv->sort && sh->reverse == lv->reverse &&
+	       strcmp(sh->filter, lv->filter) == 0 && strcmp(sh->arg, lv->arg) == 0 &&
+	       j->app.show_hidden == lv->app->show_hidden;
+}
+
+/* Whether the list is made off the UI thread: a long list of a view that
+ * allows it, with items on screen meanwhile (made from a live snapshot). */
+static bool async_wanted(const struct oc_listview *lv)
+{
+	return lv->def->off_thread && lv->def->pure_collect && !lv->def->is_group && lv->made && lv->snap &&
+	       lv->nall >= async_rows();
+}
+
+/* Keep the snapshot the items index alive (lv->snap, when it is the
+ * app's, is freed as soon as the app moves on). */
+static void pin_to(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	if (lv->pin != s) {
+		struct oc_snapshot *r = oc_snapshot_ref((struct oc_snapshot *)s);
+		oc_snapshot_unref(&lv->pin);
+		lv->pin = r;
+	}
+	listview_set_snap(lv, lv->pin);
+}
+
+static void async_update(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	/* lv->snap is what the items were made from: the pin, or (the first
+	 * time) the app's snapshot, alive until the app moves to s. */
+	pin_to(lv, lv->pin ? lv->pin : lv->snap);
+	bool same_data = made_from(lv, s);
+	bool same_order = lv->order_ok && lv->order_sort == lv->sort;
+	if (same_data && strcmp(lv->made_filter, lv->filter) == 0 && lv->made_sort == lv->sort &&
+	    lv->made_reverse == lv->reverse) {
+		job_drop(lv);
+		pin_to(lv, s); /* the same tables: nothing to make */
+		return;
+	}
+	if (same_data && same_order && !lv->filter[0]) {
+		/* The order is there (or is the same reversed) and no filter:
+		 * a copy of the items, quicker than a thread. */
+		job_drop(lv);
+		pin_to(lv, s);
+		update_now(lv, s);
+		return;
+	}
+	if (lv->job && job_matches(lv, lv->job, s))
+		return; /* being made */
+	job_drop(lv);
+	const char *what = !same_data ? "updating"
+			   : strcmp(lv->made_filter, lv->filter) != 0 ? "filtering"
+								      : "sorting";
+	if (!job_start(lv, s, !same_data, what)) {
+		pin_to(lv, s); /* no thread: make it here */
+		update_now(lv, s);
+	}
+}
+
+void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
+{
+	if (!s)
+		return;
+	if (lv->def->visible)
+		lv->def->visible(lv);
+	if (async_wanted(lv)) {
+		async_update(lv, s);
+		return;
+	}
+	job_drop(lv);
+	update_now(lv, s);
+	if (lv->pin && lv->snap != lv->pin)
+		oc_snapshot_unref(&lv->pin);
+}
+
+bool oc_listview_async_take(struct oc_listview *lv, char *note, size_t len)
+{
+	struct oc_lv_job *j = lv->job;
+	if (!j || !atomic_load(&j->done))
+		return false;
+	lv->job = NULL;
+	if (note && len)
+		snprintf(note, len, "%s %zu items %.3f ms%s", j->what, j->sh.nitems, j->ms, j->ok ? "" : " failed");
+	struct oc_listview *sh = &j->sh;
+	if (!j->ok) {
+		/* Out of memory: made here instead, from the app's snapshot. */
+		job_put(j);
+		pin_to(lv, lv->app->snap);
+		update_now(lv, lv->app->snap);
+		return true;
+	}
+	uint32_t before = oc_listview_selected(lv);
+	char key[128] = "";
+	if (before != UINT32_MAX && lv->def->tag_key && lv->snap) {
+		char kb[128];
+		const char *k = lv->def->tag_key(lv, before, kb, sizeof(kb));
+		snprintf(key, sizeof(key), "%s", k ? k : "");
+	}
+	bool same_data = !j->collect;
+	/* The result's buffers become the list's, the list's old ones the
+	 * job's (freed with it). */
+#define OC_SWAP(field)                    \
+	do {                                  \
+		__typeof__(lv->field) t_ = lv->field; \
+		lv->field = sh->field;            \
+		sh->field = t_;                   \
+	} while (0)
+	OC_SWAP(all);
+	OC_SWAP(allcap);
+	OC_SWAP(order);
+	OC_SWAP(ordercap);
+	OC_SWAP(items);
+	OC_SWAP(cap);
+	OC_SWAP(text);
+	OC_SWAP(text_off);
+#undef OC_SWAP
+	lv->nall = sh->nall;
+	lv->nitems = sh->nitems;
+	lv->order_ok = sh->order_ok;
+	lv->order_sort = sh->order_sort;
+	lv->order_reverse = sh->order_reverse;
+	lv->made = sh->made;
+	memcpy(lv->made_tables, sh->made_tables, sizeof(lv->made_tables));
+	lv->made_hidden = sh->made_hidden;
+	lv->made_at = sh->made_at;
+	memcpy(lv->made_arg, sh->made_arg, sizeof(lv->made_arg));
+	memcpy(lv->made_filter, sh->filter, sizeof(lv->made_filter));
+	lv->made_sort = sh->sort;
+	lv->made_reverse = sh->reverse;
+	pin_to(lv, j->snap);
+	lv->src.now = lv->app->now;
+	cursor_keep(lv, same_data, before, key);
+	job_put(j);
+	return true;
+}
+
+void oc_listview_detach(struct oc_listview *lv)
+{
+	if (lv->pin) {
+		/* Its own reference: shown again at once, made again off the
+		 * UI thread. */
+		listview_set_snap(lv, lv->pin);
+		return;
+	}
+	lv->snap = NULL;
+	lv->src.s = NULL;
 }
 
 void oc_listview_set_filter(struct oc_listview *lv, const char *filter)
@@ -685,7 +1035,7 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 	lv->drawn.valid = false;
 	if (h <= 0 || width <= 0)
 		return;
-	listview_set_snap(lv, lv->app->snap);
+	listview_set_snap(lv, lv->pin ? lv->pin : lv->app->snap); /* what the items index */
 	bool top_lines = lv->def->draw_top != NULL;
 	if (lv->def->draw_top) {
 		int used = lv->def->draw_top(lv, w, y, h, width);
@@ -747,7 +1097,7 @@ bool oc_listview_draw_tick(struct oc_listview *lv, WINDOW *w, int y, int h, int 
 	if (memcmp(cw, lv->drawn.cw, sizeof(cw)) != 0)
 		return false;
 	/* A new snapshot keeps the layout: every cell is compared anyway. */
-	listview_set_snap(lv, lv->app->snap);
+	listview_set_snap(lv, lv->pin ? lv->pin : lv->app->snap); /* what the items index */
 	for (int r = 0; r < h - 1; r++)
 		draw_row(lv, w, y + 1 + r, width, cw, lv->top + (size_t)r,
 			 lv->drawn.cell + (size_t)r * (size_t)(1 + lv->ncols), true);
@@ -845,7 +1195,9 @@ void oc_listview_context(struct oc_listview *lv, char *buf, size_t len)
 	if (t && t->n && off < len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%zu tagged", off ? "  " : "", t->n);
 	if (lv->filter[0] && off < len)
-		snprintf(buf + off, len - off, "%sfilter \"%s\"", off ? "  " : "", lv->filter);
+		off += (size_t)snprintf(buf + off, len - off, "%sfilter \"%s\"", off ? "  " : "", lv->filter);
+	if (lv->job && off < len)
+		snprintf(buf + off, len - off, "%s(%s...)", off ? "  " : "", lv->job->what);
 }
 
 /* ---- layout files ------------------------------------------------------ */

@@ -4,6 +4,7 @@
 #define OC_UI_LISTVIEW_H
 
 #include <curses.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,6 +90,13 @@ struct oc_listview_def {
 	 * are not collected again (nor filtered and sorted again when the
 	 * filter and sort did not change either). */
 	bool pure_collect;
+	/* collect(), the comparators and the cells use nothing but the
+	 * snapshot, lv->items, arg and the app's clock and show_hidden (no
+	 * priv, no src.rows: a copy of the list runs on another thread): a
+	 * long list of this view (OC_ASYNC_ROWS, 20,000 items) is collected,
+	 * sorted and filtered on a thread of its own, the UI showing the last
+	 * result until the new one is ready. Needs pure_collect, no groups. */
+	bool off_thread;
 	/* Called on every update while the view is on screen, collected again
 	 * or not (a report view asks for its report there); NULL: none. */
 	void (*visible)(struct oc_listview *lv);
@@ -97,7 +105,13 @@ struct oc_listview_def {
 struct oc_listview {
 	const struct oc_listview_def *def;
 	struct oc_app *app;
-	const struct oc_snapshot *snap;  /* the app's snapshot, borrowed */
+	const struct oc_snapshot *snap;  /* the app's snapshot, borrowed (or pin) */
+	/* A list made off the UI thread keeps the snapshot its items index
+	 * (a reference), which may be older than the app's while the next
+	 * result is being made. NULL otherwise. */
+	struct oc_snapshot *pin;
+	struct oc_lv_job *job;           /* the result being made, or NULL */
+	const atomic_bool *stop;         /* set in a job's copy: give up when true */
 	void *priv;
 	/* What the catalogue's cells read: the snapshot and the time are set
 	 * by the list, rows and extra by the view's collect(). */
@@ -160,8 +174,21 @@ uint32_t oc_listview_selected(const struct oc_listview *lv);
 /* Create a list view for def; NULL on ENOMEM. */
 struct oc_listview *oc_listview_new(struct oc_app *app, const struct oc_listview_def *def);
 void oc_listview_free(struct oc_listview **lv);
-/* A new snapshot, filter or sort: collect, filter and sort again. */
+/* A new snapshot, filter or sort: collect, filter and sort again (off
+ * the UI thread for a long list of an off_thread view: then the items
+ * change later, in oc_listview_async_take). */
 void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s);
+/* Put in place the result made off the UI thread, if it is ready (the
+ * cursor stays on its item). Returns true when the list changed, with
+ * note (may be NULL) saying what was made and how long it took from the
+ * key or snapshot that asked ("sorting 100005 items 61.2 ms"). */
+bool oc_listview_async_take(struct oc_listview *lv, char *note, size_t len);
+/* The view is off screen and the app's snapshot it reads is about to be
+ * freed: forget it (the next update makes the list again, on this
+ * thread). A list made off the UI thread keeps its own snapshot instead,
+ * so that coming back to it is not a wait: it is made again off the UI
+ * thread meanwhile. */
+void oc_listview_detach(struct oc_listview *lv);
 void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width);
 /* The clock moved or a new snapshot came, and the layout did not change:
  * draw again only the cells whose text or attribute changed since the

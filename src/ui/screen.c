@@ -153,6 +153,11 @@ static void signal_wake(void)
 	errno = saved;
 }
 
+void oc_app_wake(void)
+{
+	signal_wake();
+}
+
 static void on_quit_signal(int sig)
 {
 	quit_signal = sig;
@@ -553,11 +558,12 @@ static void take_snapshot(struct oc_app *app)
 	}
 	/* The view on screen moves to the new snapshot while the old one is
 	 * still alive (its cursor is found again by key); the others forget
-	 * theirs, which is about to be freed. */
+	 * theirs, which is about to be freed (but for long lists, which hold
+	 * their own). */
 	oc_listview_update(app->view[app->cur], s);
 	for (int i = 0; i < app->nviews; i++)
 		if (i != app->cur)
-			app->view[i]->snap = NULL;
+			oc_listview_detach(app->view[i]);
 	oc_snapshot_unref(&app->snap);
 	app->snap = s;
 	app->data_changed = true;
@@ -1003,6 +1009,12 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	while (!loop_quits(app, &l)) {
 		app->now = app->cfg->frozen_at ? app->cfg->frozen_at : clock_second();
 		take_snapshot(app);
+		char made[96];
+		if (oc_listview_async_take(app->view[app->cur], made, sizeof(made))) {
+			app->dirty = true;
+			if (latency_log)
+				fprintf(latency_log, "list made %s\n", made);
+		}
 		loop_draw(app, &l);
 		if (loop_poll(app, &l) < 0)
 			break;

@@ -365,7 +365,8 @@ struct ui_figures {
 	double p1_seconds, p1_console_ms, p1_watch_ms; /* whole process CPU over p1_seconds */
 	double p1_ui_ms;                               /* of which the UI thread's, -1: unknown */
 	/* P5 from outside (bench_keys): live [0] and slurmctld stopped [1] */
-	double o_p50[2], o_p99[2], o_max[2], o_noesc_p99[2], o_esc_p50[2];
+	double o_p50[2], o_p99[2], o_max[2], o_noesc_p99[2], o_esc_p50[2], o_made_p50[2], o_made_max[2];
+	int o_made[2];
 	int o_keys[2];
 	char o_slowest[2][512];
 	long rss_kb, rss_now_kb, snap_rss_kb, snap_jobs;
@@ -403,6 +404,9 @@ static void read_ui(const char *path, struct ui_figures *u)
 			else if (!strcmp(f5, "max")) u->o_max[k] = v;
 			else if (!strcmp(f5, "noesc_p99")) u->o_noesc_p99[k] = v;
 			else if (!strcmp(f5, "esc_p50")) u->o_esc_p50[k] = v;
+			else if (!strcmp(f5, "made")) u->o_made[k] = (int)v;
+			else if (!strcmp(f5, "made_p50")) u->o_made_p50[k] = v;
+			else if (!strcmp(f5, "made_max")) u->o_made_max[k] = v;
 			continue;
 		}
 		if (!strcmp(key, "p5_p50")) u->p5_p50 = v;
@@ -906,6 +910,10 @@ int main(int argc, char **argv)
 				       "25 ms, for a sequence)\n",
 				       ui.o_noesc_p99[k], ui.o_esc_p50[k]);
 			printf("       slowest: %s\n", ui.o_slowest[k]);
+			if (ui.o_made[k])
+				printf("       lists sorted or filtered off the UI thread: %d, on screen after the key's "
+				       "frame, key to list: p50 %.2f ms, max %.2f ms\n",
+				       ui.o_made[k], ui.o_made_p50[k], ui.o_made_max[k]);
 		}
 		printf("       inside the program (its latency log, key read to doupdate), tmux: live p50 %.2f ms, "
 		       "p99 %.2f ms (%d keys); stopped p50 %.2f ms, p99 %.2f ms\n",

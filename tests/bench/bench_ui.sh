@@ -15,7 +15,10 @@
 #   P5o the same keys timed from outside (issue 20): bench_keys runs the
 #       console on a pty of its own (200x50, TERM=xterm) and times each
 #       key from its write to the pty to the last byte of the screen
-#       update it causes; live, then with slurmctld stopped.
+#       update it causes; live, then with slurmctld stopped. A long list
+#       is sorted and filtered off the UI thread: the key's frame comes
+#       at once, the list later; how much later is counted apart (the
+#       console's "list made" log lines).
 #   P1  the whole process's CPU (utime+stime of all its threads, from
 #       /proc/PID/stat) over CPU_SECONDS (default 60) on the queue view,
 #       redraws included, against `watch -n2 'sinfo; squeue'` in a window
@@ -221,6 +224,10 @@ keys_out() { # keys_out NAME [--stop-pid PID]: the keys, timed; NAME.o
 		echo "bench_ui: $name: $nlog frames logged for $(wc -l <"$tmp/$name.o") keys (a frame of its own came between): the pty figures alone" >&2
 		echo "-1" >"$tmp/$name.raised"
 	fi
+	# Long lists are sorted and filtered off the UI thread: the key's
+	# frame comes first, the list it asked for later ("list made ... MS
+	# ms" in the log, from the key to the result).
+	awk '/^list made / {print $(NF-1)}' "$tmp/$name.log" >"$tmp/$name.made"
 	awk '{print $1}' "$tmp/$name.o" >"$tmp/$name.oall"
 	awk '$2 != "Esc" {print $1}' "$tmp/$name.o" >"$tmp/$name.onoesc"
 	awk '$2 == "Esc" {print $1}' "$tmp/$name.o" >"$tmp/$name.oesc"
@@ -286,6 +293,11 @@ tmux -L "$sock" send-keys -t idle:snap q
 		if [[ -s $tmp/$n.oesc ]]; then echo "p5o_${n#o}_esc_p50=$(pct "$tmp/$n.oesc" 50)"; fi
 		echo "p5o_${n#o}_slowest=$(cat "$tmp/$n.oslowest")"
 		echo "p5o_${n#o}_raised_by_log=$(cat "$tmp/$n.raised")"
+		echo "p5o_${n#o}_made=$(wc -l <"$tmp/$n.made")"
+		if [[ -s $tmp/$n.made ]]; then
+			echo "p5o_${n#o}_made_p50=$(pct "$tmp/$n.made" 50)"
+			echo "p5o_${n#o}_made_max=$(pct "$tmp/$n.made" 100)"
+		fi
 	done
 	echo "p1_seconds=$cpu_seconds"
 	echo "p1_console_cpu_ms=$console_cpu_ms"

@@ -61,6 +61,11 @@ read -r -a sizes_sorted <<<"$(tr ',' '\n' <<<"$sizes" | sort -n | tr '\n' ' ')"
 largest=${sizes_sorted[-1]}
 [[ -n $main ]] || main=$( ((largest >= 10000)) && echo 10000 || echo "$largest")
 out=${out:-$(mktemp -d)}
+# Every task of a job array counts against MaxJobCount, pending or not:
+# the mixed workload's 2 arrays of 100 tasks in each 100 jobs make about
+# three times as many as its records.
+maxjobs=$((largest + 20000))
+[[ $workload == mixed ]] && maxjobs=$((3 * largest + 20000))
 mkdir -p "$out"
 
 real_nodes=$(sinfo -h -p large -o %N 2>/dev/null) && [[ -n $real_nodes ]] ||
@@ -83,7 +88,7 @@ extra=$out/bench-slurm.conf
 		echo "NodeName=gpu-dn-b300-[1-4] NodeAddr=127.0.0.1 Port=9 CPUs=192 Boards=1 SocketsPerBoard=2 CoresPerSocket=48 ThreadsPerCore=2 RealMemory=400000 Gres=gpu:8 State=DOWN Reason=bench:powered_off"
 		echo "PartitionName=offline Nodes=gpu-dn-b300-[1-4] MaxTime=1-00:00:00 Default=NO State=UP"
 	fi
-	echo "MaxJobCount=$((largest + 20000))"
+	echo "MaxJobCount=$maxjobs"
 	# Cancelled benchmark jobs leave slurmctld soon, so that the default
 	# MaxJobCount (10000) holds every record again before the restore.
 	echo "MinJobAge=10"
@@ -160,7 +165,7 @@ restore() {
 }
 trap restore EXIT
 
-echo "run_bench: workload $workload, $nodes cloud nodes, MaxJobCount $((largest + 20000))" >&2
+echo "run_bench: workload $workload, $nodes cloud nodes, MaxJobCount $maxjobs" >&2
 OC_CLUSTER_EXTRA_CONF=$extra "$cluster" start >"$out/cluster-start.log" 2>&1 ||
 	{ tail -20 "$out/cluster-start.log" >&2; echo "run_bench: the enlarged cluster did not start" >&2; exit 1; }
 if [[ $workload == mixed ]]; then

@@ -130,6 +130,7 @@ const struct oc_listview_def oc_lv_queue = {
 	.default_sort = NULL,
 	.collect = collect,
 	.pure_collect = true,
+	.off_thread = true,
 	.tags = OC_TAG_JOBS,
 	.tag_key = tag_key,
 	.open = open_item,
