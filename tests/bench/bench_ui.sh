@@ -10,8 +10,9 @@
 #       of the console opened on the same queue recorded (--record, then
 #       --snapshot: holding the jobs without libslurm's load);
 #   P5  key to screen in the queue view: moves, page keys, sorting by each
-#       column, a filter typed character by character and cleared, KEYS
-#       keys in all; then the same with slurmctld stopped (SIGSTOP).
+#       column, a filter typed character by character and cleared, views
+#       switched and back, KEYS keys in all; then the same with slurmctld
+#       stopped (SIGSTOP).
 #   P5o the same keys timed from outside (issue 20): bench_keys runs the
 #       console on a pty of its own (200x50, TERM=xterm) and times each
 #       key from its write to the pty to the last byte of the screen
@@ -108,11 +109,13 @@ rss=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
 rss_now=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")
 [[ -n $rss ]] || die "cannot read VmHWM of $pid"
 
-# The keys: moves and pages, each column as sort key, a typed filter.
+# The keys: moves and pages, each column as sort key, a typed filter,
+# views switched (nodes, queue, partitions, queue).
 keys=()
 while ((${#keys[@]} < nkeys)); do
 	keys+=(j j j j j k k NPage NPage PPage End Home s s s S s s S)
 	keys+=(/ b e n c h - 1 2 BSpace BSpace 3 Escape)
+	keys+=(3 2 1 2)
 done
 keys=("${keys[@]:0:$nkeys}")
 
