@@ -256,11 +256,56 @@ static int cell_cmp(const void *pa, const void *pb, void *arg)
 	return c->lv->reverse ? -r : r;
 }
 
+/* Sort v[0..n) (tmp: as large) by value: a radix sort, one pass per
+ * byte, a byte that is the same in every value skipped. */
+static void radix_u64(uint64_t *v, uint64_t *tmp, size_t n)
+{
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = {0};
+		for (size_t i = 0; i < n; i++)
+			count[(v[i] >> shift) & 0xff]++;
+		if (count[(v[0] >> shift) & 0xff] == n)
+			continue;
+		size_t at = 0;
+		for (int b = 0; b < 256; b++) {
+			size_t c = count[b];
+			count[b] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i] >> shift) & 0xff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+}
+
+/* Sort order[0..n) by a column's key (ui->key): each position with its
+ * key in one number, key high, position low (ties in collected order),
+ * radix-sorted. Returns false on ENOMEM (nothing changed). */
+static bool sort_by_key(struct oc_listview *lv, const struct oc_col_ui *ui, uint32_t *order, size_t n)
+{
+	uint64_t *v = malloc(n * sizeof(*v)), *tmp = malloc(n * sizeof(*tmp));
+	if (!v || !tmp) {
+		free(v);
+		free(tmp);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = (uint64_t)ui->key(lv, lv->all[order[i]]) << 32 | order[i];
+	radix_u64(v, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)(lv->reverse ? v[n - 1 - i] : v[i]);
+	free(v);
+	free(tmp);
+	return true;
+}
+
 /* Sort the positions order[0..n) of lv->all by the sort column. */
 static void sort_positions(struct oc_listview *lv, uint32_t *order, size_t n)
 {
 	int def = lv->cols[lv->sort].def;
 	struct sort_ctx c = {lv, def, lv->colui[def]};
+	if (c.ui && c.ui->key && sort_by_key(lv, c.ui, order, n))
+		return;
 	if (c.ui && c.ui->cmp) {
 		qsort_r(order, n, sizeof(*order), listview_cmp, &c);
 		return;

@@ -27,6 +27,10 @@ struct oc_col_ui {
 	int (*cmp)(struct oc_listview *lv, uint32_t a, uint32_t b);
 	/* Role of the cell; NULL: normal. */
 	enum oc_role (*role)(struct oc_listview *lv, uint32_t item);
+	/* The number cmp orders by, when there is one (ties go by the
+	 * collected order): sorting by it is a radix sort of the numbers,
+	 * not a comparison sort calling cmp. NULL: cmp. */
+	uint32_t (*key)(struct oc_listview *lv, uint32_t item);
 };
 
 /* A column on screen: a definition with the width the view file gave. */

@@ -127,6 +127,21 @@ static void assert_same_list(const struct oc_listview *lv, const struct oc_listv
 			fail_msg("row %zu: job %u off the UI thread, %u on it", i, job_at(lv, i), job_at(ref, i));
 }
 
+/* Each row is in order with the next by the sort column's comparator
+ * (radix-sorted columns too: their key orders as the comparator does). */
+static void assert_sorted(struct oc_listview *lv)
+{
+	const struct oc_col_ui *ui = lv->colui[lv->cols[lv->sort].def];
+	if (!ui || !ui->cmp)
+		return;
+	for (size_t i = 0; i + 1 < lv->nitems; i++) {
+		int r = ui->cmp(lv, lv->items[i], lv->items[i + 1]);
+		if (lv->reverse ? r < 0 : r > 0)
+			fail_msg("column %s%s: rows %zu and %zu out of order", ui->id, lv->reverse ? " reversed" : "",
+				 i, i + 1);
+	}
+}
+
 struct fixture {
 	struct oc_app *app;
 	struct oc_listview *lv, *ref;
@@ -180,6 +195,7 @@ static void test_sorts_and_filters(void **state)
 			}
 			assert_null(lv->job);
 			assert_same_list(lv, ref);
+			assert_sorted(lv);
 		}
 	/* Each new column off the UI thread; its reverse is the order
 	 * reversed, on it. */

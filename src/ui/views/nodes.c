@@ -114,9 +114,9 @@ static enum oc_role r_slurmd(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_nodes. */
 static const struct oc_col_ui cols[] = {
-	{"node", c_name_cmp, r_name},	  {"state", c_state_cmp, r_state}, {"cpus", c_cpus_cmp, NULL},
-	{"gpus", c_gpus_cmp, NULL},	  {"mem", c_mem_cmp, NULL},	   {"since", c_since_cmp, NULL},
-	{"ago", c_since_cmp, NULL},	  {"reason", NULL, r_reason},	   {"slurmd", NULL, r_slurmd},
+	{"node", c_name_cmp, r_name, NULL},	  {"state", c_state_cmp, r_state, NULL}, {"cpus", c_cpus_cmp, NULL, NULL},
+	{"gpus", c_gpus_cmp, NULL, NULL},	  {"mem", c_mem_cmp, NULL, NULL},	   {"since", c_since_cmp, NULL, NULL},
+	{"ago", c_since_cmp, NULL, NULL},	  {"reason", NULL, r_reason, NULL},	   {"slurmd", NULL, r_slurmd, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)

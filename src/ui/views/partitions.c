@@ -91,10 +91,10 @@ static enum oc_role r_idle(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_partitions. */
 static const struct oc_col_ui cols[] = {
-	{"partition", NULL, r_name},	   {"avail", NULL, r_avail},	    {"timelimit", c_time_cmp, NULL},
-	{"nodes", c_nodes_cmp, NULL},	   {"alloc", c_alloc_cmp, NULL},    {"mix", c_mix_cmp, NULL},
-	{"idle", c_idle_cmp, r_idle},	   {"drain", c_drain_cmp, r_drain}, {"down", c_down_cmp, r_down},
-	{"gpus", c_gpus_cmp, NULL},	   {"running", c_run_cmp, NULL},    {"pending", c_pend_cmp, NULL},
+	{"partition", NULL, r_name, NULL},	   {"avail", NULL, r_avail, NULL},	    {"timelimit", c_time_cmp, NULL, NULL},
+	{"nodes", c_nodes_cmp, NULL, NULL},	   {"alloc", c_alloc_cmp, NULL, NULL},    {"mix", c_mix_cmp, NULL, NULL},
+	{"idle", c_idle_cmp, r_idle, NULL},	   {"drain", c_drain_cmp, r_drain, NULL}, {"down", c_down_cmp, r_down, NULL},
+	{"gpus", c_gpus_cmp, NULL, NULL},	   {"running", c_run_cmp, NULL, NULL},    {"pending", c_pend_cmp, NULL, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)

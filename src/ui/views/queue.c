@@ -1,5 +1,6 @@
 /* queue.c: squeue-style rows, for one partition or all, with state and
  * the pending reason. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,10 @@ static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 	static int fname(struct oc_listview *lv, uint32_t a, uint32_t b)       \
 	{                                                                      \
 		return cmp_u32(job(lv, a)->field, job(lv, b)->field);          \
+	}                                                                      \
+	static uint32_t fname##_key(struct oc_listview *lv, uint32_t item)    \
+	{                                                                      \
+		return job(lv, item)->field;                                   \
 	}
 STR_CMP(c_part_cmp, partition)
 STR_CMP(c_name_cmp, name)
@@ -67,6 +72,17 @@ static int c_time_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 	return x < y ? -1 : x > y;
 }
 
+static uint32_t c_time_cmp_key(struct oc_listview *lv, uint32_t item)
+{
+	long long t = run_time(lv, job(lv, item));
+	return t < 0 ? 0 : t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+}
+
+static uint32_t c_id_cmp_key(struct oc_listview *lv, uint32_t item)
+{
+	return job(lv, item)->job_id;
+}
+
 static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
 {
 	const struct oc_job *j = job(lv, item);
@@ -86,11 +102,20 @@ static enum oc_role r_where(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_queue. */
 static const struct oc_col_ui cols[] = {
-	{"jobid", c_id_cmp, NULL},	 {"partition", c_part_cmp, NULL}, {"name", c_name_cmp, NULL},
-	{"user", c_user_cmp, NULL},	 {"account", c_acct_cmp, NULL},	  {"qos", c_qos_cmp, NULL},
-	{"state", NULL, r_state},	 {"time", c_time_cmp, NULL},	  {"timelimit", c_limit_cmp, NULL},
-	{"nodes", c_nodes_cmp, NULL},	 {"cpus", c_cpus_cmp, NULL},	  {"gpus", c_gpus_cmp, NULL},
-	{"priority", c_prio_cmp, NULL}, {"reason", NULL, r_where},
+	{"jobid", c_id_cmp, NULL, c_id_cmp_key},
+	{"partition", c_part_cmp, NULL, NULL},
+	{"name", c_name_cmp, NULL, NULL},
+	{"user", c_user_cmp, NULL, NULL},
+	{"account", c_acct_cmp, NULL, NULL},
+	{"qos", c_qos_cmp, NULL, NULL},
+	{"state", NULL, r_state, NULL},
+	{"time", c_time_cmp, NULL, c_time_cmp_key},
+	{"timelimit", c_limit_cmp, NULL, c_limit_cmp_key},
+	{"nodes", c_nodes_cmp, NULL, c_nodes_cmp_key},
+	{"cpus", c_cpus_cmp, NULL, c_cpus_cmp_key},
+	{"gpus", c_gpus_cmp, NULL, c_gpus_cmp_key},
+	{"priority", c_prio_cmp, NULL, c_prio_cmp_key},
+	{"reason", NULL, r_where, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
