@@ -15,18 +15,22 @@ e2e_cancel_on_exit "$tag-alpha" "$tag-beta" "$tag-gamma" "$tag-delta" "$tag-late
 users=(alice bob carol dave)
 accts=(team-a team-a team-b team-b)
 names=(alpha beta gamma delta)
+ids=()
 for i in $(seq 0 11); do
 	u=$((i % 4))
 	out=$(runuser -u "${users[$u]}" -- sbatch --parsable -H -p large --qos=large_qos -A "${accts[$u]}" \
 		-J "$tag-${names[$(((i * 7) % 4))]}" -N $((1 + i % 2)) --gres=gpu:$((1 + (i * 5) % 8)) \
 		-t $((10 + (i * 13) % 50)) --chdir=/tmp -o /dev/null --wrap 'sleep 60' 2>&1) ||
 		fail "sbatch failed: $out"
+	ids+=("${out%%;*}")
 done
+# The rows are found by job id: the NAME column is narrower than the names.
+idre="^ +($(IFS='|'; echo "${ids[*]}")) "
 wait_cmd 20 sh -c "[ \$(squeue -h -o %j | grep -c '^$tag-') -eq 12 ]"
 
 # The job rows, and the header and tab bar lines (the sort mark; the
 # count, the filter and "(sorting...)" while a list is being made).
-rows_of() { grep -E -- "^ +[0-9]+ .*$tag|^ +JOBID | Queue .*jobs" <<<"$1" || true; }
+rows_of() { grep -E -- "$idre|^ +JOBID | Queue .*jobs" <<<"$1" || true; }
 lat=$(mktemp -u /tmp/oc-async-lat.XXXXXX)
 dir=$(mktemp -d /tmp/oc-async.XXXXXX)
 e2e_on_exit rm -rf "$lat" "$dir"
@@ -48,7 +52,7 @@ run() {
 	e2e_keys /
 	e2e_type "$tag"
 	e2e_keys Enter
-	wait_cmd 15 sh -c "[ \$(tmux -L $E2E_SOCKET capture-pane -p -t $E2E_SESSION | grep -Ec -- '^ +[0-9]+ .*$tag') -eq 12 ]"
+	wait_cmd 15 sh -c "[ \$(tmux -L $E2E_SOCKET capture-pane -p -t $E2E_SESSION | grep -Ec -- '$idre') -eq 12 ]"
 	for i in "${!steps[@]}"; do
 		n=$(count key)
 		e2e_keys "${steps[$i]}"
@@ -86,6 +90,10 @@ run() {
 	grep -Eo "Job +[0-9]+ +$tag-[a-z]+" <<<"$E2E_LAST" | sed -n 1p >"$dir/$r.job"
 	e2e_keys Escape
 	e2e_wait_gone "Job +[0-9]+ +$tag" 5
+	if [ "$r" = 0 ]; then
+		e2e_keys q
+		e2e_wait 'EXIT=0' 5
+	fi
 }
 
 run 0
@@ -103,7 +111,7 @@ ok "the cursor stayed on its job through the sorts ($(cat "$dir/1.job"))"
 late=$(runuser -u alice -- sbatch --parsable -H -p large --qos=large_qos -A team-a -J "$tag-late" \
 	--chdir=/tmp -o /dev/null --wrap 'sleep 60' 2>&1) || fail "sbatch failed: $late"
 late=${late%%;*}
-e2e_wait "^ +$late +large +$tag-late " 20
+e2e_wait "^ +$late +large " 20
 ok "a job submitted meanwhile appears ($late)"
 n=$(count 'list made updating')
 [ "$n" -ge 1 ] || fail "no list was collected off the UI thread for the new job"
