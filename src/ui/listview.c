@@ -508,13 +508,13 @@ static void update_now(struct oc_listview *lv, const struct oc_snapshot *s)
 static size_t async_rows(void)
 {
 	static size_t rows;
-	static bool read;
-	if (!read) {
+	static bool known;
+	if (!known) {
 		const char *e = getenv("OC_ASYNC_ROWS");
 		char *end = NULL;
 		long v = e && *e ? strtol(e, &end, 10) : -1;
 		rows = (end && !*end && v >= 0) ? (v ? (size_t)v : SIZE_MAX) : 20000;
-		read = true;
+		known = true;
 	}
 	return rows;
 }
