@@ -633,8 +633,10 @@ static void console_stop(struct console *c)
 	bool writer_free = oc_worker_stop(&c->worker);
 	if (writer_free)
 		oc_setup_writer_close(&c->su); /* else the stuck worker still uses it */
-	oc_collector_stop(&c->hctx.c);
-	if (writer_free)
+	/* A collector left running (a long command over SSH at the quit)
+	 * still uses the transport: it goes with the process. */
+	bool collector_stopped = oc_collector_stop(&c->hctx.c);
+	if (writer_free && collector_stopped)
 		oc_setup_close(&c->su); /* the transport outlives backend and writer */
 	restore_stderr(c->saved_stderr);
 }

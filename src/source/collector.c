@@ -634,11 +634,11 @@ void oc_collector_stats(const struct oc_collector *c, unsigned long *refreshes, 
 		*cpu_s = atomic_load(&m->cpu_s);
 }
 
-void oc_collector_stop(struct oc_collector **cp)
+bool oc_collector_stop(struct oc_collector **cp)
 {
 	struct oc_collector *c = cp ? *cp : NULL;
 	if (!c)
-		return;
+		return true;
 	*cp = NULL;
 	pthread_mutex_lock(&c->lock);
 	c->quit = true;
@@ -659,7 +659,7 @@ void oc_collector_stop(struct oc_collector **cp)
 		/* Stuck in a request to a hung controller: the process is about to
 		 * exit, so leave the thread and its memory to it. */
 		pthread_detach(c->thread);
-		return;
+		return false;
 	}
 	pthread_join(c->thread, NULL);
 	close(c->pipe_rd);
@@ -670,4 +670,5 @@ void oc_collector_stop(struct oc_collector **cp)
 	pthread_cond_destroy(&c->done_cv);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
+	return true;
 }

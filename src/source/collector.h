@@ -71,8 +71,10 @@ time_t oc_collector_inflight_since(const struct oc_collector *c);
 void oc_collector_stats(const struct oc_collector *c, unsigned long *refreshes, double *cpu_s);
 
 /* Stop the thread and free everything; clears *c. If the thread is stuck in
- * a request to a hung controller it is left to die with the process. */
-void oc_collector_stop(struct oc_collector **c);
+ * a request to a hung controller (or in a long command over SSH) it is
+ * left to die with the process: returns false then, and what it uses (the
+ * transport) must not be freed. true when it stopped. */
+bool oc_collector_stop(struct oc_collector **c);
 
 /* Script mode: the controllers s's configuration names, pinged over b,
  * into s->ctl (core/ctl.h); data_ok: whether the requests that made s
