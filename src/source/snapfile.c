@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,12 +19,13 @@
 
 #define SNAP_SCHEMA "opsconsole.snapshot/1"
 
-enum ftype { F_STR, F_U32, F_U64, F_TIME, F_ENUM };
+enum ftype { F_STR, F_U32, F_U64, F_TIME, F_ENUM, F_BOOL, F_DBL };
 struct field {
 	const char *key;
 	enum ftype type;
 	size_t off;
-	int max; /* F_ENUM: the largest value the model knows; F_STR: 1 = required */
+	int max; /* F_ENUM: the largest value the model knows; F_STR: 1 = required;
+		  * F_U32: -1 = may be absent (0 then: files written before it) */
 };
 
 #define FS(T, m) {#m, F_STR, offsetof(T, m), 0}
@@ -32,6 +34,10 @@ struct field {
 #define FL(T, m) {#m, F_U64, offsetof(T, m), 0}
 #define FT(T, m) {#m, F_TIME, offsetof(T, m), 0}
 #define FE(T, m, max) {#m, F_ENUM, offsetof(T, m), max}
+#define FO(T, m) {#m, F_U32, offsetof(T, m), -1} /* a number older files lack */
+#define FB(T, m) {#m, F_BOOL, offsetof(T, m), 0}
+#define FD(T, m) {#m, F_DBL, offsetof(T, m), 0}
+#define FG(T, k, i) {"grp_" k "_limit", F_U64, offsetof(T, grp[i].limit), 0}, {"grp_" k "_used", F_U64, offsetof(T, grp[i].used), 0}
 
 static const struct field node_fields[] = {
 	FR(struct oc_node, name),	   FS(struct oc_node, addr),	    FE(struct oc_node, base, OC_NODE_FUTURE),
@@ -60,12 +66,32 @@ static const struct field job_fields[] = {
 	FT(struct oc_job, submit_time),	   FT(struct oc_job, start_time),   FT(struct oc_job, end_time),
 	FU(struct oc_job, time_limit_min), FU(struct oc_job, num_nodes),    FU(struct oc_job, num_cpus),
 	FU(struct oc_job, gpus),	   FU(struct oc_job, priority),
+	FO(struct oc_job, het_job_id),	   FO(struct oc_job, het_job_offset), FS(struct oc_job, array_tasks),
 };
 static const struct field resv_fields[] = {
 	FR(struct oc_reservation, name),       FS(struct oc_reservation, nodes),
 	FS(struct oc_reservation, users),      FS(struct oc_reservation, accounts),
 	FS(struct oc_reservation, flags),      FT(struct oc_reservation, start_time),
 	FT(struct oc_reservation, end_time),   FU(struct oc_reservation, node_count),
+};
+/* The association manager: only in the data agent's frames (a recorded
+ * file has no accounting). */
+static const struct field assoc_fields[] = {
+	FR(struct oc_assoc, account),	   FS(struct oc_assoc, user),	     FS(struct oc_assoc, parent),
+	FS(struct oc_assoc, partition),	   FG(struct oc_assoc, "gpu", OC_TRES_GPU),
+	FG(struct oc_assoc, "cpu", OC_TRES_CPU), FG(struct oc_assoc, "mem", OC_TRES_MEM),
+	FG(struct oc_assoc, "node", OC_TRES_NODE), FS(struct oc_assoc, grp_tres), FU(struct oc_assoc, grp_jobs),
+	FU(struct oc_assoc, grp_submit),   FU(struct oc_assoc, max_jobs),    FU(struct oc_assoc, max_submit),
+	FS(struct oc_assoc, qos),	   FS(struct oc_assoc, def_qos),     FU(struct oc_assoc, shares),
+	FB(struct oc_assoc, have_fairshare), FD(struct oc_assoc, shares_norm), FD(struct oc_assoc, usage_raw),
+	FD(struct oc_assoc, usage_norm),   FD(struct oc_assoc, usage_efctv), FD(struct oc_assoc, fs_factor),
+};
+static const struct field qos_fields[] = {
+	FR(struct oc_qos, name),	  FU(struct oc_qos, priority),	    FU(struct oc_qos, max_jobs_pu),
+	FU(struct oc_qos, max_submit_pu), FU(struct oc_qos, grp_jobs),	    FU(struct oc_qos, grp_submit),
+	FG(struct oc_qos, "gpu", OC_TRES_GPU), FG(struct oc_qos, "cpu", OC_TRES_CPU),
+	FG(struct oc_qos, "mem", OC_TRES_MEM), FG(struct oc_qos, "node", OC_TRES_NODE),
+	FS(struct oc_qos, max_tres_pu),	  FS(struct oc_qos, preempt_mode),
 };
 #define NF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -104,6 +130,12 @@ static json_t *row_json(const char *kind, const void *row, const struct field *f
 		case F_U64: v = json_integer((json_int_t) * (const uint64_t *)(const void *)p); break;
 		case F_TIME: v = json_integer((json_int_t) * (const time_t *)(const void *)p); break;
 		case F_ENUM: v = json_integer((json_int_t) * (const int *)(const void *)p); break;
+		case F_BOOL: v = json_boolean(*(const bool *)(const void *)p); break;
+		case F_DBL: {
+			double d = *(const double *)(const void *)p;
+			v = json_real(isfinite(d) ? d : 0.0); /* JSON has no NaN */
+			break;
+		}
 		}
 		if (!v || json_object_set_new(o, f[i].key, v) < 0) {
 			json_decref(o);
@@ -214,6 +246,20 @@ static int row_fill(struct reader *r, const json_t *o, void *row, const struct f
 				return rerr(r, "out of memory (%s)", f[i].key);
 			continue;
 		}
+		if (!v && f[i].max < 0) {
+			*(uint32_t *)(void *)p = 0;
+			continue;
+		}
+		if (f[i].type == F_BOOL || f[i].type == F_DBL) {
+			if (f[i].type == F_BOOL ? !json_is_boolean(v) : !json_is_number(v))
+				return rerr(r, "\"%s\" is missing or not a %s", f[i].key,
+					    f[i].type == F_BOOL ? "boolean" : "number");
+			if (f[i].type == F_BOOL)
+				*(bool *)(void *)p = json_is_true(v);
+			else
+				*(double *)(void *)p = json_number_value(v);
+			continue;
+		}
 		if (!json_is_integer(v))
 			return rerr(r, "\"%s\" is missing or not an integer", f[i].key);
 		json_int_t n = json_integer_value(v);
@@ -232,7 +278,9 @@ static int row_fill(struct reader *r, const json_t *o, void *row, const struct f
 				return rerr(r, "\"%s\" is out of range", f[i].key);
 			*(int *)(void *)p = (int)n;
 			break;
-		case F_STR: break;
+		case F_STR:
+		case F_BOOL:
+		case F_DBL: break;
 		}
 	}
 	return 0;
@@ -357,16 +405,24 @@ static int read_row(struct reader *r, const json_t *o, struct oc_snapshot *s, co
 
 /* After the last line: every announced row came, the node indexes are
  * resolved and the parts are marked fetched. -1 with err set. */
-static int read_finish(struct oc_snapshot *s, const size_t want[4], const char *path, char *err, size_t errlen)
+static int read_finish_counts(const struct oc_snapshot *s, const size_t want[4], const char *path, char *err,
+			      size_t errlen)
 {
 	size_t got[4] = {s->nodes->n, s->partitions->n, s->jobs->n, s->reservations->n};
 	static const char *const names[4] = {"nodes", "partitions", "jobs", "reservations"};
 	for (int k = 0; k < 4; k++)
 		if (got[k] != want[k]) {
 			oc_seterr(err, errlen, "%s: truncated: %zu of the %zu %s the header announces", path, got[k],
-					want[k], names[k]);
+				  want[k], names[k]);
 			return -1;
 		}
+	return 0;
+}
+
+static int read_finish(struct oc_snapshot *s, const size_t want[4], const char *path, char *err, size_t errlen)
+{
+	if (read_finish_counts(s, want, path, err, errlen) < 0)
+		return -1;
 	s->nodes->h.generation = s->partitions->h.generation = s->jobs->h.generation = s->reservations->h.generation =
 		1;
 	if (resolve_all(s) < 0) {
@@ -446,6 +502,489 @@ fail:
 	fclose(f);
 	oc_snapshot_unref(&s);
 	return NULL;
+}
+
+/* ---- frames: the data agent's answers ---------------------------------- */
+
+static const char *const part_keys[OC_PART_COUNT] = {"nodes", "partitions", "jobs", "reservations", "accounting"};
+
+/* The accounting's header object: {"enabled", "dbd_error", "assocs": N,
+ * "qos": N}. */
+static json_t *acct_header(const struct oc_accounting *t)
+{
+	return json_pack("{s:b, s:s, s:I, s:I}", "enabled", t->enabled, "dbd_error", t->dbd_error, "assocs",
+			 (json_int_t)t->nassocs, "qos", (json_int_t)t->nqos);
+}
+
+
+/* ---- row deltas: rows the other side holds already --------------------- */
+
+/* Whether rows a and b are the same in every field of f. */
+static bool row_equal(const void *a, const void *b, const struct field *f, size_t nf)
+{
+	for (size_t i = 0; i < nf; i++) {
+		const char *pa = (const char *)a + f[i].off, *pb = (const char *)b + f[i].off;
+		switch (f[i].type) {
+		case F_STR: {
+			const char *x = *(const char *const *)(const void *)pa, *y = *(const char *const *)(const void *)pb;
+			if (x != y && (!x || !y || strcmp(x, y) != 0))
+				return false;
+			break;
+		}
+		case F_U32: if (memcmp(pa, pb, sizeof(uint32_t)) != 0) return false; break;
+		case F_U64: if (memcmp(pa, pb, sizeof(uint64_t)) != 0) return false; break;
+		case F_TIME: if (memcmp(pa, pb, sizeof(time_t)) != 0) return false; break;
+		case F_ENUM: if (memcmp(pa, pb, sizeof(int)) != 0) return false; break;
+		case F_BOOL: if (*(const bool *)(const void *)pa != *(const bool *)(const void *)pb) return false; break;
+		case F_DBL: if (memcmp(pa, pb, sizeof(double)) != 0) return false; break;
+		}
+	}
+	return true;
+}
+
+/* A map of job ids to row numbers (open addressing; id 0 is no job). */
+struct idmap {
+	uint32_t *key, *val;
+	size_t mask;
+};
+
+static int idmap_init(struct idmap *m, size_t n)
+{
+	size_t cap = 16;
+	while (cap < n * 2)
+		cap *= 2;
+	m->key = calloc(cap, sizeof(*m->key));
+	m->val = calloc(cap, sizeof(*m->val));
+	m->mask = cap - 1;
+	return m->key && m->val ? 0 : -1;
+}
+
+static size_t idmap_slot(const struct idmap *m, uint32_t k)
+{
+	size_t i = (k * 2654435761u) & m->mask;
+	while (m->key[i] && m->key[i] != k)
+		i = (i + 1) & m->mask;
+	return i;
+}
+
+static void idmap_free(struct idmap *m)
+{
+	free(m->key);
+	free(m->val);
+}
+
+/* Where each row of a table came from: the row number in the previous
+ * table of the row with its key, when it is the same there, else
+ * UINT32_MAX. -1 on ENOMEM. */
+static int delta_jobs(const struct oc_jobs *prev, const struct oc_jobs *next, uint32_t *from)
+{
+	struct idmap m;
+	if (idmap_init(&m, prev->n) < 0) {
+		idmap_free(&m);
+		return -1;
+	}
+	for (size_t i = 0; i < prev->n; i++) {
+		size_t k = idmap_slot(&m, prev->v[i].job_id);
+		m.key[k] = prev->v[i].job_id;
+		m.val[k] = (uint32_t)i;
+	}
+	for (size_t i = 0; i < next->n; i++) {
+		size_t k = idmap_slot(&m, next->v[i].job_id);
+		from[i] = UINT32_MAX;
+		if (m.key[k] && row_equal(&prev->v[m.val[k]], &next->v[i], job_fields, NF(job_fields)))
+			from[i] = m.val[k];
+	}
+	idmap_free(&m);
+	return 0;
+}
+
+static int delta_nodes(const struct oc_nodes *prev, const struct oc_nodes *next, uint32_t *from)
+{
+	struct oc_strmap m = {0};
+	if (oc_strmap_init(&m, prev->n) < 0)
+		return -1;
+	for (size_t i = 0; i < prev->n; i++)
+		if (oc_strmap_put(&m, prev->v[i].name, (uint32_t)i) < 0) {
+			oc_strmap_free(&m);
+			return -1;
+		}
+	for (size_t i = 0; i < next->n; i++) {
+		uint32_t k = oc_strmap_get(&m, next->v[i].name);
+		from[i] = UINT32_MAX;
+		if (k != UINT32_MAX && row_equal(&prev->v[k], &next->v[i], node_fields, NF(node_fields)))
+			from[i] = k;
+	}
+	oc_strmap_free(&m);
+	return 0;
+}
+
+/* The rows of one table as a delta: a run of rows the other side holds in
+ * a row, {"t":"same","of":KIND,"from":K,"count":C}; any other row whole. */
+static int put_delta(FILE *f, const char *kind, const void *rows, size_t size, size_t n, const uint32_t *from,
+		     const struct field *fl, size_t nf)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < n;) {
+		if (from[i] == UINT32_MAX) {
+			rc = put_line(f, row_json(kind, (const char *)rows + i * size, fl, nf));
+			i++;
+			continue;
+		}
+		size_t c = 1;
+		while (i + c < n && from[i + c] == from[i] + c)
+			c++;
+		rc = fprintf(f, "{\"t\":\"same\",\"of\":\"%s\",\"from\":%u,\"count\":%zu}\n", kind, from[i], c) < 0 ? -1 : 0;
+		i += c;
+	}
+	return rc;
+}
+
+int oc_snapfile_write_frame(FILE *f, const struct oc_snapshot *s, const struct oc_snapshot *prev, unsigned send,
+			    char *err, size_t errlen)
+{
+	json_t *h = json_pack("{s:s, s:I, s:s, s:s, s:s, s:I, s:[]}", "t", "frame", "seq", (json_int_t)s->seq, "cluster",
+			      s->cluster, "slurm_version", s->slurm_version, "slurm_user", s->slurm_user, "taken",
+			      (json_int_t)s->taken, "status");
+	const size_t counts[OC_PART_ACCT] = {s->nodes->n, s->partitions->n, s->jobs->n, s->reservations->n};
+	json_t *st = h ? json_object_get(h, "status") : NULL;
+	/* The nodes and jobs that prev holds already go as references. */
+	uint32_t *nfrom = NULL, *jfrom = NULL;
+	unsigned delta = 0;
+	if (prev && (send & OC_MASK(OC_PART_NODES)) && prev->nodes->n && s->nodes->n &&
+	    (nfrom = malloc(s->nodes->n * sizeof(*nfrom))) && delta_nodes(prev->nodes, s->nodes, nfrom) == 0)
+		delta |= OC_MASK(OC_PART_NODES);
+	if (prev && (send & OC_MASK(OC_PART_JOBS)) && prev->jobs->n && s->jobs->n &&
+	    (jfrom = malloc(s->jobs->n * sizeof(*jfrom))) && delta_jobs(prev->jobs, s->jobs, jfrom) == 0)
+		delta |= OC_MASK(OC_PART_JOBS);
+	if (st && delta && json_object_set_new(h, "delta", json_integer(delta)) < 0)
+		st = NULL;
+	for (int p = 0; st && p < OC_PART_COUNT; p++) {
+		const struct oc_part_status *ps = &s->status[p];
+		if (json_array_append_new(st, json_pack("[I, I, s]", (json_int_t)ps->fetched,
+							(json_int_t)ps->error_since, ps->error)) < 0)
+			st = NULL;
+		if (!st || !(send & OC_MASK(p)))
+			continue;
+		json_t *c = p == OC_PART_ACCT ? acct_header(s->accounting) : json_integer((json_int_t)counts[p]);
+		if (json_object_set_new(h, part_keys[p], c) < 0)
+			st = NULL;
+	}
+	if (!st) {
+		json_decref(h);
+		free(nfrom);
+		free(jfrom);
+		oc_seterr(err, errlen, "writing a frame: out of memory");
+		return -1;
+	}
+	int rc = put_line(f, h);
+	if (rc == 0 && (delta & OC_MASK(OC_PART_NODES)))
+		rc = put_delta(f, "node", s->nodes->v, sizeof(*s->nodes->v), s->nodes->n, nfrom, node_fields,
+			       NF(node_fields));
+	for (size_t i = 0; rc == 0 && !(delta & OC_MASK(OC_PART_NODES)) && (send & OC_MASK(OC_PART_NODES)) &&
+			   i < s->nodes->n;
+	     i++)
+		rc = put_line(f, row_json("node", &s->nodes->v[i], node_fields, NF(node_fields)));
+	for (size_t i = 0; rc == 0 && (send & OC_MASK(OC_PART_PARTITIONS)) && i < s->partitions->n; i++)
+		rc = put_line(f, row_json("part", &s->partitions->v[i], part_fields, NF(part_fields)));
+	if (rc == 0 && (delta & OC_MASK(OC_PART_JOBS)))
+		rc = put_delta(f, "job", s->jobs->v, sizeof(*s->jobs->v), s->jobs->n, jfrom, job_fields,
+			       NF(job_fields));
+	for (size_t i = 0; rc == 0 && !(delta & OC_MASK(OC_PART_JOBS)) && (send & OC_MASK(OC_PART_JOBS)) &&
+			   i < s->jobs->n;
+	     i++)
+		rc = put_line(f, row_json("job", &s->jobs->v[i], job_fields, NF(job_fields)));
+	free(nfrom);
+	free(jfrom);
+	for (size_t i = 0; rc == 0 && (send & OC_MASK(OC_PART_RESV)) && i < s->reservations->n; i++)
+		rc = put_line(f, row_json("resv", &s->reservations->v[i], resv_fields, NF(resv_fields)));
+	for (size_t i = 0; rc == 0 && (send & OC_MASK(OC_PART_ACCT)) && i < s->accounting->nassocs; i++)
+		rc = put_line(f, row_json("assoc", &s->accounting->assocs[i], assoc_fields, NF(assoc_fields)));
+	for (size_t i = 0; rc == 0 && (send & OC_MASK(OC_PART_ACCT)) && i < s->accounting->nqos; i++)
+		rc = put_line(f, row_json("qos", &s->accounting->qos[i], qos_fields, NF(qos_fields)));
+	if (rc == 0 && (fputs(OC_SNAPFILE_END "\n", f) == EOF || fflush(f) != 0))
+		rc = -1;
+	if (rc < 0)
+		oc_seterr(err, errlen, "writing a frame: %s", errno ? strerror(errno) : "out of memory");
+	return rc;
+}
+
+/* What a frame announces: the counts of the four tables, then of the
+ * associations and QoS. */
+struct frame_want {
+	size_t n[4];
+	size_t nassoc, nqos;
+	unsigned delta; /* the parts sent as deltas (the nodes, the jobs) */
+	uint64_t seq;   /* the frame's number */
+};
+
+/* The frame's header o: names, statuses into st[], the counts of the
+ * parts sent into w and *sent, the tables for them. -1 with the error
+ * set. */
+static int frame_header(struct reader *r, const json_t *o, struct oc_snapshot *tmp,
+			struct oc_part_status st[OC_PART_COUNT], struct frame_want *w, unsigned *sent)
+{
+	const json_t *t = json_object_get(o, "t"), *sa = json_object_get(o, "status");
+	if (!json_is_string(t) || strcmp(json_string_value(t), "frame") != 0)
+		return rerr(r, "%s", "not a frame (no \"t\": \"frame\")");
+	const json_t *sq = json_object_get(o, "seq");
+	if (sq && (!json_is_integer(sq) || json_integer_value(sq) < 0))
+		return rerr(r, "%s", "the frame's \"seq\" is not a number");
+	w->seq = sq ? (uint64_t)json_integer_value(sq) : 0;
+	if (header_str(r, o, "cluster", tmp->cluster, sizeof(tmp->cluster)) < 0 ||
+	    header_str(r, o, "slurm_version", tmp->slurm_version, sizeof(tmp->slurm_version)) < 0 ||
+	    header_str(r, o, "slurm_user", tmp->slurm_user, sizeof(tmp->slurm_user)) < 0)
+		return -1;
+	if (!json_is_array(sa) || json_array_size(sa) != OC_PART_COUNT)
+		return rerr(r, "the frame's \"status\" is not %d entries", OC_PART_COUNT);
+	for (int p = 0; p < OC_PART_COUNT; p++) {
+		json_int_t fetched, since;
+		const char *e;
+		if (json_unpack(json_array_get(sa, (size_t)p), "[I, I, s]", &fetched, &since, &e) < 0)
+			return rerr(r, "the frame's status of %s is not [fetched, error_since, error]", part_keys[p]);
+		st[p].fetched = (time_t)fetched;
+		st[p].error_since = (time_t)since;
+		snprintf(st[p].error, sizeof(st[p].error), "%s", e);
+		if (!json_object_get(o, part_keys[p]))
+			continue;
+		*sent |= OC_MASK(p);
+		if (p < OC_PART_ACCT && header_count(r, o, part_keys[p], &w->n[p]) < 0)
+			return -1;
+	}
+	const json_t *d = json_object_get(o, "delta");
+	if (d && (!json_is_integer(d) || (json_integer_value(d) & ~(json_int_t)(OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS))) ||
+		  ((unsigned)json_integer_value(d) & ~*sent)))
+		return rerr(r, "%s", "the frame's \"delta\" is not a mask of the nodes and jobs sent");
+	w->delta = d ? (unsigned)json_integer_value(d) : 0;
+	if (make_tables(tmp, w->n[0], w->n[1], w->n[2], w->n[3]) < 0)
+		return rerr(r, "%s", "out of memory");
+	if (*sent & OC_MASK(OC_PART_ACCT)) {
+		const json_t *a = json_object_get(o, "accounting");
+		int enabled;
+		const char *dbd;
+		struct oc_accounting *acct = tmp->accounting;
+		if (json_unpack((json_t *)a, "{s:b, s:s}", "enabled", &enabled, "dbd_error", &dbd) < 0 ||
+		    header_count(r, a, "assocs", &w->nassoc) < 0 || header_count(r, a, "qos", &w->nqos) < 0)
+			return rerr(r, "%s", "the frame's \"accounting\" is not {enabled, dbd_error, assocs, qos}");
+		acct->enabled = enabled;
+		snprintf(acct->dbd_error, sizeof(acct->dbd_error), "%s", dbd);
+		acct->assocs = oc_arena_alloc(&acct->h.arena, sizeof(*acct->assocs) * (w->nassoc ? w->nassoc : 1));
+		acct->qos = oc_arena_alloc(&acct->h.arena, sizeof(*acct->qos) * (w->nqos ? w->nqos : 1));
+		if (!acct->assocs || !acct->qos)
+			return rerr(r, "%s", "out of memory");
+	}
+	return 0;
+}
+
+/* Copy the strings of row (copied from another table) into arena a:
+ * the job's common ones interned, as when read. */
+static int row_restring(struct reader *r, void *row, const struct field *f, size_t nf, struct oc_arena *a,
+			bool interning)
+{
+	for (size_t i = 0; i < nf; i++) {
+		if (f[i].type != F_STR)
+			continue;
+		const char **p = (const char **)(void *)((char *)row + f[i].off);
+		if (!*p)
+			continue;
+		bool common = interning && strcmp(f[i].key, "name") != 0 && strcmp(f[i].key, "nodes") != 0;
+		*p = common ? intern(r, a, *p) : oc_arena_strdup(a, *p);
+		if (!*p)
+			return rerr(r, "out of memory (%s)", f[i].key);
+	}
+	return 0;
+}
+
+/* {"t":"same","of":"node"|"job","from":K,"count":C}: rows K.. of the
+ * table next holds, again (delta says the part came as a delta). */
+static int frame_same(struct reader *r, const json_t *o, struct oc_snapshot *tmp, const struct oc_snapshot *next,
+		      unsigned delta, const struct frame_want *w)
+{
+	const char *of;
+	json_int_t from, count;
+	if (json_unpack((json_t *)o, "{s:s, s:I, s:I}", "of", &of, "from", &from, "count", &count) < 0)
+		return rerr(r, "%s", "\"same\" wants \"of\", \"from\" and \"count\"");
+	bool job = strcmp(of, "job") == 0;
+	if (!job && strcmp(of, "node") != 0)
+		return rerr(r, "\"same\" of \"%s\" (node, job)", of);
+	if (!(delta & OC_MASK(job ? OC_PART_JOBS : OC_PART_NODES)))
+		return rerr(r, "\"same\" %s rows in a frame that sends them whole", of);
+	size_t held = job ? next->jobs->n : next->nodes->n, have = job ? tmp->jobs->n : tmp->nodes->n;
+	size_t want = w->n[job ? OC_PART_JOBS : OC_PART_NODES];
+	if (from < 0 || count < 1 || (size_t)from > held || (size_t)count > held - (size_t)from)
+		return rerr(r, "\"same\" rows %lld..%lld of the %zu held", (long long)from, (long long)(from + count),
+			    held);
+	if ((size_t)count > want - have)
+		return rerr(r, "%s", "more rows of this kind than the header announces");
+	for (json_int_t i = 0; i < count; i++) {
+		int rc;
+		if (job) {
+			struct oc_job *d = &tmp->jobs->v[tmp->jobs->n];
+			*d = next->jobs->v[from + i];
+			d->node_idx = NULL;
+			d->node_count = 0;
+			rc = row_restring(r, d, job_fields, NF(job_fields), &tmp->jobs->str->arena, true);
+			tmp->jobs->n += rc == 0;
+		} else {
+			struct oc_node *d = &tmp->nodes->v[tmp->nodes->n];
+			*d = next->nodes->v[from + i];
+			rc = row_restring(r, d, node_fields, NF(node_fields), &tmp->nodes->h.arena, false);
+			tmp->nodes->n += rc == 0;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One row of a frame: the four tables as in a file, rows held already,
+ * and associations and QoS. */
+static int frame_row(struct reader *r, const json_t *o, struct oc_snapshot *tmp, const struct oc_snapshot *next,
+		     struct frame_want *w)
+{
+	const json_t *t = json_object_get(o, "t");
+	const char *kind = json_is_string(t) ? json_string_value(t) : "";
+	struct oc_accounting *a = tmp->accounting;
+	if (strcmp(kind, "same") == 0)
+		return frame_same(r, o, tmp, next, w->delta, w);
+	if (strcmp(kind, "assoc") == 0 || strcmp(kind, "qos") == 0) {
+		bool assoc = kind[0] == 'a';
+		if (assoc ? a->nassocs == w->nassoc : a->nqos == w->nqos)
+			return rerr(r, "%s", "more rows of this kind than the header announces");
+		int rc = assoc ? row_fill(r, o, &a->assocs[a->nassocs], assoc_fields, NF(assoc_fields), &a->h.arena, false)
+			       : row_fill(r, o, &a->qos[a->nqos], qos_fields, NF(qos_fields), &a->h.arena, false);
+		if (rc == 0) {
+			if (assoc)
+				a->nassocs++;
+			else
+				a->nqos++;
+		}
+		return rc;
+	}
+	return read_row(r, o, tmp, w->n);
+}
+
+/* Node indexes of the parts in mask of s against nodes. */
+static int resolve_parts(struct oc_snapshot *s, unsigned mask, struct oc_nodes *nodes)
+{
+	struct oc_node_index ix = {.nodes = nodes};
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && (mask & OC_MASK(OC_PART_PARTITIONS)) && i < s->partitions->n; i++) {
+		struct oc_partition *p = &s->partitions->v[i];
+		rc = oc_cli_resolve_nodes(&s->partitions->h.arena, p->nodes, &ix, &p->node_idx, &p->node_count);
+	}
+	for (size_t i = 0; rc == 0 && (mask & OC_MASK(OC_PART_JOBS)) && i < s->jobs->n; i++) {
+		struct oc_job *j = &s->jobs->v[i];
+		if (oc_job_holds_nodes(j))
+			rc = oc_cli_resolve_nodes(&s->jobs->h.arena, j->nodes, &ix, &j->node_idx, &j->node_count);
+	}
+	for (size_t i = 0; rc == 0 && (mask & OC_MASK(OC_PART_RESV)) && i < s->reservations->n; i++) {
+		struct oc_reservation *v = &s->reservations->v[i];
+		rc = oc_cli_resolve_nodes(&s->reservations->h.arena, v->nodes, &ix, &v->node_idx, &v->node_idx_count);
+	}
+	oc_node_index_free(&ix);
+	return rc;
+}
+
+int oc_snapfile_read_frame(const char *buf, size_t len, struct oc_snapshot *next, struct oc_frame_info *info,
+			   char *err, size_t errlen)
+{
+	unsigned *sent = &info->sent;
+	struct reader r = {.path = "agent frame", .err = err, .errlen = errlen};
+	struct oc_snapshot *tmp = oc_snapshot_new();
+	struct oc_part_status st[OC_PART_COUNT];
+	struct frame_want w;
+	memset(&w, 0, sizeof(w));
+	bool header = false, ended = false;
+	*sent = 0;
+	if (!tmp) {
+		oc_seterr(err, errlen, "agent frame: out of memory");
+		return -1;
+	}
+	for (const char *p = buf, *end = buf + len; p < end && !ended;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		r.line++;
+		if (n == strlen(OC_SNAPFILE_END) && memcmp(p, OC_SNAPFILE_END, n) == 0) {
+			ended = true;
+			break;
+		}
+		json_error_t je;
+		json_t *o = n ? json_loadb(p, n, JSON_REJECT_DUPLICATES, &je) : NULL;
+		p += n + (nl != NULL);
+		int rc;
+		if (!json_is_object(o))
+			rc = o ? rerr(&r, "%s", "not a JSON object") : rerr(&r, "%s", n ? je.text : "an empty line");
+		else if (!header)
+			rc = frame_header(&r, o, tmp, st, &w, sent);
+		else
+			rc = frame_row(&r, o, tmp, next, &w);
+		header = true;
+		json_decref(o);
+		if (rc < 0)
+			goto fail;
+	}
+	if (!ended || !header) {
+		oc_seterr(err, errlen, "agent frame: cut short (no end line)");
+		goto fail;
+	}
+	if (read_finish_counts(tmp, w.n, "agent frame", err, errlen) < 0)
+		goto fail;
+	if (tmp->accounting->nassocs != w.nassoc || tmp->accounting->nqos != w.nqos) {
+		oc_seterr(err, errlen, "agent frame: truncated: %zu of %zu associations, %zu of %zu QoS",
+			  tmp->accounting->nassocs, w.nassoc, tmp->accounting->nqos, w.nqos);
+		goto fail;
+	}
+	/* A new node layout invalidates the indexes of every table that
+	 * was not sent again: the agent sends them all then. */
+	struct oc_nodes *nodes = (*sent & OC_MASK(OC_PART_NODES)) ? tmp->nodes : next->nodes;
+	if (!oc_nodes_same_layout(next->nodes, nodes) &&
+	    ((!(*sent & OC_MASK(OC_PART_PARTITIONS)) && next->partitions->n) ||
+	     (!(*sent & OC_MASK(OC_PART_JOBS)) && next->jobs->n) ||
+	     (!(*sent & OC_MASK(OC_PART_RESV)) && next->reservations->n))) {
+		oc_seterr(err, errlen, "agent frame: a new node layout without the tables indexed by it");
+		goto fail;
+	}
+	if (resolve_parts(tmp, *sent, nodes) < 0) {
+		oc_seterr(err, errlen, "agent frame: out of memory");
+		goto fail;
+	}
+#define TAKE(part, field, unref)                                                       \
+	do {                                                                           \
+		if (*sent & OC_MASK(part)) {                                           \
+			tmp->field->h.generation = next->field->h.generation + 1;      \
+			unref(&next->field);                                           \
+			next->field = tmp->field;                                      \
+			tmp->field = NULL;                                             \
+		}                                                                      \
+	} while (0)
+	TAKE(OC_PART_NODES, nodes, oc_nodes_unref);
+	TAKE(OC_PART_PARTITIONS, partitions, oc_partitions_unref);
+	TAKE(OC_PART_JOBS, jobs, oc_jobs_unref);
+	TAKE(OC_PART_RESV, reservations, oc_reservations_unref);
+	TAKE(OC_PART_ACCT, accounting, oc_accounting_unref);
+#undef TAKE
+	uint64_t g = next->nodes->h.generation;
+	if (*sent & OC_MASK(OC_PART_PARTITIONS))
+		next->partitions->node_generation = g;
+	if (*sent & OC_MASK(OC_PART_JOBS))
+		next->jobs->node_generation = g;
+	if (*sent & OC_MASK(OC_PART_RESV))
+		next->reservations->node_generation = g;
+	memcpy(info->status, st, sizeof(st));
+	info->seq = w.seq;
+	memcpy(next->cluster, tmp->cluster, sizeof(next->cluster));
+	memcpy(next->slurm_version, tmp->slurm_version, sizeof(next->slurm_version));
+	memcpy(next->slurm_user, tmp->slurm_user, sizeof(next->slurm_user));
+	free(r.pool);
+	oc_strmap_free(&r.interned);
+	oc_snapshot_unref(&tmp);
+	return 0;
+fail:
+	*sent = 0;
+	free(r.pool);
+	oc_strmap_free(&r.interned);
+	oc_snapshot_unref(&tmp);
+	return -1;
 }
 
 /* ---- the backend ------------------------------------------------------- */

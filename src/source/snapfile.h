@@ -15,6 +15,7 @@
 #define OC_SOURCE_SNAPFILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -30,6 +31,42 @@ int oc_snapfile_write(FILE *f, const struct oc_snapshot *s, char *err, size_t er
  * ("PATH:LINE: what is wrong") for a file that is not a whole snapshot:
  * nothing is kept then. */
 struct oc_snapshot *oc_snapfile_read(const char *path, char *err, size_t errlen);
+
+/* The data agent's answer to a refresh (`opsconsole agent`, docs/ssh.md)
+ * is a frame in the same format: a header line {"t": "frame", "seq" (the
+ * frame's number, s->seq), "cluster",
+ * "slurm_version", "slurm_user", "taken", "status": [[fetched,
+ * error_since, error] for nodes, partitions, jobs, reservations,
+ * accounting], and the row count of each part sent: "nodes",
+ * "partitions", "jobs", "reservations", and "accounting": {"enabled",
+ * "dbd_error", "assocs", "qos"}}, the rows of the parts sent ("assoc"
+ * and "qos" rows for the accounting, which a file does not hold), then
+ * the line OC_SNAPFILE_END. A part not sent did not change. */
+#define OC_SNAPFILE_END "{\"t\":\"end\"}"
+
+/* Write the frame of s with the rows of the parts in send (OC_MASK bits),
+ * flushed. With prev (the snapshot of the frame before, which the other
+ * side holds), the nodes and jobs go as deltas ("delta": their mask in
+ * the header): a run of rows unchanged since prev is one line
+ * {"t":"same","of":"node"|"job","from":K,"count":C} naming their row
+ * numbers in prev's table, any other row is whole. 0, or -1 with err. */
+int oc_snapfile_write_frame(FILE *f, const struct oc_snapshot *s, const struct oc_snapshot *prev, unsigned send,
+			    char *err, size_t errlen);
+
+/* Apply the frame in buf (len bytes, up to and with its end line) to next,
+ * which holds the tables of the previous frame (the rows a delta names
+ * are taken from them): the parts sent replace them (a generation more, node indexes resolved against the newest
+ * nodes), the names are the frame's; info says which parts came, the
+ * frame's number and the sender's statuses of every part (next's are left
+ * to the caller: their times are the sender's clock). Returns 0, or -1
+ * with err ("agent frame:LINE: what is wrong"), next untouched. */
+struct oc_frame_info {
+	unsigned sent;                              /* the parts that came */
+	uint64_t seq;                               /* the frame's number */
+	struct oc_part_status status[OC_PART_COUNT]; /* as the sender had them */
+};
+int oc_snapfile_read_frame(const char *buf, size_t len, struct oc_snapshot *next, struct oc_frame_info *info,
+			   char *err, size_t errlen);
 
 /* A backend serving the snapshot in path: it is read once, here (so a bad
  * file is refused before the screen starts), and every refresh gives the

@@ -133,6 +133,245 @@ static void test_roundtrip(void **state)
 	rmdir(dir);
 }
 
+
+/* A frame of s with the parts in send, in memory. */
+static char *frame_of(const struct oc_snapshot *s, const struct oc_snapshot *prev, unsigned send, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	assert_non_null(f);
+	char err[256];
+	assert_int_equal(oc_snapfile_write_frame(f, s, prev, send, err, sizeof(err)), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The data agent's frames: a whole frame makes the same tables as the
+ * file; a frame of the jobs alone replaces only them (a generation more,
+ * indexes against the nodes held); a frame with nothing keeps every
+ * table; a cut or inconsistent frame is refused and changes nothing. */
+static void test_frames(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = demo_snapshot();
+	s->seq = 42;
+	s->status[OC_PART_JOBS].error_since = 1796000001;
+	snprintf(s->status[OC_PART_JOBS].error, sizeof(s->status[OC_PART_JOBS].error), "jobs: slurmctld down");
+	struct oc_snapshot *c = oc_snapshot_new();
+	assert_non_null(c);
+	size_t len;
+	/* An association manager of two associations and a QoS. */
+	struct oc_accounting *acct = s->accounting;
+	acct->enabled = true;
+	snprintf(acct->dbd_error, sizeof(acct->dbd_error), "slurmdbd down");
+	acct->assocs = oc_arena_alloc(&acct->h.arena, 2 * sizeof(*acct->assocs));
+	acct->qos = oc_arena_alloc(&acct->h.arena, sizeof(*acct->qos));
+	assert_non_null(acct->assocs);
+	assert_non_null(acct->qos);
+	memset(acct->assocs, 0, 2 * sizeof(*acct->assocs));
+	memset(acct->qos, 0, sizeof(*acct->qos));
+	acct->assocs[0].account = "team-a";
+	acct->assocs[0].grp[OC_TRES_GPU].limit = 64;
+	acct->assocs[0].grp[OC_TRES_GPU].used = 24;
+	acct->assocs[0].grp[OC_TRES_CPU].limit = OC_NOLIMIT;
+	acct->assocs[0].have_fairshare = true;
+	acct->assocs[0].fs_factor = 0.625;
+	acct->assocs[1].account = "team-a";
+	acct->assocs[1].user = "alice";
+	acct->assocs[1].max_jobs = OC_NONE;
+	acct->qos[0].name = "normal_qos";
+	acct->qos[0].max_jobs_pu = 4;
+	acct->qos[0].max_tres_pu = "gres/gpu=16";
+	acct->nassocs = 2;
+	acct->nqos = 1;
+	char *fr = frame_of(s, NULL, OC_MASK_ALL, &len);
+	struct oc_frame_info fi;
+	char err[256];
+	if (oc_snapfile_read_frame(fr, len, c, &fi, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	free(fr);
+	assert_int_equal(fi.sent, OC_MASK_ALL);
+	const struct oc_accounting *ca = c->accounting;
+	assert_true(ca->enabled);
+	assert_string_equal(ca->dbd_error, "slurmdbd down");
+	assert_int_equal(ca->nassocs, 2);
+	assert_int_equal(ca->nqos, 1);
+	assert_string_equal(ca->assocs[0].account, "team-a");
+	assert_null(ca->assocs[0].user);
+	assert_int_equal(ca->assocs[0].grp[OC_TRES_GPU].limit, 64);
+	assert_int_equal(ca->assocs[0].grp[OC_TRES_GPU].used, 24);
+	assert_true(ca->assocs[0].grp[OC_TRES_CPU].limit == OC_NOLIMIT);
+	assert_true(ca->assocs[0].have_fairshare);
+	assert_true(ca->assocs[0].fs_factor == 0.625);
+	assert_string_equal(ca->assocs[1].user, "alice");
+	assert_int_equal(ca->assocs[1].max_jobs, OC_NONE);
+	assert_string_equal(ca->qos[0].name, "normal_qos");
+	assert_int_equal(ca->qos[0].max_jobs_pu, 4);
+	assert_string_equal(ca->qos[0].max_tres_pu, "gres/gpu=16");
+	assert_int_equal(c->nodes->n, s->nodes->n);
+	assert_int_equal(c->jobs->n, s->jobs->n);
+	assert_int_equal(c->reservations->n, 1);
+	assert_string_equal(c->cluster, "llm-poc");
+	assert_string_equal(fi.status[OC_PART_JOBS].error, "jobs: slurmctld down");
+	assert_int_equal(fi.status[OC_PART_JOBS].error_since, 1796000001);
+	assert_int_equal(fi.seq, 42);
+	for (size_t i = 0; i < s->jobs->n; i++) {
+		assert_int_equal(c->jobs->v[i].job_id, s->jobs->v[i].job_id);
+		assert_int_equal(c->jobs->v[i].node_count, s->jobs->v[i].node_count);
+		for (uint32_t k = 0; k < s->jobs->v[i].node_count; k++)
+			assert_int_equal(c->jobs->v[i].node_idx[k], s->jobs->v[i].node_idx[k]);
+	}
+	assert_int_equal(c->jobs->node_generation, c->nodes->h.generation);
+
+	/* Only the jobs, one of them changed. */
+	struct oc_nodes *nodes = c->nodes;
+	struct oc_partitions *parts = c->partitions;
+	uint64_t jg = c->jobs->h.generation;
+	s->jobs->v[0].priority = 4242;
+	fr = frame_of(s, NULL, OC_MASK(OC_PART_JOBS), &len);
+	assert_int_equal(oc_snapfile_read_frame(fr, len, c, &fi, err, sizeof(err)), 0);
+	free(fr);
+	assert_int_equal(fi.sent, OC_MASK(OC_PART_JOBS));
+	assert_ptr_equal(c->nodes, nodes);
+	assert_ptr_equal(c->partitions, parts);
+	assert_int_equal(c->jobs->h.generation, jg + 1);
+	assert_int_equal(c->jobs->v[0].priority, 4242);
+	assert_int_equal(c->jobs->v[0].node_count, s->jobs->v[0].node_count);
+
+	assert_ptr_equal(c->accounting, ca);
+
+	/* Nothing changed: every table kept. */
+	struct oc_jobs *jobs = c->jobs;
+	fr = frame_of(s, NULL, 0, &len);
+	assert_int_equal(oc_snapfile_read_frame(fr, len, c, &fi, err, sizeof(err)), 0);
+	free(fr);
+	assert_int_equal(fi.sent, 0u);
+	assert_ptr_equal(c->jobs, jobs);
+	assert_ptr_equal(c->nodes, nodes);
+
+	/* Cut before its end line: refused, nothing changed. */
+	s->jobs->v[0].priority = 1;
+	fr = frame_of(s, NULL, OC_MASK(OC_PART_JOBS), &len);
+	assert_true(len > 20);
+	assert_int_equal(oc_snapfile_read_frame(fr, len - 13, c, &fi, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cut short"));
+	assert_int_equal(fi.sent, 0u);
+	assert_ptr_equal(c->jobs, jobs);
+	assert_int_equal(c->jobs->v[0].priority, 4242);
+	free(fr);
+
+	/* A new node layout (a node less) without the jobs, partitions and
+	 * reservations indexed by it: refused. */
+	s->nodes->n--;
+	fr = frame_of(s, NULL, OC_MASK(OC_PART_NODES), &len);
+	assert_int_equal(oc_snapfile_read_frame(fr, len, c, &fi, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "node layout"));
+	assert_ptr_equal(c->nodes, nodes);
+	free(fr);
+
+	/* A row of a part the header does not count: refused. */
+	static const char stray[] = "{\"t\":\"frame\",\"cluster\":\"x\",\"slurm_version\":\"1\",\"slurm_user\":\"s\","
+				    "\"taken\":1,\"status\":[[1,0,\"\"],[1,0,\"\"],[1,0,\"\"],[1,0,\"\"],[1,0,\"\"]]}\n"
+				    "{\"t\":\"resv\",\"name\":\"r\"}\n" OC_SNAPFILE_END "\n";
+	assert_int_equal(oc_snapfile_read_frame(stray, strlen(stray), c, &fi, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "agent frame:2:"));
+	assert_string_equal(c->cluster, "llm-poc");
+
+	oc_snapshot_unref(&c);
+	oc_snapshot_unref(&s);
+}
+
+
+/* The whole snapshot s as a file, in memory. */
+static char *file_of(const struct oc_snapshot *s, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	assert_non_null(f);
+	char err[256];
+	assert_int_equal(oc_snapfile_write(f, s, err, sizeof(err)), 0);
+	fclose(f);
+	return buf;
+}
+
+static size_t count_of(const char *text, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* Deltas: against the snapshot the other side holds, unchanged nodes and
+ * jobs go as runs of row numbers, changed and new ones whole; applied,
+ * the tables are the new snapshot's to the byte; a run naming rows the
+ * other side does not hold is refused. */
+static void test_frame_delta(void **state)
+{
+	(void)state;
+	struct oc_snapshot *a = demo_snapshot(), *b = demo_snapshot(), *c = oc_snapshot_new();
+	assert_true(a->jobs->n > 5);
+	size_t len;
+	char err[256];
+	struct oc_frame_info fi;
+	char *fr = frame_of(a, NULL, OC_MASK_ALL, &len);
+	assert_int_equal(oc_snapfile_read_frame(fr, len, c, &fi, err, sizeof(err)), 0);
+	free(fr);
+
+	/* Two jobs changed, one job gone (the last), the nodes as they were. */
+	b->jobs->v[1].priority = 777;
+	b->jobs->v[3].reason = "Resources";
+	b->jobs->n--;
+	fr = frame_of(b, a, OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS), &len);
+	assert_non_null(strstr(fr, "\"delta\":5"));
+	assert_int_equal(count_of(fr, "\"t\":\"job\""), 2);
+	assert_int_equal(count_of(fr, "\"t\":\"node\""), 0);
+	assert_int_equal(count_of(fr, "\"t\":\"same\",\"of\":\"node\""), 1);
+	assert_int_equal(count_of(fr, "\"t\":\"same\",\"of\":\"job\""), 3); /* 0, 2, 4.. */
+	struct oc_nodes *nodes = c->nodes;
+	if (oc_snapfile_read_frame(fr, len, c, &fi, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	free(fr);
+	assert_int_equal(fi.sent, OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS));
+	assert_ptr_not_equal(c->nodes, nodes);
+	c->taken = b->taken;
+	size_t lb, lc;
+	char *tb = file_of(b, &lb), *tc = file_of(c, &lc);
+	assert_int_equal(lb, lc);
+	assert_memory_equal(tb, tc, lb);
+	free(tb);
+	free(tc);
+	for (size_t i = 0; i < b->jobs->n; i++) {
+		assert_int_equal(c->jobs->v[i].node_count, b->jobs->v[i].node_count);
+		for (uint32_t k = 0; k < b->jobs->v[i].node_count; k++)
+			assert_int_equal(c->jobs->v[i].node_idx[k], b->jobs->v[i].node_idx[k]);
+	}
+
+	/* A run beyond the rows held: refused, nothing changed. */
+	struct oc_jobs *jobs = c->jobs;
+	char bad[512];
+	snprintf(bad, sizeof(bad),
+		 "{\"t\":\"frame\",\"cluster\":\"x\",\"slurm_version\":\"1\",\"slurm_user\":\"s\",\"taken\":1,"
+		 "\"status\":[[1,0,\"\"],[1,0,\"\"],[1,0,\"\"],[1,0,\"\"],[1,0,\"\"]],\"jobs\":2,\"delta\":4}\n"
+		 "{\"t\":\"same\",\"of\":\"job\",\"from\":%zu,\"count\":2}\n" OC_SNAPFILE_END "\n",
+		 c->jobs->n - 1);
+	assert_int_equal(oc_snapfile_read_frame(bad, strlen(bad), c, &fi, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "agent frame:2:"));
+	assert_ptr_equal(c->jobs, jobs);
+	/* Nor in a frame that sends the jobs whole. */
+	snprintf(bad, sizeof(bad),
+		 "{\"t\":\"frame\",\"cluster\":\"x\",\"slurm_version\":\"1\",\"slurm_user\":\"s\",\"taken\":1,"
+		 "\"status\":[[1,0,\"\"],[1,0,\"\"],[1,0,\"\"],[1,0,\"\"],[1,0,\"\"]],\"jobs\":1}\n"
+		 "{\"t\":\"same\",\"of\":\"job\",\"from\":0,\"count\":1}\n" OC_SNAPFILE_END "\n");
+	assert_int_equal(oc_snapfile_read_frame(bad, strlen(bad), c, &fi, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "whole"));
+	assert_ptr_equal(c->jobs, jobs);
+
+	oc_snapshot_unref(&a);
+	oc_snapshot_unref(&b);
+	oc_snapshot_unref(&c);
+}
+
 /* Each broken file: refused with the message and (when a line is at fault)
  * its line number. */
 static void check_broken(const char *dir, const char *name, const char *text, const char *want)
@@ -201,6 +440,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_broken),
+		cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_frame_delta),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
