@@ -55,6 +55,14 @@
 #define SSH_T_TCP_KEEPCNT 3
 #define SSH_T_ERRLEN 1536        /* one reason, without the "ssh U@H:P: " prefix */
 
+/* What one command's channel reported through the callbacks. */
+struct ssh_t_exit {
+	bool has_status;
+	int status;
+	bool has_signal;
+	char signal[32];
+};
+
 struct ssh_t {
 	struct oc_transport base;
 	pthread_mutex_t lock;
@@ -73,14 +81,12 @@ struct ssh_t {
 	double retry_at;        /* monotonic seconds; the next connect not before */
 	int backoff_s;          /* the wait after the next failed connect */
 	char lost[SSH_T_ERRLEN]; /* why the connection was lost or the last connect failed */
-};
-
-/* What one command's channel reported through the callbacks. */
-struct ssh_t_exit {
-	bool has_status;
-	int status;
-	bool has_signal;
-	char signal[32];
+	/* The data agent's channel (ssh_t_ask), NULL when none runs; it
+	 * belongs to session and goes with it. */
+	ssh_channel agent_ch;
+	char *agent_line;       /* the command line it was started with */
+	struct ssh_t_exit agent_exit;
+	struct ssh_channel_callbacks_struct agent_cb;
 };
 
 /* A growing output buffer. */
@@ -320,6 +326,7 @@ static int ssh_t_connect(struct ssh_t *st, char *err, size_t errlen)
 /* Forget the session after a loss; the next run may reconnect at once. */
 static void ssh_t_drop(struct ssh_t *st, const char *why)
 {
+	st->agent_ch = NULL; /* freed with the session */
 	if (st->session) {
 		ssh_disconnect(st->session);
 		ssh_free(st->session);
@@ -340,6 +347,15 @@ static void ssh_t_exit_status_cb(ssh_session s, ssh_channel ch, int status, void
 	x->status = status;
 }
 
+/* The agent's channel: what a channel reports counts only while it is
+ * the agent's (a stopped one may still report its end). */
+static void ssh_t_agent_status_cb(ssh_session s, ssh_channel ch, int status, void *userdata)
+{
+	struct ssh_t *st = userdata;
+	if (ch == st->agent_ch)
+		ssh_t_exit_status_cb(s, ch, status, &st->agent_exit);
+}
+
 static void ssh_t_exit_signal_cb(ssh_session s, ssh_channel ch, const char *sig, int core, const char *msg,
 				 const char *lang, void *userdata)
 {
@@ -351,6 +367,14 @@ static void ssh_t_exit_signal_cb(ssh_session s, ssh_channel ch, const char *sig,
 	struct ssh_t_exit *x = userdata;
 	x->has_signal = true;
 	snprintf(x->signal, sizeof(x->signal), "%s", sig ? sig : "?");
+}
+
+static void ssh_t_agent_signal_cb(ssh_session s, ssh_channel ch, const char *sig, int core, const char *msg,
+				  const char *lang, void *userdata)
+{
+	struct ssh_t *st = userdata;
+	if (ch == st->agent_ch)
+		ssh_t_exit_signal_cb(s, ch, sig, core, msg, lang, &st->agent_exit);
 }
 
 /* Reads what is there of one stream into b. Returns bytes read (0:
@@ -425,7 +449,7 @@ enum ssh_t_outcome {
 /* Opens a channel on s with the callbacks ccb (which must outlive it) and
  * sends line. SSH_T_DONE with *chp, else the channel is freed. */
 static enum ssh_t_outcome ssh_t_start(ssh_session s, struct ssh_channel_callbacks_struct *ccb, const char *line,
-				      ssh_channel *chp, char *err, size_t errlen)
+				      bool eof, ssh_channel *chp, char *err, size_t errlen)
 {
 	ssh_channel ch = ssh_channel_new(s);
 	if (!ch) {
@@ -444,7 +468,8 @@ static enum ssh_t_outcome ssh_t_start(ssh_session s, struct ssh_channel_callback
 		ssh_channel_free(ch);
 		return SSH_T_LOST;
 	}
-	(void)ssh_channel_send_eof(ch);
+	if (eof)
+		(void)ssh_channel_send_eof(ch);
 	*chp = ch;
 	return SSH_T_DONE;
 }
@@ -535,7 +560,7 @@ static enum ssh_t_outcome ssh_t_exec(struct ssh_t *st, const char *line, int tim
 	};
 	ssh_callbacks_init(&ccb);
 	ssh_channel ch = NULL;
-	enum ssh_t_outcome rc = ssh_t_start(s, &ccb, line, &ch, err, errlen);
+	enum ssh_t_outcome rc = ssh_t_start(s, &ccb, line, true, &ch, err, errlen);
 	if (rc != SSH_T_DONE)
 		return rc;
 
@@ -661,6 +686,162 @@ static int ssh_t_run(struct oc_transport *t, const char *const argv[], int timeo
 	return ret;
 }
 
+
+/* ---- the data agent: one command kept running on its own channel ------ */
+
+/* Stop the agent's channel (it ends the remote command with its stdin). */
+static void ssh_t_agent_stop(struct ssh_t *st)
+{
+	if (st->agent_ch) {
+		(void)ssh_channel_send_eof(st->agent_ch);
+		(void)ssh_channel_close(st->agent_ch);
+		ssh_channel_free(st->agent_ch);
+		st->agent_ch = NULL;
+	}
+}
+
+/* Whether b ends with the line end ("...\nEND\n", or "END\n" alone). */
+static bool ssh_t_ends_with_line(const struct ssh_t_buf *b, const char *end)
+{
+	size_t n = strlen(end);
+	if (b->len < n + 1 || b->p[b->len - 1] != '\n' || memcmp(b->p + b->len - 1 - n, end, n) != 0)
+		return false;
+	return b->len == n + 1 || b->p[b->len - n - 2] == '\n';
+}
+
+/* Writes req to the agent and reads its answer up to the line end. */
+static enum ssh_t_outcome ssh_t_agent_talk(struct ssh_t *st, const char *req, const char *end, int timeout_s,
+					   struct oc_run_result *r, char *err, size_t errlen)
+{
+	ssh_session s = st->session;
+	ssh_channel ch = st->agent_ch;
+	size_t len = strlen(req);
+	bool timed_out = false, ended = false;
+	if (ssh_channel_write(ch, req, (uint32_t)len) != (int)len) {
+		if (!ssh_is_connected(s)) {
+			oc_seterr(err, errlen, "%s", ssh_get_error(s));
+			return SSH_T_LOST;
+		}
+		/* The command ended already (its channel closed while idle,
+		 * or at once: not installed): its exit below. */
+		ended = true;
+	}
+	struct ssh_t_buf out = {0}, errb = {0};
+	double deadline = ssh_t_now() + (timeout_s > 0 ? timeout_s : 3600);
+	enum ssh_t_outcome rc = SSH_T_DONE;
+	while (!ended) {
+		long a = ssh_t_drain(ch, 0, &out);
+		long b = a < 0 ? a : ssh_t_drain(ch, 1, &errb);
+		if (a < 0 || b < 0) {
+			oc_seterr(err, errlen, "%s", (a == -2 || b == -2) ? "output too large: out of memory" : ssh_get_error(s));
+			rc = (a == -2 || b == -2) ? SSH_T_FAILED : SSH_T_LOST;
+			break;
+		}
+		if (ssh_t_ends_with_line(&out, end))
+			break;
+		if (ssh_channel_is_eof(ch)) {
+			ended = true;
+			break;
+		}
+		double now = ssh_t_now();
+		if (now >= deadline) {
+			timed_out = true;
+			break;
+		}
+		int slice = SSH_T_SLICE_MS;
+		if ((deadline - now) * 1000 < slice)
+			slice = (int)((deadline - now) * 1000) + 1;
+		if (ssh_channel_poll_timeout(ch, slice, 0) == SSH_ERROR) {
+			oc_seterr(err, errlen, "%s", ssh_get_error(s));
+			rc = SSH_T_LOST;
+			break;
+		}
+	}
+	if (rc == SSH_T_DONE && (ended || timed_out)) {
+		/* It ended (not installed: 127) or hangs: its exit as a run's. */
+		if (ended) /* what it printed before it ended */
+			if (ssh_t_drain(ch, 0, &out) == -2 || ssh_t_drain(ch, 1, &errb) == -2)
+				rc = SSH_T_FAILED;
+		rc = rc != SSH_T_DONE ? rc : ssh_t_outcome_of(s, ch, &st->agent_exit, timed_out, timeout_s, r, err, errlen);
+		if (rc != SSH_T_LOST)
+			ssh_t_agent_stop(st);
+	} else if (rc == SSH_T_DONE) {
+		r->exit_status = 0;
+	}
+	if (rc == SSH_T_DONE &&
+	    (ssh_t_take(&out, &r->out, &r->out_len) < 0 || ssh_t_take(&errb, &r->errout, &r->err_len) < 0)) {
+		oc_seterr(err, errlen, "out of memory");
+		rc = SSH_T_FAILED;
+	}
+	free(out.p);
+	free(errb.p);
+	return rc;
+}
+
+static int ssh_t_ask(struct oc_transport *t, const char *const argv[], const char *req, const char *end,
+		     int timeout_s, struct oc_run_result *r, char *err, size_t errlen)
+{
+	struct ssh_t *st = (struct ssh_t *)t;
+	memset(r, 0, sizeof(*r));
+	if (err && errlen)
+		err[0] = '\0';
+	if (!argv) { /* stop the agent */
+		pthread_mutex_lock(&st->lock);
+		ssh_t_agent_stop(st);
+		pthread_mutex_unlock(&st->lock);
+		return 0;
+	}
+	char *line = oc_shquote_argv(argv);
+	if (!line) {
+		oc_seterr(err, errlen, "%s: %s", st->desc, argv[0] ? "out of memory" : "no command");
+		return -1;
+	}
+	pthread_mutex_lock(&st->lock);
+	int ret = -1;
+	/* Requests only read: one that met a session dead since the last
+	 * one (the server restarted) is asked again on a new session. */
+	for (int attempt = 0; attempt < 2 && ret < 0; attempt++) {
+		bool fresh = !st->session;
+		if (ssh_t_ensure(st, err, errlen) < 0)
+			break;
+		char why[SSH_T_ERRLEN] = "";
+		enum ssh_t_outcome o = SSH_T_DONE;
+		if (st->agent_ch && (!st->agent_line || strcmp(st->agent_line, line) != 0))
+			ssh_t_agent_stop(st);
+		if (!st->agent_ch) {
+			free(st->agent_line);
+			st->agent_line = strdup(line);
+			memset(&st->agent_exit, 0, sizeof(st->agent_exit));
+			o = st->agent_line ? ssh_t_start(st->session, &st->agent_cb, line, false, &st->agent_ch, why,
+							 sizeof(why))
+					   : SSH_T_FAILED;
+			if (!st->agent_line)
+				snprintf(why, sizeof(why), "out of memory");
+		}
+		if (o == SSH_T_DONE)
+			o = ssh_t_agent_talk(st, req, end, timeout_s, r, why, sizeof(why));
+		if (o == SSH_T_DONE) {
+			oc_seterr(err, errlen, "%s", why);
+			ret = 0;
+		} else if (o == SSH_T_FAILED) {
+			ssh_t_agent_stop(st);
+			oc_seterr(err, errlen, "%s: %s", st->desc, why);
+			break;
+		} else {
+			oc_run_result_clear(r);
+			ssh_t_drop(st, why[0] ? why : "the session ended");
+			oc_seterr(err, errlen, "%s: connection lost: %s", st->desc, st->lost);
+			if (fresh)
+				break;
+		}
+	}
+	pthread_mutex_unlock(&st->lock);
+	free(line);
+	if (ret < 0)
+		oc_run_result_clear(r);
+	return ret;
+}
+
 static const char *ssh_t_describe(struct oc_transport *t)
 {
 	return ((struct ssh_t *)t)->desc;
@@ -669,10 +850,12 @@ static const char *ssh_t_describe(struct oc_transport *t)
 static void ssh_t_close(struct oc_transport *t)
 {
 	struct ssh_t *st = (struct ssh_t *)t;
+	ssh_t_agent_stop(st);
 	if (st->session) {
 		ssh_disconnect(st->session);
 		ssh_free(st->session);
 	}
+	free(st->agent_line);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
 }
@@ -680,6 +863,7 @@ static void ssh_t_close(struct oc_transport *t)
 static const struct oc_transport_ops ssh_t_ops = {
 	.name = "ssh",
 	.run = ssh_t_run,
+	.ask = ssh_t_ask,
 	.describe = ssh_t_describe,
 	.close = ssh_t_close,
 };
@@ -743,6 +927,10 @@ oc_ssh_module_transport_open(const struct oc_ssh_target *t, char *err, size_t er
 	st->cb.userdata = NULL;
 	st->cb.auth_function = ssh_t_no_prompt;
 	ssh_callbacks_init(&st->cb);
+	st->agent_cb.userdata = st;
+	st->agent_cb.channel_exit_status_function = ssh_t_agent_status_cb;
+	st->agent_cb.channel_exit_signal_function = ssh_t_agent_signal_cb;
+	ssh_callbacks_init(&st->agent_cb);
 	if (pthread_mutex_init(&st->lock, NULL) != 0) {
 		oc_seterr(err, errlen, "%s: cannot make a mutex", st->desc);
 		free(st);

@@ -39,6 +39,18 @@ struct oc_transport_ops {
 	 * reconnected by a later call, with backoff. */
 	int (*run)(struct oc_transport *t, const char *const argv[], int timeout_s,
 		   struct oc_run_result *r, char *err, size_t errlen);
+	/* The data agent (docs/ssh.md): argv started once and kept running
+	 * on a channel of its own; each call writes req (whole lines) to its
+	 * stdin and reads its stdout up to a line equal to end, waiting at
+	 * most timeout_s. Returns 0 with r->out the answer and exit_status
+	 * 0; or, when the command ended instead (not installed: 127) or did
+	 * not answer in time (OC_EXEC_TIMED_OUT), 0 with that exit status,
+	 * what it printed and err, the command stopped (the next call starts
+	 * it again); -1 when it could not be asked (err: the connection is
+	 * lost). Another argv stops the one running first; argv NULL only
+	 * stops it (0). NULL: this transport runs no agent. */
+	int (*ask)(struct oc_transport *t, const char *const argv[], const char *req, const char *end,
+		   int timeout_s, struct oc_run_result *r, char *err, size_t errlen);
 	/* A one-line description for the header and messages:
 	 * "local", "ssh root@head:22". Static or owned by t. */
 	const char *(*describe)(struct oc_transport *t);
