@@ -88,6 +88,8 @@ struct oc_backend *oc_connect_backend(const struct oc_profile *p, struct oc_conn
 		oc_transport_close(&c->transport);
 		return NULL;
 	}
+	if (p->ssh.host[0])
+		oc_cli_backend_set_agent(b, p->ssh.agent);
 	c->cli = true;
 	return b;
 }

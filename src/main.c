@@ -17,11 +17,13 @@
 #include "core/profile.h"
 #include "core/version.h"
 #include "onboard_cli.h"
+#include "agent_cli.h"
 #include "once_cli.h"
 #include "core/datafiles.h"
 #include "rehearse_cli.h"
 #include "rehearsal/checklist.h"
 #include "session_setup.h"
+#include "source/cli_source.h"
 #include "source/collector.h"
 #include "source/probe_ssh.h"
 #include "source/snapfile.h"
@@ -46,6 +48,7 @@ static void usage(FILE *out)
 		"       opsconsole --cluster NAME --once history|events [--since TIME]\n"
 		"                  [--until TIME] [--json]\n"
 		"       opsconsole --cluster NAME --record FILE\n"
+		"       opsconsole agent [--slurm-conf FILE]   (started by a remote console)\n"
 		"       opsconsole --snapshot FILE [--cluster NAME] [options]\n"
 		"A terminal operations console for Slurm GPU clusters.\n"
 		"\n"
@@ -326,8 +329,14 @@ static int main_version(const char *cluster)
 	/* The partitions, the smallest part: its error says why when the
 	 * controller does not answer. */
 	struct oc_snapshot *s = oc_collector_refresh_once(su.backend, OC_MASK(OC_PART_PARTITIONS), NULL);
+	char agent[300] = "";
+	if (su.conn.cli && su.profile.ssh.host[0]) {
+		bool on;
+		const char *a = oc_cli_backend_agent(su.backend, &on);
+		snprintf(agent, sizeof(agent), "%s: %s", on ? "data agent on the head node" : "no data agent", a);
+	}
 	oc_setup_close(&su);
-	const char *how = via_libslurm ? "libslurm" : "the Slurm commands";
+	const char *how = via_libslurm ? "libslurm" : agent[0] ? agent : "the Slurm commands";
 	if (!s || !s->slurm_version[0]) {
 		const char *why = !s ? "out of memory" : s->status[OC_PART_PARTITIONS].error;
 		printf("slurmctld of %s: version unknown (asked through %s): %s\n", su.profile.name, how,
@@ -682,6 +691,8 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		return oc_rehearse_cli(argc - 1, argv + 1, datadir);
 	}
+	if (argc > 1 && strcmp(argv[1], "agent") == 0)
+		return oc_agent_cli(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "window") == 0) {
 		char datadir[PATH_MAX];
 		if (main_datadir(datadir, sizeof(datadir)))

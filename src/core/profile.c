@@ -136,6 +136,7 @@ void oc_profile_defaults(struct oc_profile *p)
 	p->refresh_s = PROFILE_REFRESH_DEFAULT;
 	p->backend = OC_BACKEND_AUTO;
 	profile_ssh_defaults(&p->ssh);
+	snprintf(p->ssh.agent, sizeof(p->ssh.agent), "opsconsole");
 	oc_probe_config_defaults(&p->probes);
 }
 
@@ -293,6 +294,8 @@ static int profile_ssh(const char *path, const char *prefix, json_t *obj, bool p
 			rc = profile_bool(path, k, v, &t->accept_new_host_key, err, errlen);
 		else if (strcmp(key, "connect_timeout_seconds") == 0)
 			rc = profile_int(path, k, v, 1, 300, &t->connect_timeout_s, err, errlen);
+		else if (!probe && strcmp(key, "agent") == 0)
+			rc = profile_text(path, k, v, t->agent, sizeof(t->agent), true, err, errlen);
 		else {
 			oc_seterr(err, errlen, "%s: unknown key \"%s\"", path, k);
 			rc = -1;

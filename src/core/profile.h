@@ -21,6 +21,10 @@ struct oc_ssh_target {
 				   * added to known_hosts (a changed key is
 				   * always refused); default false */
 	int connect_timeout_s;   /* default 10 */
+	char agent[4096];        /* "agent" (head node only): opsconsole on the
+				  * head node, started there as the data agent
+				  * (`opsconsole agent`, docs/ssh.md); default
+				  * "opsconsole" (PATH); "" = never, the CLI */
 };
 
 /* One node probe: a shell command run on the node over SSH, and what its

@@ -14,6 +14,7 @@
  * unchanged refresh costs the commands only. Parts not asked for run no
  * command. A failed command keeps the old table and sets the part's error
  * to the command's own words. */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 #include "core/timespec.h"
 #include "source/cli_parse.h"
 #include "source/cli_source.h"
+#include "source/exec.h"
+#include "source/snapfile.h"
 
 #define DBD_PERIOD_S 30
 #define DBD_TIMEOUT_S 8
@@ -45,6 +48,15 @@ struct cli_backend {
 	time_t dbd_checked, dbd_down_since;
 	char dbd_error[160];
 	bool dbd_changed;
+	/* The data agent (docs/ssh.md): every part (nodes, partitions,
+	 * jobs, reservations, accounting) from `opsconsole agent` on the
+	 * head node. */
+	char agent_cmd[4096];  /* "" = none */
+	enum { AGENT_UNTRIED, AGENT_ON, AGENT_OFF } agent_state;
+	uint64_t agent_base;   /* the last frame applied ("seq"), 0 none */
+	unsigned agent_inval;  /* parts to load whole on the agent's side */
+	char agent_why[256];   /* AGENT_OFF: why the CLI reads them */
+	char agent_hello[160]; /* AGENT_ON: "opsconsole 0.1.0, Slurm 25.11.2" */
 };
 
 /* "slurm 22.05.8", "slurm-wlm 22.05.8" -> 2205; 0 when unreadable. */
@@ -395,6 +407,192 @@ static int refresh_indexed(struct cli_backend *b, const struct indexed_part *ip,
 	return ret;
 }
 
+
+/* ---- the data agent ---------------------------------------------------- */
+
+#define AGENT_PARTS OC_MASK_ALL /* every part: the accounting too */
+#define AGENT_TIMEOUT_S 60 /* a whole frame of 100,000 jobs included */
+
+/* The first line of text (at most 120 bytes) into buf. */
+static void first_line(const char *text, char *buf, size_t len)
+{
+	size_t n = strcspn(text ? text : "", "\n");
+	snprintf(buf, len, "%.*s", (int)(n > 120 ? 120 : n), text ? text : "");
+}
+
+/* Exit status of an agent whose Slurm request hung (agent_cli.c). */
+#define AGENT_EXIT_STUCK 3
+
+/* One request to the agent. 0 with r filled and exit 0; 1 when it ended
+ * or timed out (err says how, the agent is stopped); -1 when it could not
+ * be asked (err). */
+static int agent_ask(struct cli_backend *b, const char *req, struct oc_run_result *r, char *err, size_t errlen)
+{
+	const char *argv[] = {b->agent_cmd, "agent", NULL};
+	if (b->t->ops->ask(b->t, argv, req, OC_SNAPFILE_END, AGENT_TIMEOUT_S, r, err, errlen) < 0)
+		return -1;
+	if (r->exit_status == 0)
+		return 0;
+	char what[128], was[128];
+	first_line(r->err_len ? r->errout : r->out, what, sizeof(what));
+	first_line(err, was, sizeof(was));
+	if (r->exit_status == OC_EXEC_TIMED_OUT)
+		snprintf(err, errlen, "%.100s agent: no answer in %d s", b->agent_cmd, AGENT_TIMEOUT_S);
+	else if (r->exit_status == 127)
+		snprintf(err, errlen, "%.100s agent: not installed on the head node (%.100s)", b->agent_cmd, what);
+	else if (r->exit_status >= 0)
+		snprintf(err, errlen, "%.100s agent: exited %d: %.100s", b->agent_cmd, r->exit_status, what);
+	else
+		snprintf(err, errlen, "%.100s agent: %.100s", b->agent_cmd, was[0] ? was : "ended");
+	return 1;
+}
+
+/* After agent_ask returned 1: whether the agent is gone for good (the
+ * commands take over: not installed, crashed, killed), rather than slow
+ * (no answer in time, or a Slurm request it gave up on itself: a new one
+ * is started next time). */
+static bool agent_gone(const struct oc_run_result *r)
+{
+	return r->exit_status != OC_EXEC_TIMED_OUT && r->exit_status != AGENT_EXIT_STUCK;
+}
+
+/* The commands read everything from now on; why says so. */
+static void agent_off(struct cli_backend *b, const char *why)
+{
+	b->agent_state = AGENT_OFF;
+	snprintf(b->agent_why, sizeof(b->agent_why), "%s", why);
+}
+
+/* Start the agent (`hello`): AGENT_ON, or AGENT_OFF with the reason when
+ * it is not there or not an agent (the CLI then reads everything). -1
+ * when the head node could not be asked (err): tried again next time. */
+static int agent_start(struct cli_backend *b, char *err, size_t errlen)
+{
+	struct oc_run_result r;
+	int rc = agent_ask(b, "hello\n", &r, err, errlen);
+	if (rc < 0) {
+		oc_run_result_clear(&r);
+		return -1;
+	}
+	json_error_t je;
+	json_t *o = rc == 0 ? json_loadb(r.out, strcspn(r.out, "\n"), 0, &je) : NULL;
+	const char *schema = NULL, *version = "?", *slurm = "?";
+	if (rc == 0 && json_unpack(o, "{s:s, s?s, s?s}", "schema", &schema, "version", &version, "slurm", &slurm) == 0 &&
+	    strcmp(schema, "opsconsole.agent/1") == 0) {
+		b->agent_state = AGENT_ON;
+		b->agent_base = 0;
+		snprintf(b->agent_hello, sizeof(b->agent_hello), "opsconsole %s, Slurm %s", version, slurm);
+	} else if (rc == 0) {
+		char what[128], why[256];
+		first_line(r.out, what, sizeof(what));
+		snprintf(why, sizeof(why), "%.100s agent: not an opsconsole agent: %.120s", b->agent_cmd, what);
+		agent_off(b, why);
+		/* Whatever it is, it is not left running. */
+		struct oc_run_result stop;
+		(void)b->t->ops->ask(b->t, NULL, NULL, NULL, 0, &stop, err, errlen);
+		oc_run_result_clear(&stop);
+	} else {
+		agent_off(b, err);
+	}
+	json_decref(o);
+	oc_run_result_clear(&r);
+	return 0;
+}
+
+/* The statuses of a frame into next for the parts in mask, on this
+ * machine's clock (the head node's may differ): ok now, or failed with
+ * the agent's words since now (or since the part began to fail). */
+static void agent_statuses(struct oc_snapshot *next, const struct oc_frame_info *fi, unsigned mask)
+{
+	time_t now = time(NULL);
+	for (int p = 0; p < OC_PART_COUNT; p++) {
+		if (!(mask & OC_MASK(p)))
+			continue;
+		struct oc_part_status *st = &next->status[p];
+		if (!fi->status[p].error[0]) {
+			oc_part_status_ok(st, now);
+			continue;
+		}
+		if (!st->error_since)
+			st->error_since = now;
+		snprintf(st->error, sizeof(st->error), "%s", fi->status[p].error);
+	}
+}
+
+/* Every part of mask marked failed with why; returns how many. */
+static int agent_failed(struct oc_snapshot *next, unsigned mask, const char *why)
+{
+	int failed = 0;
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if (mask & OC_MASK(p)) {
+			oc_part_status_fail(&next->status[p], time(NULL), "opsconsole agent", why);
+			failed++;
+		}
+	return failed;
+}
+
+/* The parts of mask the agent serves into next (from the frame, or each
+ * marked failed). Returns the number of parts that failed, or -1 when the
+ * agent is off (the CLI reads them). */
+static int agent_refresh(struct cli_backend *b, unsigned mask, struct oc_snapshot *next)
+{
+	char err[256] = "";
+	mask &= AGENT_PARTS;
+	if (b->agent_state == AGENT_UNTRIED && agent_start(b, err, sizeof(err)) < 0)
+		return agent_failed(next, mask, err);
+	if (b->agent_state != AGENT_ON)
+		return -1;
+	if (!mask)
+		return 0;
+	char req[96];
+	snprintf(req, sizeof(req), "refresh %u %u %llu\n", mask, b->agent_inval & AGENT_PARTS,
+		 (unsigned long long)b->agent_base);
+	struct oc_run_result r;
+	int rc = agent_ask(b, req, &r, err, sizeof(err));
+	struct oc_frame_info fi;
+	if (rc == 1 && agent_gone(&r)) {
+		agent_off(b, err);
+		oc_run_result_clear(&r);
+		return -1;
+	}
+	if (rc == 0 && oc_snapfile_read_frame(r.out, r.out_len, next, &fi, err, sizeof(err)) == 0) {
+		oc_run_result_clear(&r);
+		b->agent_base = fi.seq;
+		b->agent_inval = 0;
+		/* A whole frame refreshed every part, and says how each went. */
+		agent_statuses(next, &fi, mask | fi.sent);
+		int failed = 0;
+		for (int p = 0; p < OC_PART_COUNT; p++)
+			failed += (mask & OC_MASK(p)) && next->status[p].error[0];
+		return failed;
+	}
+	oc_run_result_clear(&r);
+	/* No frame applied: the old tables stay, marked. The agent moved on
+	 * (or is gone): the base names a frame it did not send last, so the
+	 * next answer is whole. */
+	return agent_failed(next, mask, err);
+}
+
+static void cli_invalidate(struct oc_backend *base, unsigned mask)
+{
+	((struct cli_backend *)base)->agent_inval |= mask;
+}
+
+void oc_cli_backend_set_agent(struct oc_backend *base, const char *cmd)
+{
+	struct cli_backend *b = (struct cli_backend *)base;
+	snprintf(b->agent_cmd, sizeof(b->agent_cmd), "%s", cmd && b->t->ops->ask ? cmd : "");
+	b->agent_state = b->agent_cmd[0] ? AGENT_UNTRIED : AGENT_OFF;
+	snprintf(b->agent_why, sizeof(b->agent_why), "%s", cmd && cmd[0] ? "this transport runs no agent" : "no agent in the profile");
+}
+
+const char *oc_cli_backend_agent(const struct oc_backend *base, bool *on)
+{
+	const struct cli_backend *b = (const struct cli_backend *)base;
+	*on = b->agent_state == AGENT_ON;
+	return b->agent_state == AGENT_ON ? b->agent_hello : b->agent_state == AGENT_OFF ? b->agent_why : "not started yet";
+}
+
 static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_snapshot *prev, struct oc_snapshot *next)
 {
 	struct cli_backend *b = (struct cli_backend *)base;
@@ -415,6 +613,11 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->slurm_version);
 	snprintf(next->slurm_user, sizeof(next->slurm_user), "%s", b->slurm_user);
 
+	int by_agent = b->agent_state == AGENT_OFF ? -1 : agent_refresh(b, mask, next);
+	if (by_agent >= 0) {
+		failed += by_agent;
+		mask &= ~(unsigned)AGENT_PARTS;
+	}
 	struct oc_run_result r;
 	if (mask & OC_MASK(OC_PART_NODES)) {
 		struct oc_part_status *st = &next->status[OC_PART_NODES];
@@ -440,10 +643,11 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 	}
 	/* A new node layout: partitions and reservations are parsed again
 	 * against it, the jobs relinked from the table held (oc_jobs_relink). */
-	bool relayout = !oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes);
+	bool relayout = by_agent < 0 && !oc_nodes_same_layout(prev ? prev->nodes : NULL, next->nodes);
 	if (relayout)
 		b->need_full |= OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_RESV);
-	mask |= oc_backend_refetch(b->need_full, mask, prev);
+	if (by_agent < 0)
+		mask |= oc_backend_refetch(b->need_full, mask, prev);
 	struct oc_node_index ix = {.nodes = next->nodes};
 
 	static const char *const parts_argv[] = {"scontrol", "--all", "--oneliner", "show", "partition", NULL};
@@ -465,9 +669,11 @@ static int cli_refresh(struct oc_backend *base, unsigned mask, const struct oc_s
 
 	if ((mask & OC_MASK(OC_PART_ACCT)) && b->conf_loaded && refresh_acct(b, next) < 0)
 		failed++;
-	if (failed) {
+	if (failed > (by_agent > 0 ? by_agent : 0)) {
 		/* The controller (or the head node) may come back as another
-		 * version: detect it again. */
+		 * version: detect it again. (Not for the agent's parts: it
+		 * asks libslurm, which finds out by itself; this would run two
+		 * commands on the head node at every refresh of an outage.) */
 		b->version = 0;
 		b->conf_loaded = false;
 	}
@@ -717,9 +923,61 @@ static void cli_close(struct oc_backend *base)
 /* `scontrol ping`, and `sacctmgr ping` from 24.11 (before it sacctmgr has
  * no ping: the slurmdbd hosts stay not known). A command that ran and
  * failed (scontrol exits 1 when a controller is down) is still read. */
+/* The ping through the agent (libslurm's, on the head node). false when
+ * there is no agent or it could not answer: the commands ping then. */
+static bool agent_ping(struct cli_backend *b, struct oc_controllers *c)
+{
+	if (b->agent_state != AGENT_ON)
+		return false;
+	json_t *h = json_array(), *d = json_array();
+	for (int i = 0; i < c->n; i++)
+		json_array_append_new(h, json_string(c->v[i].host));
+	for (int k = 0; k < c->ndbd; k++)
+		json_array_append_new(d, json_string(c->dbd[k].host));
+	json_t *q = json_pack("{s:o, s:o}", "ctld", h, "dbd", d);
+	char *qs = q ? json_dumps(q, JSON_COMPACT) : NULL;
+	json_decref(q);
+	char *req = NULL;
+	if (!qs || asprintf(&req, "ping %s\n", qs) < 0)
+		req = NULL;
+	free(qs);
+	if (!req)
+		return false;
+	struct oc_run_result r;
+	char err[256] = "";
+	int rc = agent_ask(b, req, &r, err, sizeof(err));
+	free(req);
+	if (rc == 1 && agent_gone(&r))
+		agent_off(b, err);
+	json_error_t je;
+	json_t *o = rc == 0 ? json_loadb(r.out, strcspn(r.out, "\n"), 0, &je) : NULL;
+	oc_run_result_clear(&r);
+	json_t *a = NULL, *db = NULL;
+	const char *e = "", *note = "";
+	bool ok = json_unpack(o, "{s:o, s:o, s?s, s?s}", "ctld", &a, "dbd", &db, "error", &e, "note", &note) == 0 &&
+		  json_is_array(a) && json_is_array(db) && json_array_size(a) == (size_t)c->n &&
+		  json_array_size(db) == (size_t)c->ndbd;
+	for (int i = 0; ok && i < c->n; i++) {
+		json_int_t st = json_integer_value(json_array_get(a, (size_t)i));
+		c->v[i].state = st == OC_CTLD_UP ? OC_CTLD_UP : st == OC_CTLD_DOWN ? OC_CTLD_DOWN : OC_CTLD_UNKNOWN;
+	}
+	for (int k = 0; ok && k < c->ndbd; k++) {
+		json_int_t st = json_integer_value(json_array_get(db, (size_t)k));
+		c->dbd[k].state = st == OC_CTLD_UP ? OC_CTLD_UP : st == OC_CTLD_DOWN ? OC_CTLD_DOWN : OC_CTLD_UNKNOWN;
+	}
+	if (ok) {
+		snprintf(c->error, sizeof(c->error), "%s", e);
+		snprintf(c->dbd_note, sizeof(c->dbd_note), "%s", note);
+	}
+	json_decref(o);
+	return ok;
+}
+
 static void cli_ping(struct oc_backend *base, struct oc_controllers *c)
 {
 	struct cli_backend *b = (struct cli_backend *)base;
+	if (agent_ping(b, c))
+		return;
 	struct oc_run_result r;
 	char err[256] = "";
 	c->error[0] = '\0';
@@ -789,6 +1047,7 @@ static const struct oc_backend_ops cli_backend_ops = {
 	.sched = cli_sched,
 	.job = cli_job,
 	.ping = cli_ping,
+	.invalidate = cli_invalidate,
 	.read_tail = cli_read_tail,
 	.close = cli_close,
 };
@@ -810,6 +1069,8 @@ struct oc_backend *oc_cli_backend_open(struct oc_transport *t, const char *slurm
 		return NULL;
 	}
 	b->t = t;
+	b->agent_state = AGENT_OFF;
+	snprintf(b->agent_why, sizeof(b->agent_why), "no agent: the commands run on this machine");
 	b->base.ops = &cli_backend_ops;
 	return &b->base;
 }

@@ -10,6 +10,7 @@
 #ifndef OC_SOURCE_CLI_SOURCE_H
 #define OC_SOURCE_CLI_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "actions/writer.h"
@@ -28,6 +29,19 @@
  * Returns NULL with err on ENOMEM or a slurm_bin too long. Free with
  * oc_backend_close(). */
 struct oc_backend *oc_cli_backend_open(struct oc_transport *t, const char *slurm_bin, char *err, size_t errlen);
+
+/* Read every part (nodes, partitions, jobs, reservations, accounting) and
+ * ping the controllers through the data agent: `CMD agent` started on the
+ * transport's host and kept running there (docs/ssh.md; transport.h's
+ * ask); the Slurm commands for the configuration, reports and writes.
+ * When CMD is not there or is no agent, or ends, the Slurm commands read
+ * everything. cmd "" or a transport without ask: no agent. */
+void oc_cli_backend_set_agent(struct oc_backend *b, const char *cmd);
+
+/* How the agent of b stands: *on, and "opsconsole 0.1.0, Slurm 25.11.2";
+ * else why the Slurm commands read the cluster ("opsconsole agent: not
+ * installed on the head node (...)"), or "not started yet". */
+const char *oc_cli_backend_agent(const struct oc_backend *b, bool *on);
 
 /* Fill w with the CLI writer over t (borrowed). Returns 0, or -1 with err
  * (ENOMEM). Release with oc_cli_writer_fini, which frees w->ctx and
