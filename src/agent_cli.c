@@ -74,6 +74,12 @@ static int agent_refresh(struct oc_backend *b, struct oc_snapshot **prev, uint64
 		return -1;
 	}
 	const struct oc_snapshot *p = *prev;
+	/* The accounting is loaded whole each time it is asked (no
+	 * last_update): unchanged, the console keeps its table. */
+	if (p && !full && next->accounting != p->accounting && oc_snapfile_acct_same(next->accounting, p->accounting)) {
+		oc_accounting_unref(&next->accounting);
+		next->accounting = oc_accounting_ref(p->accounting);
+	}
 	unsigned send = full ? AGENT_PARTS : 0;
 	if (!p || next->nodes != p->nodes)
 		send |= OC_MASK(OC_PART_NODES);

@@ -986,7 +986,10 @@ static void slurm_ping_ctl(struct oc_backend *base, struct oc_controllers *c)
  * change" until something else changes. */
 static void slurm_invalidate(struct oc_backend *base, unsigned mask)
 {
-	((struct slurm_backend *)base)->need_full |= mask;
+	/* The accounting has no last_update: it is loaded whole whenever it
+	 * is asked for. Marked here it would stay marked (nothing clears it)
+	 * and be loaded at every refresh of any part. */
+	((struct slurm_backend *)base)->need_full |= mask & ~OC_MASK(OC_PART_ACCT);
 }
 
 static const struct oc_backend_ops slurm_backend_ops = {

@@ -542,6 +542,22 @@ static bool row_equal(const void *a, const void *b, const struct field *f, size_
 	return true;
 }
 
+bool oc_snapfile_acct_same(const struct oc_accounting *a, const struct oc_accounting *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->enabled != b->enabled || strcmp(a->dbd_error, b->dbd_error) != 0 ||
+	    a->nassocs != b->nassocs || a->nqos != b->nqos)
+		return false;
+	for (size_t i = 0; i < a->nassocs; i++)
+		if (!row_equal(&a->assocs[i], &b->assocs[i], assoc_fields, NF(assoc_fields)))
+			return false;
+	for (size_t i = 0; i < a->nqos; i++)
+		if (!row_equal(&a->qos[i], &b->qos[i], qos_fields, NF(qos_fields)))
+			return false;
+	return true;
+}
+
 /* A map of job ids to row numbers (open addressing; id 0 is no job). */
 struct idmap {
 	uint32_t *key, *val;

@@ -44,6 +44,10 @@ struct oc_snapshot *oc_snapfile_read(const char *path, char *err, size_t errlen)
  * the line OC_SNAPFILE_END. A part not sent did not change. */
 #define OC_SNAPFILE_END "{\"t\":\"end\"}"
 
+/* Whether two accounting tables say the same in a frame (every field a
+ * frame carries): the agent keeps the old one then, and sends nothing. */
+bool oc_snapfile_acct_same(const struct oc_accounting *a, const struct oc_accounting *b);
+
 /* Write the frame of s with the rows of the parts in send (OC_MASK bits),
  * flushed. With prev (the snapshot of the frame before, which the other
  * side holds), the nodes and jobs go as deltas ("delta": their mask in

@@ -23,6 +23,15 @@
 
 #define slurp test_util_slurp
 
+/* Two texts byte for byte; frees both. */
+static void assert_same_text(char *a, size_t la, char *b, size_t lb)
+{
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+}
+
 /* The demo cluster as the CLI backend parses it. */
 static struct oc_snapshot *demo_snapshot(void)
 {
@@ -85,10 +94,7 @@ static void test_roundtrip(void **state)
 	write_file(b, r);
 	size_t la, lb;
 	char *ta = slurp(a, &la), *tb = slurp(b, &lb);
-	assert_int_equal(la, lb);
-	assert_memory_equal(ta, tb, la);
-	free(ta);
-	free(tb);
+	assert_same_text(ta, la, tb, lb);
 
 	assert_string_equal(r->cluster, "llm-poc");
 	assert_int_equal(r->taken, 1796000000);
@@ -222,6 +228,20 @@ static void test_frames(void **state)
 			assert_int_equal(c->jobs->v[i].node_idx[k], s->jobs->v[i].node_idx[k]);
 	}
 	assert_int_equal(c->jobs->node_generation, c->nodes->h.generation);
+	/* The table read back says what the one sent did (the agent keeps
+	 * its old table then, and sends nothing); one field apart, it does
+	 * not. */
+	assert_true(oc_snapfile_acct_same(ca, s->accounting));
+	s->accounting->assocs[1].max_jobs = 7;
+	assert_false(oc_snapfile_acct_same(ca, s->accounting));
+	s->accounting->assocs[1].max_jobs = OC_NONE;
+	s->accounting->qos[0].max_jobs_pu = 5;
+	assert_false(oc_snapfile_acct_same(ca, s->accounting));
+	s->accounting->qos[0].max_jobs_pu = 4;
+	snprintf(s->accounting->dbd_error, sizeof(s->accounting->dbd_error), "%s", "");
+	assert_false(oc_snapfile_acct_same(ca, s->accounting));
+	snprintf(s->accounting->dbd_error, sizeof(s->accounting->dbd_error), "%s", "slurmdbd down");
+	assert_true(oc_snapfile_acct_same(ca, s->accounting));
 
 	/* Only the jobs, one of them changed. */
 	struct oc_nodes *nodes = c->nodes;
@@ -337,10 +357,7 @@ static void test_frame_delta(void **state)
 	c->taken = b->taken;
 	size_t lb, lc;
 	char *tb = file_of(b, &lb), *tc = file_of(c, &lc);
-	assert_int_equal(lb, lc);
-	assert_memory_equal(tb, tc, lb);
-	free(tb);
-	free(tc);
+	assert_same_text(tb, lb, tc, lc);
 	for (size_t i = 0; i < b->jobs->n; i++) {
 		assert_int_equal(c->jobs->v[i].node_count, b->jobs->v[i].node_count);
 		for (uint32_t k = 0; k < b->jobs->v[i].node_count; k++)
