@@ -634,11 +634,57 @@ static void prompt_key(struct oc_app *app, int ch, bool wide)
  * silently. An invalid sequence gives U+FFFD instead, which the forms
  * refuse (form.c). In a locale that is not UTF-8, bytes are converted
  * with btowc. */
+/* What read_key returns for an escape sequence that neither the
+ * terminfo entry nor define_common_keys names: dropped whole (its bytes
+ * are not keys), and said on the status line. Not a key code: ncurses
+ * gives codes above KEY_MAX to the entry's extended keys. */
+#define READ_UNKNOWN_SEQ (-2)
+static char unknown_seq[40];
+
+/* After an Esc byte that ncurses did not match: the rest of a CSI (ESC [
+ * parameters, intermediates, a final byte) or SS3 (ESC O and one byte)
+ * sequence, read and dropped, its text into unknown_seq. Returns false
+ * when no sequence follows (the Esc key; the byte after it, if any, is
+ * the next key). No wait when nothing follows: a lone Esc is not made
+ * slower. */
+static bool drop_unknown_seq(void)
+{
+	int n = getch();
+	if (n == ERR)
+		return false;
+	if (n != '[' && n != 'O') {
+		ungetch(n);
+		return false;
+	}
+	size_t off = (size_t)snprintf(unknown_seq, sizeof(unknown_seq), "ESC %c", n);
+	timeout(50); /* the rest is normally in the same read */
+	for (int k = 0; k < 24; k++) {
+		int f = getch();
+		if (f == ERR || f >= KEY_MIN)
+			break;
+		if (off + 2 < sizeof(unknown_seq))
+			off += (size_t)snprintf(unknown_seq + off, sizeof(unknown_seq) - off, "%c",
+						f >= 0x20 && f < 0x7f ? f : '?');
+		/* SS3 takes one byte; CSI ends at its final byte (0x40-0x7e),
+		 * its parameters and intermediates are 0x20-0x3f. */
+		if (n == 'O' || (f >= 0x40 && f <= 0x7e))
+			break;
+		if (f < 0x20 || f > 0x3f) {
+			ungetch(f); /* not part of a sequence: the next key */
+			break;
+		}
+	}
+	nodelay(stdscr, TRUE);
+	return true;
+}
+
 static int read_key(wint_t *wch, bool utf8)
 {
 	int c = getch();
 	if (c == ERR)
 		return ERR;
+	if (c == 27 && drop_unknown_seq())
+		return READ_UNKNOWN_SEQ;
 	if (c >= KEY_MIN || c < 0) {
 		*wch = (wint_t)c;
 		return KEY_CODE_YES;
@@ -874,6 +920,12 @@ static void loop_keys(struct oc_app *app, struct loop *l)
 			l->key_t0 = mono_ms();
 			l->key_cpu0 = thread_cpu_ms();
 		}
+		if (r == READ_UNKNOWN_SEQ) {
+			const char *t = getenv("TERM");
+			oc_app_message(app, false, " key %s is not known to TERM=%s: ignored", unknown_seq, t ? t : "");
+			app->dirty = true;
+			continue;
+		}
 		handle_key(app, (int)wch, r != KEY_CODE_YES);
 	}
 	for (int i = 0; i < app->noverlays; i++)
@@ -891,6 +943,39 @@ static void app_free(struct oc_app *app)
 	oc_ui_keymap_free(app);
 	oc_snapshot_unref(&app->snap);
 	free(app);
+}
+
+/* The keys' escape sequences of the common terminals (xterm, VT220,
+ * linux, screen, tmux, rxvt), told to ncurses (define_key) where the
+ * terminfo entry of TERM names no key for them: TERM=vt100 names no
+ * PgUp, PgDn, Home, End or Shift-Tab, yet a terminal emulator sends
+ * them, and each would otherwise arrive as Esc and single keys. A
+ * sequence the entry binds to a key is left as it is; one it binds to an
+ * extended key (a code above KEY_MAX, which no keymap names: linux's
+ * ESC [ Z) takes the common meaning. */
+static void define_common_keys(void)
+{
+	static const struct {
+		const char *seq;
+		int key;
+	} keys[] = {
+		{"\033[A", KEY_UP},	   {"\033[B", KEY_DOWN},     {"\033[C", KEY_RIGHT},	 {"\033[D", KEY_LEFT},
+		{"\033OA", KEY_UP},	   {"\033OB", KEY_DOWN},     {"\033OC", KEY_RIGHT},	 {"\033OD", KEY_LEFT},
+		{"\033[H", KEY_HOME},	   {"\033OH", KEY_HOME},     {"\033[1~", KEY_HOME},	 {"\033[7~", KEY_HOME},
+		{"\033[F", KEY_END},	   {"\033OF", KEY_END},	     {"\033[4~", KEY_END},	 {"\033[8~", KEY_END},
+		{"\033[2~", KEY_IC},	   {"\033[3~", KEY_DC},	     {"\033[5~", KEY_PPAGE},	 {"\033[6~", KEY_NPAGE},
+		{"\033[Z", KEY_BTAB},	   {"\033OP", KEY_F(1)},     {"\033OQ", KEY_F(2)},	 {"\033OR", KEY_F(3)},
+		{"\033OS", KEY_F(4)},	   {"\033[11~", KEY_F(1)},   {"\033[12~", KEY_F(2)},	 {"\033[13~", KEY_F(3)},
+		{"\033[14~", KEY_F(4)},   {"\033[15~", KEY_F(5)},   {"\033[17~", KEY_F(6)},	 {"\033[18~", KEY_F(7)},
+		{"\033[19~", KEY_F(8)},   {"\033[20~", KEY_F(9)},   {"\033[21~", KEY_F(10)}, {"\033[23~", KEY_F(11)},
+		{"\033[24~", KEY_F(12)},  {"\033[[A", KEY_F(1)},    {"\033[[B", KEY_F(2)},	 {"\033[[C", KEY_F(3)},
+		{"\033[[D", KEY_F(4)},	   {"\033[[E", KEY_F(5)},
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		int now = key_defined(keys[i].seq);
+		if (now == 0 || now > KEY_MAX)
+			define_key(keys[i].seq, keys[i].key);
+	}
 }
 
 /* The curses screen on this terminal; NULL with err when the terminal
@@ -922,6 +1007,7 @@ static SCREEN *term_open(char *err, size_t errlen)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	define_common_keys();
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	return term;
