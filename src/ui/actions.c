@@ -346,7 +346,7 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_HIDDEN_TOGGLE] = {.id = "hidden.toggle",
 				  .help = "show or hide hidden partitions (e.g. gpu)",
 				  .run = a_hidden},
-	[OC_ACT_TAG] = {.id = "tag", .help = "tag or untag the row (nodes, jobs)"},
+	[OC_ACT_TAG] = {.id = "tag", .help = "tag or untag the row, then move to the next (nodes, jobs)"},
 	[OC_ACT_TAG_ALL] = {.id = "tag.all", .help = "tag every row listed"},
 	[OC_ACT_TAG_CLEAR] = {.id = "tag.clear", .help = "clear the tags"},
 	[OC_ACT_OPEN] = {.id = "open", .help = "open: a partition's queue, a node's detail, expand an account"},
