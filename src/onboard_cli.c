@@ -142,7 +142,7 @@ static int onboard_go_ahead(const struct onb_opts *o, size_t nsteps)
 		fprintf(stderr, "opsconsole onboard: not asking on a non-terminal: add --yes to apply\n");
 		return 2;
 	}
-	printf("\nApply %zu step%s? [y/N] ", nsteps, nsteps == 1 ? "" : "s");
+	printf("\nApply %zu %s? [y/N] ", nsteps, oc_plural(nsteps, "step", "steps"));
 	fflush(stdout);
 	char answer[16] = "";
 	if (!fgets(answer, sizeof(answer), stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <langinfo.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -28,6 +29,7 @@
 #include "core/datafiles.h"
 #include "core/hostlist.h"
 #include "core/platform.h"
+#include "core/strbuf.h"
 #include "rehearsal/checklist.h"
 #include "rehearsal/report.h"
 #include "rehearsal/runner.h"
@@ -260,11 +262,22 @@ static bool reh_ask(const char *prompt, char *buf, size_t len)
 	return !reh_stop_sig;
 }
 
+/* Whether the terminal's locale shows UTF-8 (what the console's oc_utf8
+ * says; this program part has no curses). */
+static bool reh_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
 static void reh_print_step(const struct oc_checklist *cl, size_t i)
 {
 	const struct oc_step *st = &cl->steps[i];
 	printf("\n[%zu/%zu] %s: %s (%s)\n", i + 1, cl->nsteps, st->id, st->title, st->automatic ? "automatic" : "manual");
 	printf("  why:     %s\n", st->why);
+	/* The runbook's own words where the locale can show them. */
+	if (st->runbook && reh_utf8())
+		printf("  runbook: %s\n", st->runbook);
 	if (st->todo[0])
 		printf("  do:      %s\n", st->todo);
 	printf("  observe: %s\n", st->observe);
@@ -524,9 +537,11 @@ static void reh_say_resumed(const struct oc_session *s, const struct oc_checklis
 	if (next < s->nsteps && s->steps[next].state == OC_STEP_FAILED)
 		done--;
 	if (next < s->nsteps)
-		printf("resuming: %zu of %zu steps already done; next: %s\n", done, s->nsteps, s->steps[next].id);
+		printf("resuming: %zu of %zu %s already done; next: %s\n", done, s->nsteps,
+		       oc_plural(s->nsteps, "step", "steps"), s->steps[next].id);
 	else
-		printf("resuming: all %zu steps already done (use --reset to start over)\n", s->nsteps);
+		printf("resuming: all %zu %s already done (use --reset to start over)\n", s->nsteps,
+		       oc_plural(s->nsteps, "step", "steps"));
 }
 
 /* Every step not yet decided that --only takes: automatic ones run and
@@ -620,11 +635,11 @@ static int reh_rehearse(struct reh *h, const struct reh_opts *o, const struct oc
 	h->rcfg.platform = (int)oc_platform_detect(h->su.profile.platform, h->snap ? h->snap->config : NULL, pwhy,
 						   sizeof(pwhy));
 	if (o->headline[0])
-		printf("%s of %s; %zu steps (%s); progress: %s\n", o->headline, h->su.profile.name, cl->nsteps, cl->path,
-		       progress_path);
+		printf("%s of %s; %zu %s (%s); progress: %s\n", o->headline, h->su.profile.name, cl->nsteps,
+		       oc_plural(cl->nsteps, "step", "steps"), cl->path, progress_path);
 	else
-		printf("rehearsal of %s with checklist %s (%s), %zu steps; progress: %s\n", h->su.profile.name,
-		       cl->name, cl->path, cl->nsteps, progress_path);
+		printf("rehearsal of %s with checklist %s (%s), %zu %s; progress: %s\n", h->su.profile.name,
+		       cl->name, cl->path, cl->nsteps, oc_plural(cl->nsteps, "step", "steps"), progress_path);
 	if (o->reset)
 		reh_cleanup_old(h, cl, progress_path);
 	reh_catch_signals();

@@ -197,15 +197,15 @@ void oc_job_apply(const struct oc_writer *w, const struct oc_action_req *req, st
 			snprintf(res->summary, sizeof(res->summary), "nothing to do: %s already ended",
 				 n == 1 ? "the job had" : "every job had");
 		else if (ended)
-			snprintf(res->summary, sizeof(res->summary), "%s %zu job%s (%zu had already ended)", verb, done,
-				 done == 1 ? "" : "s", ended);
+			snprintf(res->summary, sizeof(res->summary), "%s %zu %s (%zu had already ended)", verb, done,
+				 oc_plural(done, "job", "jobs"), ended);
 		else
-			snprintf(res->summary, sizeof(res->summary), "%s %zu job%s: %.300s", verb, done, done == 1 ? "" : "s",
-				 req->job_ids);
+			snprintf(res->summary, sizeof(res->summary), "%s %zu %s: %.300s", verb, done,
+				 oc_plural(done, "job", "jobs"), req->job_ids);
 		return;
 	}
 	res->status = done || ended ? OC_ACTION_PARTIAL : OC_ACTION_FAILED;
-	snprintf(res->summary, sizeof(res->summary), "%s: %s %zu of %zu jobs; %.300s", done || ended ? "partial" : "failed",
-		 verb, done + ended, n, first_err);
+	snprintf(res->summary, sizeof(res->summary), "%s: %s %zu of %zu %s; %.300s", done || ended ? "partial" : "failed",
+		 verb, done + ended, n, oc_plural(n, "job", "jobs"), first_err);
 	snprintf(error, errlen, "%s", first_err[0] ? first_err : "read-back differs");
 }

@@ -137,16 +137,17 @@ void oc_onboard_apply(const struct oc_writer *w, const struct oc_onb_spec *spec,
 	if (failed) {
 		res->status = done ? OC_ACTION_PARTIAL : OC_ACTION_FAILED;
 		snprintf(res->summary, sizeof(res->summary),
-			 "%s: %zu of %zu steps applied, stopped at the first failure; run it again to complete",
-			 done ? "partial" : "failed", done, plan.nsteps);
+			 "%s: %zu of %zu %s applied, stopped at the first failure; run it again to complete",
+			 done ? "partial" : "failed", done, plan.nsteps, oc_plural(plan.nsteps, "step", "steps"));
 	} else if (ndiff) {
 		res->status = OC_ACTION_PARTIAL;
-		snprintf(res->summary, sizeof(res->summary), "applied %zu steps, but the read-back differs", done);
+		snprintf(res->summary, sizeof(res->summary), "applied %zu %s, but the read-back differs", done,
+			 oc_plural(done, "step", "steps"));
 		snprintf(error, errlen, "read-back differs: %s", diff);
 	} else {
 		res->status = OC_ACTION_OK;
-		snprintf(res->summary, sizeof(res->summary), "onboarded %.128s: %zu steps applied", spec->account,
-			 done);
+		snprintf(res->summary, sizeof(res->summary), "onboarded %.128s: %zu %s applied", spec->account, done,
+			 oc_plural(done, "step", "steps"));
 	}
 out:
 	oc_onb_plan_free(&plan);
@@ -185,7 +186,8 @@ void oc_onboard_preview(const struct oc_writer *w, const struct oc_onb_spec *spe
 			oc_appendf(res->details, sizeof(res->details), "\nsacctmgr commands, in order:\n");
 			for (size_t i = 0; i < plan.nsteps; i++)
 				oc_appendf(res->details, sizeof(res->details), "  %s\n", plan.steps[i].line);
-			snprintf(res->summary, sizeof(res->summary), "%zu steps", plan.nsteps);
+			snprintf(res->summary, sizeof(res->summary), "%zu %s", plan.nsteps,
+				 oc_plural(plan.nsteps, "step", "steps"));
 		} else {
 			snprintf(res->summary, sizeof(res->summary), "nothing to change");
 		}

@@ -367,7 +367,7 @@ static int plan_days_in_month(long y, long m)
 }
 
 static const char plan_start_forms[] =
-	"start: now, now+30min, now+2h, now+1d, HH:MM or YYYY-MM-DDTHH:MM[:SS]";
+	"now, now+30min, now+2h, now+1d, HH:MM or YYYY-MM-DDTHH:MM[:SS]";
 
 /* "now+N unit", p just past "now". */
 static int plan_start_relative(const char *p, time_t now, time_t *t, char *err, size_t errlen)
@@ -375,18 +375,18 @@ static int plan_start_relative(const char *p, time_t now, time_t *t, char *err, 
 	long n, unit;
 	plan_skip_blanks(&p);
 	if (*p != '+')
-		return plan_fail(err, errlen, "start: write now+30min, now+2h or now+1d");
+		return plan_fail(err, errlen, "write now+30min, now+2h or now+1d");
 	p++;
 	plan_skip_blanks(&p);
 	if (plan_uint(&p, 6, &n) < 0)
-		return plan_fail(err, errlen, "start: a number after now+, e.g. now+30min");
+		return plan_fail(err, errlen, "a number after now+, e.g. now+30min");
 	plan_skip_blanks(&p);
 	unit = plan_unit(p);
 	if (unit == 0)
-		return plan_fail(err, errlen, "start: give a unit after the number: min, h or d");
+		return plan_fail(err, errlen, "give a unit after the number: min, h or d");
 	long long secs = (long long)n * unit * 60;
 	if (secs > PLAN_START_MAX_AHEAD)
-		return plan_fail(err, errlen, "start: at most 366 days ahead");
+		return plan_fail(err, errlen, "at most 366 days ahead");
 	*t = now + (time_t)secs;
 	return 0;
 }
@@ -407,18 +407,18 @@ static int plan_start_clock(const char *q, long h, struct tm *tm, time_t now, ti
 	long mi;
 	q++;
 	if (plan_fixed(&q, 2, &mi) < 0 || h > 23 || mi > 59)
-		return plan_fail(err, errlen, "start: HH:MM with hours 0-23 and minutes 0-59");
+		return plan_fail(err, errlen, "HH:MM with hours 0-23 and minutes 0-59");
 	plan_set_clock(tm, h, mi);
 	time_t when = mktime(tm);
 	if (when != (time_t)-1 && when < now) {
 		if (!localtime_r(&now, tm))
-			return plan_fail(err, errlen, "start: cannot read the local time");
+			return plan_fail(err, errlen, "cannot read the local time");
 		tm->tm_mday++;
 		plan_set_clock(tm, h, mi);
 		when = mktime(tm);
 	}
 	if (when == (time_t)-1)
-		return plan_fail(err, errlen, "start: not a valid local time");
+		return plan_fail(err, errlen, "not a valid local time");
 	*t = when;
 	return 0;
 }
@@ -442,9 +442,9 @@ static int plan_start_date(const char *q, time_t now, time_t *t, char *err, size
 	if (*q != '\0')
 		return plan_fail(err, errlen, plan_start_forms);
 	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > plan_days_in_month(y, mo))
-		return plan_fail(err, errlen, "start: no such date");
+		return plan_fail(err, errlen, "no such date");
 	if (h > 23 || mi > 59 || s > 59)
-		return plan_fail(err, errlen, "start: no such time of day");
+		return plan_fail(err, errlen, "no such time of day");
 	struct tm tm;
 	memset(&tm, 0, sizeof(tm));
 	tm.tm_year = (int)(y - 1900);
@@ -456,14 +456,14 @@ static int plan_start_date(const char *q, time_t now, time_t *t, char *err, size
 	tm.tm_isdst = -1;
 	time_t when = mktime(&tm);
 	if (when == (time_t)-1)
-		return plan_fail(err, errlen, "start: not a valid local time");
+		return plan_fail(err, errlen, "not a valid local time");
 	/* mktime moves a time skipped by a DST change: say so. */
 	if (tm.tm_mday != d || tm.tm_hour != h || tm.tm_min != mi)
-		return plan_fail(err, errlen, "start: that time does not exist here (DST change)");
+		return plan_fail(err, errlen, "that time does not exist here (DST change)");
 	if (when < now)
-		return plan_fail(err, errlen, "start: that time is in the past");
+		return plan_fail(err, errlen, "that time is in the past");
 	if (when - now > PLAN_START_MAX_AHEAD)
-		return plan_fail(err, errlen, "start: at most 366 days ahead");
+		return plan_fail(err, errlen, "at most 366 days ahead");
 	*t = when;
 	return 0;
 }
@@ -482,7 +482,7 @@ int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size
 
 	struct tm tm;
 	if (!localtime_r(&now, &tm))
-		return plan_fail(err, errlen, "start: cannot read the local time");
+		return plan_fail(err, errlen, "cannot read the local time");
 	long h;
 	const char *q = buf;
 	if (plan_uint(&q, 2, &h) == 0 && q[0] == ':' && plan_digit(q[1]) && plan_digit(q[2]) &&
@@ -492,7 +492,7 @@ int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size
 }
 
 static const char plan_duration_forms[] =
-	"duration: 90 (minutes), 90m, 4h, 2d, 2:30:00, 1-12:00:00 or UNLIMITED";
+	"90 (minutes), 90m, 4h, 2d, 2:30:00, 1-12:00:00 or UNLIMITED";
 
 int oc_plan_parse_duration(const char *text, long *minutes, char *err, size_t errlen)
 {
@@ -504,7 +504,7 @@ int oc_plan_parse_duration(const char *text, long *minutes, char *err, size_t er
 		return 0;
 	}
 	if (buf[0] == '-' || buf[0] == '+')
-		return plan_fail(err, errlen, "duration: must be a positive length");
+		return plan_fail(err, errlen, "must be a positive length");
 
 	const char *p = buf;
 	long n, total;
@@ -539,13 +539,13 @@ int oc_plan_parse_duration(const char *text, long *minutes, char *err, size_t er
 			return plan_fail(err, errlen, plan_duration_forms);
 		if (!have_days && fields != 3)
 			return plan_fail(err, errlen,
-					 "duration: 2:30 is ambiguous (Slurm reads minutes:seconds): write 2:30:00 or 150m");
+					 "2:30 is ambiguous (Slurm reads minutes:seconds): write 2:30:00 or 150m");
 		if (have_days && hours > 23)
-			return plan_fail(err, errlen, "duration: hours 0-23 after the days (D-HH:MM:SS)");
+			return plan_fail(err, errlen, "hours 0-23 after the days (D-HH:MM:SS)");
 		if (mins > 59 || secs > 59)
-			return plan_fail(err, errlen, "duration: minutes and seconds 0-59");
+			return plan_fail(err, errlen, "minutes and seconds 0-59");
 		if (days > PLAN_DURATION_MAX_MIN / 1440 || hours > PLAN_DURATION_MAX_MIN / 60)
-			return plan_fail(err, errlen, "duration: at most 3650 days");
+			return plan_fail(err, errlen, "at most 3650 days");
 		total = days * 1440 + hours * 60 + mins + (secs > 0 ? 1 : 0);
 	} else {
 		plan_skip_blanks(&p);
@@ -553,13 +553,13 @@ int oc_plan_parse_duration(const char *text, long *minutes, char *err, size_t er
 		if (unit == 0)
 			return plan_fail(err, errlen, plan_duration_forms);
 		if (n > PLAN_DURATION_MAX_MIN / unit)
-			return plan_fail(err, errlen, "duration: at most 3650 days");
+			return plan_fail(err, errlen, "at most 3650 days");
 		total = n * unit;
 	}
 	if (total <= 0)
-		return plan_fail(err, errlen, "duration: must be at least one minute");
+		return plan_fail(err, errlen, "must be at least one minute");
 	if (total > PLAN_DURATION_MAX_MIN)
-		return plan_fail(err, errlen, "duration: at most 3650 days");
+		return plan_fail(err, errlen, "at most 3650 days");
 	*minutes = total;
 	return 0;
 }
@@ -601,14 +601,14 @@ int oc_plan_parse_signal(const char *text, int *sig, char *err, size_t errlen)
 {
 	char buf[32];
 	if (plan_trim_lower(text, buf, sizeof(buf)) < 0 || !buf[0])
-		return plan_fail(err, errlen, "signal: a name (USR1, TERM...) or a number 1-64");
+		return plan_fail(err, errlen, "a name (USR1, TERM...) or a number 1-64");
 	bool digits = true;
 	for (const char *p = buf; *p; p++)
 		digits = digits && *p >= '0' && *p <= '9';
 	if (digits) {
 		long v = strlen(buf) <= 2 ? strtol(buf, NULL, 10) : 0;
 		if (v < 1 || v > 64)
-			return plan_fail(err, errlen, "signal: a number from 1 to 64");
+			return plan_fail(err, errlen, "a number from 1 to 64");
 		*sig = (int)v;
 		return 0;
 	}
@@ -619,7 +619,7 @@ int oc_plan_parse_signal(const char *text, int *sig, char *err, size_t errlen)
 			return 0;
 		}
 	if (err && errlen)
-		snprintf(err, errlen, "signal: unknown name \"%s\" (HUP, INT, KILL, USR1, USR2, TERM, CONT, STOP...)",
+		snprintf(err, errlen, "unknown name \"%s\" (HUP, INT, KILL, USR1, USR2, TERM, CONT, STOP...)",
 			 text ? text : "");
 	return -1;
 }

@@ -85,7 +85,8 @@ int oc_plan_check_resv_name(const char *name, char *err, size_t errlen);
  * past), "YYYY-MM-DDTHH:MM[:SS]" (also with a space for the T; refused
  * when in the past or skipped by a DST change). Case and surrounding
  * blanks are ignored. Returns 0 and sets *t (0 for "now"), or -1 with a
- * message. */
+ * message that does not name the field: the caller does, once ("Start:
+ * that time is in the past"). */
 int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size_t errlen);
 
 /* Parse a duration: "infinite"/"UNLIMITED" (-1), "90" (minutes), "90m",
@@ -93,7 +94,8 @@ int oc_plan_parse_start(const char *text, time_t now, time_t *t, char *err, size
  * also "1-12" and "1-12:30"), "2:30:00". Seconds round up to a minute.
  * Refused: zero, negative, above 3650 days, hours >= 24 after a day
  * count, and "2:30" (Slurm reads two fields as minutes:seconds; write
- * 2:30:00 or 150m). Returns 0 and sets *minutes, or -1 with a message. */
+ * 2:30:00 or 150m). Returns 0 and sets *minutes, or -1 with a message
+ * that does not name the field (the caller does: "Duration: ..."). */
 int oc_plan_parse_duration(const char *text, long *minutes, char *err, size_t errlen);
 
 /* A reservation name proposed for nodes: "maint_YYYYMMDD_HHMM" from now
@@ -108,7 +110,7 @@ const char *oc_plan_signal_name(int sig);
 
 /* Parse a signal as typed: a name with or without "SIG" in any case
  * ("usr1", "SIGTERM") or a number 1..64. Returns 0 and sets *sig, or -1
- * with a message. */
+ * with a message that does not name the field (the caller does). */
 int oc_plan_parse_signal(const char *text, int *sig, char *err, size_t errlen);
 
 /* Check a change before it is shown or applied: a signal 1..64, a time

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "actions/audit.h"
+#include "core/cells.h"
 #include "core/state.h"
 #include "core/strbuf.h"
 #include "core/strmap.h"
@@ -216,12 +218,13 @@ static void apply_node_update(const struct oc_writer *w, const struct oc_action_
 	oc_nodes_unref(&t);
 	if (ok == n) {
 		res->status = OC_ACTION_OK;
-		snprintf(res->summary, sizeof(res->summary), "%s %zu node%s: %.300s", op_past(req->op), n,
-			 n == 1 ? "" : "s", req->nodes);
+		snprintf(res->summary, sizeof(res->summary), "%s %zu %s: %.300s", op_past(req->op), n,
+			 oc_plural(n, "node", "nodes"), req->nodes);
 	} else {
 		res->status = ok ? OC_ACTION_PARTIAL : OC_ACTION_FAILED;
-		snprintf(res->summary, sizeof(res->summary), "%s: %s %zu of %zu nodes%s%.300s", ok ? "partial" : "failed",
-			 op_past(req->op), ok, n, rc < 0 ? "; Slurm: " : "", rc < 0 ? slurm_err : "");
+		snprintf(res->summary, sizeof(res->summary), "%s: %s %zu of %zu %s%s%.300s", ok ? "partial" : "failed",
+			 op_past(req->op), ok, n, oc_plural(n, "node", "nodes"), rc < 0 ? "; Slurm: " : "",
+			 rc < 0 ? slurm_err : "");
 		snprintf(error, errlen, "%s", rc < 0 ? slurm_err : "read-back differs");
 	}
 	oc_writer_names_free(&names, n);
@@ -357,8 +360,8 @@ static void apply_node_reboot(const struct oc_writer *w, const struct oc_action_
 		}
 		if (progress) {
 			struct oc_progress p = {.done = settled, .total = n};
-			snprintf(p.what, sizeof(p.what), "reboot: %zu of %zu node%s back or waiting for jobs", ok, n,
-				 n == 1 ? "" : "s");
+			snprintf(p.what, sizeof(p.what), "reboot: %zu of %zu %s back or waiting for jobs", ok, n,
+				 oc_plural(n, "node", "nodes"));
 			progress(progress_ctx, &p);
 		}
 		if (settled == n || time(NULL) >= deadline)
@@ -375,12 +378,12 @@ static void apply_node_reboot(const struct oc_writer *w, const struct oc_action_
 	}
 	if (ok == n) {
 		res->status = OC_ACTION_OK;
-		snprintf(res->summary, sizeof(res->summary), "rebooted %zu node%s: %.300s", n, n == 1 ? "" : "s",
+		snprintf(res->summary, sizeof(res->summary), "rebooted %zu %s: %.300s", n, oc_plural(n, "node", "nodes"),
 			 req->nodes);
 	} else {
 		res->status = ok ? OC_ACTION_PARTIAL : OC_ACTION_FAILED;
-		snprintf(res->summary, sizeof(res->summary), "%s: %zu of %zu nodes rebooted or waiting for their jobs",
-			 ok ? "partial" : "failed", ok, n);
+		snprintf(res->summary, sizeof(res->summary), "%s: %zu of %zu %s rebooted or waiting for their jobs",
+			 ok ? "partial" : "failed", ok, n, oc_plural(n, "node", "nodes"));
 		snprintf(error, errlen, "%s", "read-back: not every node came back");
 	}
 out:
@@ -474,14 +477,21 @@ static void apply_resv_create(const struct oc_writer *w, const struct oc_action_
 		bool nodes_ok = r->nodes && same_nodes(w, r->nodes, req->resv.nodes);
 		bool flags_ok = flags_contain(r->flags, req->resv.flags);
 		bool users_ok = !req->resv.users[0] || (r->users && strstr(r->users, req->resv.users));
-		oc_appendf(res->details, sizeof(res->details), "name:  %s\nnodes: %s%s\nflags: %s%s\nusers: %s%s\n",
-			r->name, r->nodes ? r->nodes : "", nodes_ok ? "" : "  (DIFFERS from what was asked)",
-			r->flags ? r->flags : "", flags_ok ? "" : "  (DIFFERS)", r->users ? r->users : "",
-			users_ok ? "" : "  (DIFFERS)");
+		/* When it ends, as Slurm read it back: the admin plans by it. */
+		char start[32], until[64];
+		struct tm tm;
+		localtime_r(&r->start_time, &tm);
+		strftime(start, sizeof(start), "%Y-%m-%d %H:%M", &tm);
+		oc_cells_resv_until(r, until, sizeof(until));
+		oc_appendf(res->details, sizeof(res->details),
+			   "name:  %s\nnodes: %s%s\nflags: %s%s\nusers: %s%s\nfrom:  %s %s\n", r->name,
+			   r->nodes ? r->nodes : "", nodes_ok ? "" : "  (DIFFERS from what was asked)",
+			   r->flags ? r->flags : "", flags_ok ? "" : "  (DIFFERS)", r->users ? r->users : "",
+			   users_ok ? "" : "  (DIFFERS)", start, until);
 		if (nodes_ok && flags_ok && users_ok) {
 			res->status = OC_ACTION_OK;
-			snprintf(res->summary, sizeof(res->summary), "created reservation %.128s on %.300s", r->name,
-				 r->nodes ? r->nodes : "");
+			snprintf(res->summary, sizeof(res->summary), "created reservation %.128s on %.300s %s", r->name,
+				 r->nodes ? r->nodes : "", until);
 		} else {
 			res->status = OC_ACTION_PARTIAL;
 			snprintf(res->summary, sizeof(res->summary), "created %.128s, but it differs from what was asked",

@@ -153,6 +153,25 @@ const char *oc_cells_resv_duration(const struct oc_reservation *r, char *buf, si
 	return buf;
 }
 
+const char *oc_cells_resv_until(const struct oc_reservation *r, char *buf, size_t len)
+{
+	if (oc_cells_resv_endless(r)) {
+		snprintf(buf, len, "until deleted");
+		return buf;
+	}
+	char when[32];
+	snprintf(buf, len, "until %s", oc_cells_local_minute(r->end_time, when, sizeof(when)));
+	return buf;
+}
+
+const char *oc_cells_local_minute(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
+	return buf;
+}
+
 const char *oc_cells_quota_gpus(const struct oc_quota_row *r, char *buf, size_t len)
 {
 	if (r->has_gpu_limit && r->gpu.limit != OC_NOLIMIT)
@@ -187,7 +206,7 @@ const char *oc_cells_quota_blocked(uint32_t blocked, const struct oc_quota_row *
 {
 	buf[0] = '\0';
 	if (blocked)
-		oc_appendf(buf, len, "%u job%s on limit", blocked, blocked == 1 ? "" : "s");
+		oc_appendf(buf, len, "%u %s on limit", blocked, oc_plural(blocked, "job", "jobs"));
 	if (!r)
 		return buf;
 	if (r->cpu.limit != OC_NOLIMIT)

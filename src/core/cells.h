@@ -72,6 +72,15 @@ const char *oc_cells_resv_time(time_t t, char *buf, size_t len);
 const char *oc_cells_resv_end(const struct oc_reservation *r, char *buf, size_t len);
 const char *oc_cells_resv_duration(const struct oc_reservation *r, char *buf, size_t len);
 
+/* When a reservation ends, for a sentence: "until deleted" for an endless
+ * one (the runbook's duration=infinite), else "until " and its local end
+ * "YYYY-MM-DD HH:MM". Writes into buf; returns buf. */
+const char *oc_cells_resv_until(const struct oc_reservation *r, char *buf, size_t len);
+
+/* t as a local "YYYY-MM-DD HH:MM", for a sentence. Writes into buf;
+ * returns buf. */
+const char *oc_cells_local_minute(time_t t, char *buf, size_t len);
+
 /* An account's GPUs as "used/limit", "used/NONE" without a GPU limit.
  * Writes into buf; returns buf. */
 const char *oc_cells_quota_gpus(const struct oc_quota_row *r, char *buf, size_t len);

@@ -41,6 +41,35 @@ void oc_cell_u32(char *buf, size_t len, uint32_t v)
 	oc_cell_str(buf, len, tmp + i);
 }
 
+void oc_cell_lines(char *buf, size_t len, const char *s)
+{
+	if (!len)
+		return;
+	size_t o = 0;
+	buf[0] = '\0';
+	for (const char *p = s ? s : ""; *p;) {
+		const char *end = p + strcspn(p, "\r\n");
+		const char *a = p, *b = end;
+		while (a < b && (*a == ' ' || *a == '\t'))
+			a++;
+		while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		if (b > a) {
+			if (o && o + 3 >= len)
+				break; /* no room for "; " and a character more */
+			if (o) {
+				memcpy(buf + o, "; ", 2);
+				o += 2;
+			}
+			size_t n = (size_t)(b - a) < len - 1 - o ? (size_t)(b - a) : len - 1 - o;
+			memcpy(buf + o, a, n);
+			o += n;
+			buf[o] = '\0';
+		}
+		p = *end ? end + 1 : end;
+	}
+}
+
 /* "used/total" of two counts. */
 static void cell_pair(char *buf, size_t len, unsigned long long used, unsigned long long total)
 {

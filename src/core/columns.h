@@ -91,5 +91,9 @@ size_t oc_catalogue_ids(const struct oc_catalogue *cat, const char **ids, size_t
  * filter or a sort formats: s (NULL = "") or v in decimal into buf. */
 void oc_cell_str(char *buf, size_t len, const char *s);
 void oc_cell_u32(char *buf, size_t len, uint32_t v);
+/* Text of several lines (NULL = "") as one cell line: the lines without
+ * their surrounding blanks, empty ones dropped, joined with "; " (an
+ * onboarding's sacctmgr commands), where a newline would show as '?'. */
+void oc_cell_lines(char *buf, size_t len, const char *s);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cells.h"
 #include "core/jobreason.h"
 #include "core/state.h"
 #include "core/strbuf.h"
@@ -62,11 +63,13 @@ static void explain_grp_gres(const struct oc_snapshot *s, const struct oc_job *j
 	}
 	unsigned long long used = a->grp[OC_TRES_GPU].used, limit = a->grp[OC_TRES_GPU].limit, ask = j->gpus;
 	bool parent = !j->account || strcmp(a->account, j->account) != 0;
-	oc_appendf(out, len, "%s%s uses %llu of %llu GPUs (GrpTRES gres/gpu=%llu); this job asks %llu more",
-		   parent ? "its parent account " : "", a->account, used, limit, limit, ask);
+	oc_appendf(out, len, "%s%s uses %llu of %llu %s (GrpTRES gres/gpu=%llu); this job asks %llu more",
+		   parent ? "its parent account " : "", a->account, used, limit, oc_plural(limit, "GPU", "GPUs"), limit,
+		   ask);
 	if (used + ask > limit)
-		oc_appendf(out, len, ": %llu would be over the limit. It starts when %llu GPUs of %s's are free.", used + ask,
-			   used + ask - limit, a->account);
+		oc_appendf(out, len, ": %llu would be over the limit. It starts when %llu %s of %s's %s free.",
+			   used + ask, used + ask - limit, oc_plural(used + ask - limit, "GPU", "GPUs"), a->account,
+			   oc_plural(used + ask - limit, "is", "are"));
 	else
 		oc_appendf(out, len, ": that fits now; the scheduler takes it at its next pass.");
 }
@@ -91,11 +94,12 @@ static void explain_qos_jobs(const struct oc_snapshot *s, const struct oc_job *j
 			running++;
 	}
 	if (q && q->max_jobs_pu != OC_NONE)
-		oc_appendf(out, len, "%s runs %u job%s in QoS %s (MaxJobsPerUser %u): it starts when one of them ends.",
-			   j->user ? j->user : "?", running, running == 1 ? "" : "s", j->qos, q->max_jobs_pu);
+		oc_appendf(out, len, "%s runs %u %s in QoS %s (MaxJobsPerUser %u): it starts when %s ends.",
+			   j->user ? j->user : "?", running, oc_plural(running, "job", "jobs"), j->qos, q->max_jobs_pu,
+			   oc_plural(running, "that one", "one of them"));
 	else
-		oc_appendf(out, len, "%s runs %u job%s in QoS %s, at its per-user job limit (MaxJobsPerUser; the QoS is %s).",
-			   j->user ? j->user : "?", running, running == 1 ? "" : "s", j->qos ? j->qos : "?",
+		oc_appendf(out, len, "%s runs %u %s in QoS %s, at its per-user job limit (MaxJobsPerUser; the QoS is %s).",
+			   j->user ? j->user : "?", running, oc_plural(running, "job", "jobs"), j->qos ? j->qos : "?",
 			   q ? "loaded without that limit" : "not loaded");
 }
 
@@ -125,8 +129,8 @@ static void explain_unavail(const struct oc_snapshot *s, const struct oc_job *j,
 				   n->reason ? ": " : "", n->reason ? n->reason : "");
 	}
 	if (bad)
-		oc_appendf(out, len, "%u of %u nodes of %s cannot run jobs: %s%s.", bad, p->node_count, p->name, list,
-			   bad > shown ? ", ..." : "");
+		oc_appendf(out, len, "%u of %u %s of %s cannot run jobs: %s%s.", bad, p->node_count,
+			   oc_plural(p->node_count, "node", "nodes"), p->name, list, bad > shown ? ", ..." : "");
 	uint64_t run_s = j->time_limit_min == OC_NONE ? 365ULL * 86400 : (uint64_t)j->time_limit_min * 60;
 	for (size_t r = 0; s->reservations && r < s->reservations->n; r++) {
 		const struct oc_reservation *rv = &s->reservations->v[r];
@@ -162,8 +166,9 @@ static void explain_priority(const struct oc_snapshot *s, const struct oc_job *j
 		    strcmp(o->partition, j->partition) == 0)
 			ahead++;
 	}
-	oc_appendf(out, len, "%u pending job%s of %s %s a higher priority (this one: %u); they start first.", ahead,
-		   ahead == 1 ? "" : "s", j->partition ? j->partition : "?", ahead == 1 ? "has" : "have", j->priority);
+	oc_appendf(out, len, "%u pending %s of %s %s a higher priority (this one: %u); %s first.", ahead,
+		   oc_plural(ahead, "job", "jobs"), j->partition ? j->partition : "?", oc_plural(ahead, "has", "have"),
+		   j->priority, oc_plural(ahead, "it starts", "they start"));
 }
 
 /* Resources: the free nodes of its partition against what it asks. */
@@ -175,10 +180,10 @@ static void explain_resources(const struct oc_snapshot *s, const struct oc_job *
 		if (p->node_idx[k] < s->nodes->n && s->nodes->v[p->node_idx[k]].base == OC_NODE_IDLE &&
 		    oc_node_health(&s->nodes->v[p->node_idx[k]]) == OC_HEALTH_OK)
 			idle++;
-	oc_appendf(out, len, "It asks %u node%s (%u GPUs); %s has %u idle node%s now: it is next and waits for "
+	oc_appendf(out, len, "It asks %u %s (%u %s); %s has %u idle %s now: it is next and waits for "
 			     "running jobs to end.",
-		   j->num_nodes, j->num_nodes == 1 ? "" : "s", j->gpus, p ? p->name : "its partition", idle,
-		   idle == 1 ? "" : "s");
+		   j->num_nodes, oc_plural(j->num_nodes, "node", "nodes"), j->gpus, oc_plural(j->gpus, "GPU", "GPUs"),
+		   p ? p->name : "its partition", idle, oc_plural(idle, "node", "nodes"));
 }
 
 /* The reasons that need no data beyond their name. */
@@ -234,10 +239,8 @@ const char *oc_job_explain(const struct oc_snapshot *s, const struct oc_job *j, 
 	}
 	if (j->start_time > now) {
 		char when[32];
-		struct tm tm;
-		localtime_r(&j->start_time, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
-		oc_appendf(out, len, " The scheduler expects it to start at %s.", when);
+		oc_appendf(out, len, " The scheduler expects it to start at %s.",
+			   oc_cells_local_minute(j->start_time, when, sizeof(when)));
 	}
 	return out;
 }

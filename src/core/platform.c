@@ -90,17 +90,22 @@ void oc_platform_node_note(enum oc_platform p, enum oc_platform_act act, char *c
 		st += oc_platform_static_node(names[i]);
 		dy += oc_platform_dynamic_node(names[i]);
 	}
+	char which[64];
+	if (n == 1)
+		snprintf(which, sizeof(which), "it is static");
+	else
+		snprintf(which, sizeof(which), "%zu of them %s static", st, oc_plural(st, "is", "are"));
 	if (st && act == OC_PACT_DRAIN)
 		oc_appendf(out, len,
 			   "\nParallelCluster: clustermgtd replaces a static node that is DRAINED or DOWN with a new\n"
-			   "instance (%zu of these are static). To keep one for investigation, create a\n"
+			   "instance (%s). To keep one for investigation, create a\n"
 			   "maintenance reservation on it first (m), then drain it.\n",
-			   st);
+			   which);
 	if (st && act == OC_PACT_REBOOT)
 		oc_appendf(out, len,
 			   "\nParallelCluster: a static node that does not come back from the reboot (DOWN) is\n"
-			   "replaced by clustermgtd with a new instance (%zu of these are static).\n",
-			   st);
+			   "replaced by clustermgtd with a new instance (%s).\n",
+			   which);
 	if (dy)
 		oc_appendf(out, len,
 			   "\nParallelCluster: dynamic nodes (%zu here) power down once idle (SuspendTime) and\n"

@@ -26,3 +26,9 @@ void oc_seterr(char *err, size_t errlen, const char *fmt, ...)
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 }
+
+/* English: only exactly one takes the singular ("0 nodes"). */
+const char *oc_plural(unsigned long long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}

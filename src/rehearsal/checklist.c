@@ -30,7 +30,7 @@
 #define CL_TIMEOUT_MAX (24.0 * 3600)
 
 static const char *const step_keys[] = {
-	"id", "title", "section", "why", "do", "observe", "auto", "timeout",
+	"id", "title", "section", "why", "runbook", "do", "observe", "auto", "timeout",
 	"require", "actions", "check", "cleanup", "not_on", NULL,
 };
 static const char *const top_keys[] = {
@@ -1214,6 +1214,7 @@ static int cl_step(struct cl_load *l, size_t index, json_t *obj, struct oc_step 
 	    cl_str_ne(l, where, obj, "title", true, &st->title) < 0 ||
 	    cl_str_ne(l, where, obj, "section", false, &st->section) < 0 ||
 	    cl_str_ne(l, where, obj, "why", true, &st->why) < 0 ||
+	    cl_str_ne(l, where, obj, "runbook", false, &st->runbook) < 0 ||
 	    cl_str(l, where, obj, "do", true, NULL, &st->todo) < 0 ||
 	    cl_str_ne(l, where, obj, "observe", true, &st->observe) < 0 ||
 	    cl_bool(l, where, obj, "auto", false, &st->automatic) < 0 ||

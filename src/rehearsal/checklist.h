@@ -1,10 +1,11 @@
 /* checklist.h: a failure-rehearsal checklist, loaded from JSON
  * (docs/rehearsal.md has the schema). A checklist is an ordered list of
- * steps; each step says why it matters (a line of the runbook), what the
- * operator does, what must be observed, optionally actions the console
- * performs (submit a probe job as a test user, signal or cancel it, drain
- * or resume nodes, create a reservation, record the running jobs) and an
- * automatic check with a timeout.
+ * steps; each step says why it matters (in English, and optionally the
+ * runbook's line in its own words), what the operator does, what must be
+ * observed, optionally actions the console performs (submit a probe job
+ * as a test user, signal or cancel it, drain or resume nodes, create a
+ * reservation, record the running jobs) and an automatic check with a
+ * timeout.
  *
  * The loader validates everything: JSON syntax errors come back as
  * "path:line:col: message", unknown keys, check kinds and action kinds are
@@ -168,7 +169,10 @@ struct oc_step {
 	const char *id;             /* [a-z0-9._-], unique */
 	const char *title;
 	const char *section;        /* group heading ("Configuration audit"), may be NULL */
-	const char *why;            /* the runbook line it comes from */
+	const char *why;            /* why it matters, in English (any locale shows it) */
+	const char *runbook;        /* "runbook": the runbook's line in its own
+				     * words (UTF-8, e.g. Korean), or NULL; shown
+				     * where the locale can show it */
 	const char *todo;           /* "do": what the operator does ("" when nothing) */
 	const char *observe;        /* what must be observed */
 	bool automatic;             /* "auto": runs without an operator */

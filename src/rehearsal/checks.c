@@ -414,7 +414,8 @@ enum oc_verdict oc_checks_eval_partition_nodes(const struct oc_check *c, const s
 			  p->total_nodes > 0;
 		EV_APPEND("%s%s: ", shown++ ? "; " : "", p->name);
 		if (ok) {
-			EV_APPEND("%u of %u nodes exist", p->node_count, p->total_nodes);
+			EV_APPEND("%u of %u %s exist", p->node_count, p->total_nodes,
+				  oc_plural(p->total_nodes, "node", "nodes"));
 		} else if (!p->total_nodes) {
 			v = OC_VERDICT_FAIL;
 			EV_APPEND("no nodes (Nodes=%s)", p->nodes ? p->nodes : "");
@@ -976,8 +977,8 @@ enum oc_verdict oc_checks_eval_sacct(const struct oc_check *c, const struct oc_c
 		if (!have)
 			oc_appendf(missing, sizeof(missing), "%s%s", missing[0] ? ", " : "", c->names.v[i]);
 	}
-	EV_APPEND("sacct -a -X over the last %gh: %zu user line%s", in->sacct_since_hours, nusers,
-		  nusers == 1 ? "" : "s");
+	EV_APPEND("sacct -a -X over the last %gh: %zu user %s", in->sacct_since_hours, nusers,
+		  oc_plural(nusers, "line", "lines"));
 	if (found[0])
 		EV_APPEND("; %s", found);
 	if (missing[0]) {
@@ -1096,7 +1097,8 @@ enum oc_verdict oc_checks_eval_idle_nodes(const struct oc_check *c, const struct
 		EV_APPEND("no node table");
 		return OC_VERDICT_WAIT;
 	}
-	EV_APPEND("%s: %ld idle node%s (needs %g)", c->names.v[0], n, n == 1 ? "" : "s", c->num);
+	EV_APPEND("%s: %ld idle %s (needs %g)", c->names.v[0], n, oc_plural((unsigned long long)n, "node", "nodes"),
+		  c->num);
 	/* Nodes still completing a job (often the previous step's, cancelled
 	 * by its cleanup; 26.05 takes a few seconds) are about to be idle: a
 	 * step that fills "the idle nodes" now would leave them free for the

@@ -179,6 +179,8 @@ static void md_step(struct rbuf *b, size_t i, const struct oc_step_rec *r, const
 	if (st) {
 		rb_add(b, "- Kind: %s\n", st->automatic ? "automatic" : "manual (operator)");
 		rb_add(b, "- Why: %s\n", st->why);
+		if (st->runbook) /* a file: UTF-8 whatever the locale */
+			rb_add(b, "- Runbook: %s\n", st->runbook);
 		if (st->todo[0])
 			rb_add(b, "- Do: %s\n", st->todo);
 		rb_add(b, "- Observe: %s\n", st->observe);
@@ -293,6 +295,7 @@ char *oc_report_json(const struct oc_session *s, const struct oc_checklist *cl, 
 			js_set(o, "section", st->section ? json_string(st->section) : json_null());
 			js_set(o, "automatic", json_boolean(st->automatic));
 			js_set(o, "why", json_string(st->why));
+			js_set(o, "runbook", st->runbook ? json_string(st->runbook) : json_null());
 			js_set(o, "do", json_string(st->todo));
 			js_set(o, "observe", json_string(st->observe));
 		}

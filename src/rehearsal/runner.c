@@ -819,7 +819,7 @@ int oc_run_record_jobs(struct oc_run *r, const struct oc_step_action *a, const s
 		sj->recorded = true;
 		n++;
 	}
-	oc_appendf(r->log, sizeof(r->log), "recorded %zu %s job%s as %s\n", n, a->state_filter, n == 1 ? "" : "s",
+	oc_appendf(r->log, sizeof(r->log), "recorded %zu %s %s as %s\n", n, a->state_filter, oc_plural(n, "job", "jobs"),
 		   a->label);
 	run_save(r);
 	return 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/hostlist.h"
+#include "core/strbuf.h"
 
 void oc_state_dir(char *out, size_t len)
 {
@@ -103,8 +104,8 @@ int oc_window_prepare(const char *cluster, const char *nodes, const char *reason
 	char dir[PATH_MAX];
 	oc_state_dir(dir, sizeof(dir));
 	snprintf(w->progress, sizeof(w->progress), "%s/%s.progress.json", dir, w->state_name);
-	snprintf(w->headline, sizeof(w->headline), "change window on %.400s (%ld node%s, reservation %s)", w->nodes,
-		 w->count, w->count == 1 ? "" : "s", w->name);
+	snprintf(w->headline, sizeof(w->headline), "change window on %.400s (%ld %s, reservation %s)", w->nodes,
+		 w->count, oc_plural((unsigned long long)w->count, "node", "nodes"), w->name);
 	w->vars[0] = (struct oc_checklist_var){"nodes", w->nodes};
 	w->vars[1] = (struct oc_checklist_var){"reason", w->reason};
 	w->vars[2] = (struct oc_checklist_var){"resv_name", w->name};

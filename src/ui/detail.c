@@ -12,6 +12,7 @@
 #include "core/pclog.h"
 #include "core/reason.h"
 #include "core/state.h"
+#include "core/strbuf.h"
 #include "core/timespec.h"
 #include "core/version.h"
 #include "ui/app.h"
@@ -226,9 +227,9 @@ static int node_jobs(struct oc_app *app, WINDOW *w, int y, int end, int width, l
 		shown++;
 		char t[32];
 		oc_format_duration(j->start_time ? (long long)(app->now - j->start_time) : 0, t, sizeof(t));
-		snprintf(buf, sizeof(buf), "%8u %-2s %-8s %-8s %-10s %3u GPUs %10s  %s", j->job_id, oc_job_state_compact(j),
+		snprintf(buf, sizeof(buf), "%8u %-2s %-8s %-8s %-10s %3u %-4s %10s  %s", j->job_id, oc_job_state_compact(j),
 			 j->user ? j->user : "", j->account ? j->account : "", j->partition ? j->partition : "", j->gpus,
-			 t, j->name ? j->name : "");
+			 oc_plural(j->gpus, "GPU", "GPUs"), t, j->name ? j->name : "");
 		y = pick_line(w, y, width, d, j->job_id, buf);
 	}
 	return more_line(w, y, end, width, njobs - shown, "the queue view, 2, lists them");
@@ -346,7 +347,7 @@ static int node_pclog(struct oc_app *app, WINDOW *w, int y, int end, int width, 
 	size_t n = 0;
 	for (size_t i = 0; i < t->npc; i++)
 		n += oc_pclog_names(t->pc[i].text, node);
-	snprintf(buf, sizeof(buf), "%zu line%s naming it (%s, since %s)", n, n == 1 ? "" : "s", t->pc_path,
+	snprintf(buf, sizeof(buf), "%zu %s naming it (%s, since %s)", n, oc_plural(n, "line", "lines"), t->pc_path,
 		 t->r.since_spec);
 	y = oc_detail_field(w, y, width, "clustermgtd", buf, A_NORMAL);
 	size_t fit = rows_fit(y, end, n), shown = 0;
@@ -374,7 +375,7 @@ static int node_ended(struct oc_app *app, WINDOW *w, int y, int end, int width, 
 	char buf[512], label[256];
 	ended_find(d, t, node);
 	report_label(&s->hist_status, t ? t->r.since_spec : "", t != NULL, label, sizeof(label));
-	snprintf(buf, sizeof(buf), "%zu jobs (%s)", d->nended, label);
+	snprintf(buf, sizeof(buf), "%zu %s (%s)", d->nended, oc_plural(d->nended, "job", "jobs"), label);
 	y = oc_detail_field(w, y, width, "Ended here", buf, A_NORMAL);
 	size_t fit = rows_fit(y, end, d->nended), k;
 	for (k = 0; k < fit; k++) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "core/shquote.h"
 #include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/app.h"
@@ -254,12 +255,12 @@ size_t oc_form_busy_nodes(const struct oc_snapshot *s, char **names, size_t n, c
 		if (cnt) {
 			busy++;
 			if (busy <= 8)
-				oc_appendf(out, len, "    %s: %zu job%s (%s%s)\n", names[i], cnt, cnt == 1 ? "" : "s", jobs,
-					   cnt > 4 ? ", ..." : "");
+				oc_appendf(out, len, "    %s: %zu %s (%s%s)\n", names[i], cnt, oc_plural(cnt, "job", "jobs"),
+					   jobs, cnt > 4 ? ", ..." : "");
 		}
 	}
 	if (busy > 8)
-		oc_appendf(out, len, "    ... and %zu more nodes\n", busy - 8);
+		oc_appendf(out, len, "    ... and %zu more %s\n", busy - 8, oc_plural(busy - 8, "node", "nodes"));
 	return busy;
 }
 
@@ -418,6 +419,17 @@ bool oc_form_open(struct oc_app *app, const struct oc_form_kind *kind, const cha
 	return true;
 }
 
+/* A field was edited (typed, deleted, cleared, a reason reused, a list
+ * taken): the message under the form was about what was there before and
+ * goes now, not at the next printable key; the kind's live check looks at
+ * the new value once the typing pauses (form_idle) and says again what is
+ * still wrong. */
+static void field_edited(struct form *d)
+{
+	d->error[0] = '\0';
+	d->live_due = d->kind->live != NULL;
+}
+
 /* ---- the chooser: the values of one field from a list ------------------ */
 
 bool oc_form_list_has(const char *list, const char *word)
@@ -435,6 +447,9 @@ bool oc_form_list_has(const char *list, const char *word)
 	}
 	return false;
 }
+
+/* Columns of the chooser's marks before the names: "[x] ". */
+#define CHOOSE_MARK_W 4
 
 /* The menu's items: copies of the names, marked when in current. */
 static int choose_items(struct form *d, const char *const *names, size_t n, const char *current)
@@ -488,7 +503,9 @@ static void choose_open(struct oc_app *app, struct form *d)
 		return;
 	}
 	keypad(d->menu_win, TRUE);
-	d->menu_sub = derwin(d->menu_win, h - 4, wdt - 4, 2, 2);
+	/* The names start after a column of their own for the marks
+	 * (choose_draw): "[x] normal", not "xnormal". */
+	d->menu_sub = derwin(d->menu_win, h - 4, wdt - 4 - CHOOSE_MARK_W, 2, 2 + CHOOSE_MARK_W);
 	set_menu_win(d->menu, d->menu_win);
 	set_menu_sub(d->menu, d->menu_sub);
 	set_menu_format(d->menu, h - 4, 1);
@@ -508,6 +525,7 @@ static void choose_close(struct oc_app *app, struct form *d, bool accept)
 		FIELD *f = d->fields[d->kind->choose_field];
 		set_field_buffer(f, 0, list);
 		set_field_status(f, TRUE); /* changed by the admin */
+		field_edited(d);
 	}
 	free_menu_part(d);
 	d->stage = ST_FORM;
@@ -542,10 +560,10 @@ static void choose_draw(struct form *d)
 	snprintf(title, sizeof(title), " %s: Space toggles, Enter takes ", d->kind->labels[d->kind->choose_field]);
 	oc_put_text(d->menu_win, title, w - 4, false, false);
 	wattrset(d->menu_win, A_NORMAL);
-	/* [x] marks, meaningful without colour. */
+	/* [x] marks, meaningful without colour, in their own column. */
 	int top = top_row(d->menu);
 	for (int r = 0; r < h - 4 && top + r < (int)d->nitems; r++)
-		mvwaddstr(d->menu_win, 2 + r, 1, item_value(d->items[top + r]) ? "x" : " ");
+		mvwaddstr(d->menu_win, 2 + r, 2, item_value(d->items[top + r]) ? "[x] " : "[ ] ");
 	touchwin(d->menu_win);
 	update_panels();
 	doupdate();
@@ -718,6 +736,7 @@ static void reason_history(struct form *d, int cur, unsigned ch)
 		d->hist_pos = d->hist_pos > 0 ? d->hist_pos - 1 : (long)d->nhistory - 1;
 	set_field_buffer(d->fields[cur], 0, d->history[d->hist_pos]);
 	form_driver(d->form, REQ_END_LINE);
+	field_edited(d);
 }
 
 /* A character typed into the form (or one of the editing keys). */
@@ -735,8 +754,14 @@ static void form_char(struct oc_app *app, struct form *d, unsigned ch)
 		form_driver(d->form, REQ_END_LINE);
 		return;
 	case 127:
-	case 8: form_driver(d->form, REQ_DEL_PREV); return;
-	case 21: form_driver(d->form, REQ_CLR_FIELD); return; /* C-u */
+	case 8:
+		form_driver(d->form, REQ_DEL_PREV);
+		field_edited(d);
+		return;
+	case 21: /* C-u */
+		form_driver(d->form, REQ_CLR_FIELD);
+		field_edited(d);
+		return;
 	case 1: form_driver(d->form, REQ_BEG_LINE); return;   /* C-a */
 	case 5: form_driver(d->form, REQ_END_LINE); return;   /* C-e */
 	case 15: /* C-o: choose from the list */
@@ -744,12 +769,12 @@ static void form_char(struct oc_app *app, struct form *d, unsigned ch)
 			choose_open(app, d);
 		return;
 	default:
-		if (ch >= 0x20 && ch != 0x7f)
-			form_driver_w(d->form, OK, (wchar_t)ch);
-		d->error[0] = '\0';
+		if (ch < 0x20 || ch == 0x7f)
+			return;
+		form_driver_w(d->form, OK, (wchar_t)ch);
 		/* Checked once the typing (or a paste) pauses: a check per key
 		 * of a 10 KB paste costs seconds (form_idle). */
-		d->live_due = d->kind->live != NULL;
+		field_edited(d);
 		return;
 	}
 }
@@ -769,8 +794,14 @@ static void form_code(struct oc_app *app, struct form *d, unsigned ch)
 	case KEY_RIGHT: form_driver(d->form, REQ_NEXT_CHAR); return;
 	case KEY_HOME: form_driver(d->form, REQ_BEG_LINE); return;
 	case KEY_END: form_driver(d->form, REQ_END_LINE); return;
-	case KEY_BACKSPACE: form_driver(d->form, REQ_DEL_PREV); return;
-	case KEY_DC: form_driver(d->form, REQ_DEL_CHAR); return;
+	case KEY_BACKSPACE:
+		form_driver(d->form, REQ_DEL_PREV);
+		field_edited(d);
+		return;
+	case KEY_DC:
+		form_driver(d->form, REQ_DEL_CHAR);
+		field_edited(d);
+		return;
 	case KEY_UP:
 	case KEY_DOWN:
 		if (cur == d->kind->reason_field && d->nhistory) {
@@ -839,7 +870,9 @@ static void form_key(struct oc_app *app, void *priv, int key, bool wide, int act
 /* ---- drawing ------------------------------------------------------------- */
 
 /* Text over several lines of a window; long lines wrap (the rest
- * indented), so a long command line is shown whole. */
+ * indented), so a long command line is shown whole. A command to copy
+ * (oc_shline_is_command) wraps between its words with a trailing " \",
+ * so that its lines paste into a shell as one command. */
 static int draw_text(WINDOW *w, int y, int x, int width, int maxy, const char *text, int skip, int *total)
 {
 	const char *p = text;
@@ -847,6 +880,24 @@ static int draw_text(WINDOW *w, int y, int x, int width, int maxy, const char *t
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		/* (A command that fits in columns is drawn as it is: the wrap
+		 * counts bytes.) */
+		if (oc_shline_is_command(p, len) && oc_text_fit(p, len, width) < len) {
+			char lines[16384];
+			oc_shline_wrap(p, len, width, lines, sizeof(lines));
+			for (char *l = lines, *e; *l; l = e + 1) {
+				e = strchr(l, '\n');
+				if (!e)
+					break;
+				*e = '\0';
+				if (line_no++ >= skip && y < maxy) {
+					wmove(w, y++, x);
+					oc_put_text(w, l, width, true, false);
+				}
+			}
+			p = nl ? nl + 1 : p + len;
+			continue;
+		}
 		bool first = true;
 		size_t off = 0;
 		do {

@@ -20,6 +20,7 @@
 #include "core/jobinfo.h"
 #include "core/jobexplain.h"
 #include "core/state.h"
+#include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/detail.h"
@@ -88,8 +89,9 @@ static int job_body_lines(struct oc_app *app, WINDOW *w, int y, int width, const
 	snprintf(buf, sizeof(buf), "%s of %s", run, oc_format_minutes(j->time_limit_min, lim, sizeof(lim)));
 	y = oc_detail_field(w, y, width, "Time", buf, A_NORMAL);
 	uint32_t per = j->num_nodes ? j->gpus / j->num_nodes : j->gpus;
-	snprintf(buf, sizeof(buf), "%u node%s, %u CPUs, %u GPUs (%u per node)", j->num_nodes, j->num_nodes == 1 ? "" : "s",
-		 j->num_cpus, j->gpus, per);
+	snprintf(buf, sizeof(buf), "%u %s, %u %s, %u %s (%u per node)", j->num_nodes,
+		 oc_plural(j->num_nodes, "node", "nodes"), j->num_cpus, oc_plural(j->num_cpus, "CPU", "CPUs"), j->gpus,
+		 oc_plural(j->gpus, "GPU", "GPUs"), per);
 	y = oc_detail_field(w, y, width, "Size", buf, A_NORMAL);
 	y = oc_detail_field(w, y, width, "Nodes", j->nodes ? j->nodes : "-", A_NORMAL);
 	snprintf(buf, sizeof(buf), "%u%s", j->priority, j->priority == 0 ? " (held)" : "");
@@ -128,8 +130,8 @@ static int ended_lines(struct oc_app *app, WINDOW *w, int y, int last, int width
 	oc_elapsed_text(j->elapsed_s, el, sizeof(el));
 	snprintf(buf, sizeof(buf), "%s of %s", el, oc_format_minutes(j->time_limit_min, lim, sizeof(lim)));
 	y = oc_detail_field(w, y, width, "Elapsed", buf, A_NORMAL);
-	snprintf(buf, sizeof(buf), "%u node%s, %u CPUs, %u GPUs", j->num_nodes, j->num_nodes == 1 ? "" : "s",
-		 j->num_cpus, j->gpus);
+	snprintf(buf, sizeof(buf), "%u %s, %u %s, %u %s", j->num_nodes, oc_plural(j->num_nodes, "node", "nodes"),
+		 j->num_cpus, oc_plural(j->num_cpus, "CPU", "CPUs"), j->gpus, oc_plural(j->gpus, "GPU", "GPUs"));
 	y = oc_detail_field(w, y, width, "Size", buf, A_NORMAL);
 	y = oc_detail_field(w, y, width, "Nodes", j->nodes ? j->nodes : "-", A_NORMAL);
 	if (j->requeues != OC_NONE) {
@@ -163,7 +165,7 @@ static int live_lines(WINDOW *w, int y, int last, int width, const struct oc_job
 		y = oc_detail_field(w, y, width, "Dependency", t->dependency, A_NORMAL);
 	if (t->restarts != OC_NONE) {
 		char n[32];
-		snprintf(n, sizeof(n), "%u time%s", (unsigned)t->restarts, t->restarts == 1 ? "" : "s");
+		snprintf(n, sizeof(n), "%u %s", (unsigned)t->restarts, oc_plural(t->restarts, "time", "times"));
 		y = oc_detail_field(w, y, width, "Requeued", n, t->restarts ? oc_theme_attr(OC_ROLE_WARN) : A_NORMAL);
 	}
 	y = oc_detail_field(w, y, width, "Folder", t->work_dir ? t->work_dir : "-", A_NORMAL);
@@ -200,7 +202,7 @@ static int part_lines(WINDOW *w, int y, int last, int width, const struct oc_job
 	if (t->nparts < 2)
 		return y;
 	char buf[512], id[48];
-	snprintf(buf, sizeof(buf), "%zu records", t->nparts);
+	snprintf(buf, sizeof(buf), "%zu %s", t->nparts, oc_plural(t->nparts, "record", "records"));
 	y = oc_detail_field(w, y, width, t->het_job_id ? "Het job" : "Array", buf, A_NORMAL);
 	/* A large array lists its first records (and always the job's own). */
 	size_t shown = 0, max = 12;
@@ -218,9 +220,9 @@ static int part_lines(WINDOW *w, int y, int last, int width, const struct oc_job
 			snprintf(id, sizeof(id), "%u+%u", (unsigned)t->het_job_id, (unsigned)p->het_job_offset);
 		else
 			snprintf(id, sizeof(id), "%u", (unsigned)p->job_id);
-		snprintf(buf, sizeof(buf), "%c %-14s %-10s %-8s %u GPUs  %s", p->job_id == t->job_id ? '>' : ' ', id,
+		snprintf(buf, sizeof(buf), "%c %-14s %-10s %-8s %u %s  %s", p->job_id == t->job_id ? '>' : ' ', id,
 			 oc_job_state_name(p->state), p->partition ? p->partition : "-", (unsigned)p->gpus,
-			 p->nodes ? p->nodes : p->reason ? p->reason : "");
+			 oc_plural(p->gpus, "GPU", "GPUs"), p->nodes ? p->nodes : p->reason ? p->reason : "");
 		y = oc_detail_field(w, y, width, "", buf, A_NORMAL);
 	}
 	if (shown < t->nparts) {

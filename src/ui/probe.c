@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "actions/probe.h"
+#include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/forms.h"
@@ -294,7 +295,7 @@ static int probe_header(struct oc_probe *p, WINDOW *w, int width)
 	const struct oc_probe_config *pc = oc_probe_config(p);
 	size_t n = oc_probe_count(p), done = oc_probe_finished(p), bad = oc_probe_problems(p);
 	char title[200];
-	snprintf(title, sizeof(title), " Probes: %zu node%s, %zu done, %zu with problems%s ", n, n == 1 ? "" : "s",
+	snprintf(title, sizeof(title), " Probes: %zu %s, %zu done, %zu with problems%s ", n, oc_plural(n, "node", "nodes"),
 		 done, bad, done < n ? ", running..." : "");
 	wmove(w, 0, 2);
 	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));

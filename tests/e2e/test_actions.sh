@@ -33,7 +33,9 @@ e2e_wait 'Nodes +gpu-st-b300-\[9-11\]' 5
 e2e_type "$reason"
 e2e_keys Enter
 e2e_wait 'Confirm: Drain nodes' 5
-e2e_wait "scontrol update NodeName='gpu-st-b300-\[9-11\]' State=DRAIN Reason=" 5
+e2e_wait "scontrol update NodeName='gpu-st-b300-\[9-11\]' State=DRAIN" 5
+# (wider than the panel: the reason on the next line, e2e.copy_commands)
+e2e_wait " +Reason='disk \"bad\"" 5
 ok "confirmation shows the equivalent command"
 e2e_keys Enter
 e2e_wait 'drained 3 nodes: gpu-st-b300-\[9-11\]' 20
@@ -84,9 +86,12 @@ e2e_type 'gpu-st-b300-[13-14]'
 e2e_keys Enter
 e2e_wait 'Confirm: Create a maintenance reservation' 5
 e2e_wait "scontrol create reservation ReservationName=e2e_maint_$$" 5
+# The runbook's default duration (infinite) in words, before and after.
+e2e_wait "When: now, until deleted \(Duration=UNLIMITED\)" 5
 # (the command wraps in the panel: its flags are checked with scontrol below)
 e2e_keys Enter
-e2e_wait "created reservation e2e_maint_$$ on gpu-st-b300-\[13-14\]" 20
+e2e_wait "created reservation e2e_maint_$$ on gpu-st-b300-\[13-14\] until deleted" 20
+e2e_wait "from: +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} until deleted" 5
 grep -q 'Flags=.*MAINT.*IGNORE_JOBS' <<<"$(scontrol show res "e2e_maint_$$")" || fail "scontrol: flags"
 grep -q 'Nodes=gpu-st-b300-\[13-14\]' <<<"$(scontrol show res "e2e_maint_$$")" || fail "scontrol: nodes"
 ok "reservation created with MAINT,IGNORE_JOBS on the two nodes"

@@ -24,7 +24,7 @@ e2e_wait "^ +$job " 15
 e2e_keys /
 e2e_type "$name"
 e2e_keys Enter
-e2e_wait "1 jobs" 5
+e2e_wait " 1 job([^s]|$)" 5
 e2e_keys c
 e2e_wait 'Cancel jobs' 5
 e2e_wait "Jobs +$job" 5

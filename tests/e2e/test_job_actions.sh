@@ -34,7 +34,7 @@ e2e_wait_gone '\[view only\]|\[read-only\]' 5
 e2e_keys /
 e2e_type "$name"
 e2e_keys Enter
-e2e_wait "1 jobs" 5
+e2e_wait " 1 job([^s]|$)" 5
 
 # Time limit: the value typed, the equivalent command, squeue agrees.
 e2e_keys T
@@ -91,7 +91,7 @@ e2e_wait '2 tagged' 5
 e2e_keys c
 e2e_wait "Jobs +[0-9]+,[0-9]+" 5
 e2e_keys Enter
-e2e_wait 'Cancel jobs: 2 jobs' 5
+e2e_wait 'Cancel 2 jobs' 5
 e2e_wait "scancel [0-9]+ [0-9]+" 5
 e2e_keys Enter
 e2e_wait 'cancelled 2 jobs' 20
@@ -109,7 +109,7 @@ e2e_keys C-u
 e2e_type "$name-s"
 e2e_keys Enter
 e2e_wait "^ +$run .* R " 20
-e2e_wait "1 jobs" 5
+e2e_wait " 1 job([^s]|$)" 5
 e2e_keys K
 e2e_wait 'Signal jobs' 5
 e2e_wait "Signal +USR1" 5

@@ -25,7 +25,7 @@ e2e_wait "^ +$held " 15
 e2e_keys /
 e2e_type "$name-h"
 e2e_keys Enter
-e2e_wait "1 jobs" 5
+e2e_wait " 1 job([^s]|$)" 5
 e2e_keys Enter
 e2e_wait "job $held " 5
 e2e_wait "State +PENDING +reason JobHeldUser" 5

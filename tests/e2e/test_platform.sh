@@ -69,7 +69,7 @@ e2e_keys /
 e2e_type "$resv"
 e2e_keys Enter
 e2e_wait "^$resv " 15
-e2e_wait "1 reservations, 1 ParallelCluster Capacity Block" 5
+e2e_wait "1 reservation, 1 ParallelCluster Capacity Block" 5
 ok "the reservations view counts the Capacity Block reservation as the platform's"
 e2e_keys x
 e2e_wait "refused, nothing sent: $resv is a ParallelCluster Capacity Block reservation" 5

@@ -172,6 +172,27 @@ static void test_load_good(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* Whether s is printable ASCII: what every locale shows (LANG=C too). */
+static bool plain_ascii(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			return false;
+	return true;
+}
+
+/* The lines a shipped checklist shows in any locale (title, why, do,
+ * observe) are plain ASCII; the runbook's own words are apart. */
+static void assert_shown_ascii(const struct oc_checklist *cl)
+{
+	for (size_t i = 0; i < cl->nsteps; i++) {
+		const struct oc_step *st = &cl->steps[i];
+		if (!plain_ascii(st->title) || !plain_ascii(st->why) || !plain_ascii(st->todo) ||
+		    !plain_ascii(st->observe))
+			fail_msg("step %s: a line is not plain ASCII (shown as '?' under LANG=C)", st->id);
+	}
+}
+
 /* The shipped checklist covers every item of the issue. */
 static void test_load_shipped(void **state)
 {
@@ -227,6 +248,14 @@ static void test_load_shipped(void **state)
 	s = &cl->steps[oc_checklist_find(cl, "drill-drain-resume")];
 	assert_true(s->needs_confirm);
 	assert_string_equal(s->actions[0].hostlist, "gpu-st-b300-16");
+	/* An English line for every step; the Korean runbook quoted apart. */
+	assert_shown_ascii(cl);
+	s = &cl->steps[oc_checklist_find(cl, "cfg-killwait")];
+	assert_non_null(s->runbook);
+	test_util_assert_contains(s->runbook, "\xec\xb2\xb4\xed\x81\xac\xed\x8f\xac\xec\x9d\xb8\xed\x8a\xb8"); /* 체크포인트 */
+	test_util_assert_contains(s->why, "room to save a checkpoint");
+	s = &cl->steps[oc_checklist_find(cl, "cfg-enforce")];
+	assert_null(s->runbook); /* already English */
 	oc_checklist_free(&cl);
 
 	/* Site names through --var. */
@@ -255,6 +284,7 @@ static void test_change_window(void **state)
 		print_error("%s\n", err);
 	assert_non_null(cl);
 	assert_true(cl->stop_on_failure);
+	assert_shown_ascii(cl);
 	static const char *const ids[] = {"cw-reserve", "cw-drain", "cw-wait-jobs", "cw-reboot", "cw-end"};
 	assert_int_equal(cl->nsteps, 5);
 	for (size_t i = 0; i < 5; i++) {
@@ -384,6 +414,8 @@ static void test_wrong_types(void **state)
 	expect_error(f, "t14.json",
 		     "{\"checklist\": \"t\", \"version\": 1, \"steps\": [{\"id\": \"Bad Id\", \"title\": \"T\"}]}",
 		     "steps[0]", "\"id\" must be", NULL);
+	expect_error(f, "t15.json", ONE_STEP(", \"runbook\": \"\""), "\"runbook\" must not be empty", NULL);
+	expect_error(f, "t16.json", ONE_STEP(", \"runbook\": 3"), "\"runbook\" must be a string", NULL);
 }
 
 static void test_semantics(void **state)

@@ -307,6 +307,22 @@ static void test_freed_in_flight(void **state)
 	assert_null(f->lv);
 }
 
+/* The status line's count agrees with its noun: "2000 jobs", "1 job". */
+static void test_context_count(void **state)
+{
+	struct fixture *f = *state;
+	char buf[128];
+	f->ref->def->context(f->ref, buf, sizeof(buf));
+	assert_string_equal(buf, "all partitions  2000 jobs");
+	struct oc_snapshot *one = snap_new(2, jobs_new(1, 1, 7));
+	oc_listview_update(f->ref, one);
+	assert_int_equal(f->ref->nitems, 1);
+	f->ref->def->context(f->ref, buf, sizeof(buf));
+	assert_string_equal(buf, "all partitions  1 job");
+	oc_listview_update(f->ref, f->app->snap);
+	oc_snapshot_unref(&one);
+}
+
 int main(void)
 {
 	setenv("OC_ASYNC_ROWS", "100", 1);
@@ -328,6 +344,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_new_snapshot_meanwhile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detached_and_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_freed_in_flight, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_context_count, setup, teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	delwin(win);

@@ -83,13 +83,21 @@ static void test_nodes_and_reservations(void **state)
 	char out[1024] = "";
 	oc_platform_node_note(OC_PLATFORM_PCLUSTER, OC_PACT_DRAIN, names, 3, out, sizeof(out));
 	assert_non_null(strstr(out, "clustermgtd replaces a static node that is DRAINED or DOWN"));
-	assert_non_null(strstr(out, "(2 of these are static)"));
+	assert_non_null(strstr(out, "(2 of them are static)"));
 	assert_non_null(strstr(out, "maintenance reservation on it first (m)"));
 	assert_non_null(strstr(out, "dynamic nodes (1 here) power down once idle"));
 	out[0] = '\0';
 	oc_platform_node_note(OC_PLATFORM_PCLUSTER, OC_PACT_REBOOT, names, 2, out, sizeof(out));
 	assert_non_null(strstr(out, "does not come back from the reboot"));
 	assert_null(strstr(out, "dynamic"));
+	/* One node, one static node: the count agrees with its noun. */
+	out[0] = '\0';
+	oc_platform_node_note(OC_PLATFORM_PCLUSTER, OC_PACT_DRAIN, names, 1, out, sizeof(out));
+	assert_non_null(strstr(out, "(it is static)"));
+	out[0] = '\0';
+	char *mixed[] = {"gpu-st-b300-1", "gpu-dy-b300-9"};
+	oc_platform_node_note(OC_PLATFORM_PCLUSTER, OC_PACT_DRAIN, mixed, 2, out, sizeof(out));
+	assert_non_null(strstr(out, "(1 of them is static)"));
 	/* Elsewhere: nothing to add. */
 	out[0] = '\0';
 	oc_platform_node_note(OC_PLATFORM_ONPREM, OC_PACT_DRAIN, names, 3, out, sizeof(out));

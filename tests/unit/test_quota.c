@@ -537,13 +537,16 @@ static void test_job_explain(void **state)
 	expect_explain(s, over, "that fits now");
 	struct oc_job *qj = add_job(s, "team-a", "alice", "normal", OC_JOB_PENDING, 8, OC_JF_LIMITED);
 	qj->reason = "QOSMaxJobsPerUserLimit";
-	expect_explain(s, qj, "alice runs 2 jobs in QoS normal (MaxJobsPerUser 2)");
+	expect_explain(s, qj, "alice runs 2 jobs in QoS normal (MaxJobsPerUser 2): it starts when one of them ends.");
 	struct oc_job *pr = add_job(s, "team-a", "alice", "normal", OC_JOB_PENDING, 8, 0);
 	pr->reason = "Priority";
 	pr->partition = "large";
 	pr->priority = 10;
 	over->priority = 20; /* one pending job of large ahead */
-	expect_explain(s, pr, "1 pending job of large has a higher priority (this one: 10)");
+	expect_explain(s, pr, "1 pending job of large has a higher priority (this one: 10); it starts first.");
+	over->priority = 5;
+	expect_explain(s, pr, "0 pending jobs of large have a higher priority");
+	over->priority = 20;
 	struct oc_job *h = add_job(s, "team-a", "alice", "normal", OC_JOB_PENDING, 8, OC_JF_HELD);
 	h->reason = "JobHeldUser";
 	expect_explain(s, h, "Held by its user");

@@ -17,6 +17,7 @@
 #include "core/cells.h"
 #include "core/health.h"
 #include "core/script.h"
+#include "core/strbuf.h"
 
 #define MAXREC 16
 
@@ -449,6 +450,30 @@ static void test_views_and_cells(void **state)
 	assert_string_equal(oc_cells_resv_end(&r, buf, sizeof(buf)), "infinite");
 }
 
+/* A count and its noun agree: "1 job", "2 jobs", "0 jobs"; a
+ * reservation's end in words: "until deleted" when it has none. */
+static void test_counts_and_ends(void **state)
+{
+	(void)state;
+	assert_string_equal(oc_plural(1, "entry", "entries"), "entry");
+	assert_string_equal(oc_plural(2, "entry", "entries"), "entries");
+	assert_string_equal(oc_plural(0, "node", "nodes"), "nodes");
+	char buf[128];
+	struct oc_quota_row row = {0};
+	row.cpu.limit = row.mem.limit = row.node.limit = OC_NOLIMIT;
+	assert_string_equal(oc_cells_quota_blocked(1, &row, buf, sizeof(buf)), "1 job on limit");
+	assert_string_equal(oc_cells_quota_blocked(2, &row, buf, sizeof(buf)), "2 jobs on limit");
+	struct oc_reservation r = {.start_time = 100, .end_time = 100 + 366LL * 86400};
+	assert_string_equal(oc_cells_resv_until(&r, buf, sizeof(buf)), "until deleted");
+	r.end_time = 100 + 5400;
+	char want[64], when[32];
+	struct tm tm;
+	localtime_r(&r.end_time, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
+	snprintf(want, sizeof(want), "until %s", when);
+	assert_string_equal(oc_cells_resv_until(&r, buf, sizeof(buf)), want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_quota_findings),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_views_and_cells),
+		cmocka_unit_test(test_counts_and_ends),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

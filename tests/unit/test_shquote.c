@@ -44,6 +44,66 @@ static void test_forms(void **state)
 	check_form((const char *const[]){"a\nb", "\\", NULL}, "'a\nb' '\\'");
 }
 
+/* Commands shown to copy: the exact lines. */
+static void check_wrap(const char *line, int width, const char *want)
+{
+	char out[1024];
+	int n = oc_shline_wrap(line, strlen(line), width, out, sizeof(out));
+	assert_string_equal(out, want);
+	int lines = 0;
+	for (const char *p = out; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(n, lines);
+}
+
+static void test_wrap_forms(void **state)
+{
+	(void)state;
+	const char *drain = "  scontrol update NodeName=gpu-st-b300-[4-6,8] State=DRAIN Reason='maintenance: it'\\''s the PSU'";
+	/* Fits: as it is. */
+	check_wrap(drain, 200, "  scontrol update NodeName=gpu-st-b300-[4-6,8] State=DRAIN "
+			       "Reason='maintenance: it'\\''s the PSU'\n");
+	/* Between words only, never in the quoted reason or after its '\\''. */
+	check_wrap(drain, 44,
+		   "  scontrol update \\\n"
+		   "      NodeName=gpu-st-b300-[4-6,8] \\\n"
+		   "      State=DRAIN \\\n"
+		   "      Reason='maintenance: it'\\''s the PSU'\n");
+	check_wrap("  scontrol create reservation ReservationName=maint_20261201_2150 StartTime=now Duration=01:00:00",
+		   60,
+		   "  scontrol create reservation \\\n"
+		   "      ReservationName=maint_20261201_2150 StartTime=now \\\n"
+		   "      Duration=01:00:00\n");
+	/* A word longer than a line: cut inside, its quotes closed and opened
+	 * again, the rest at the margin; a bare word and one in double
+	 * quotes with a backslash alone. */
+	check_wrap("  scancel 'aaaaaaaaaaaaaaaaaaaa'", 16,
+		   "  scancel \\\n"
+		   "      'aaaaaaa'\\\n"
+		   "'aaaaaaaaaaaaa'\n");
+	check_wrap("  scancel bbbbbbbbbbbbbbbbbbbb", 16, "  scancel \\\n      bbbbbbbbb\\\nbbbbbbbbbbb\n");
+	check_wrap("  scancel \"cccccccccccccccccc\"", 16, "  scancel \\\n      \"cccccccc\\\ncccccccccc\"\n");
+	/* A blank in double quotes or after a backslash is no break. */
+	check_wrap("  sdiag \"a b\" zzzzzz", 13, "  sdiag \\\n      \"a b\" \\\n      zzzzzz\n");
+	check_wrap("  sdiag x\\ y zzzzzz", 12, "  sdiag \\\n      x\\ y \\\n      zzzzzz\n");
+	/* Cut output stays a string, at a character. */
+	char small[8];
+	oc_shline_wrap("  sinfo caf\xc3\xa9", 13, 80, small, sizeof(small));
+	assert_string_equal(small, "  sinfo");
+	char tiny[13];
+	oc_shline_wrap("  sinfo caf\xc3\xa9", 13, 80, tiny, sizeof(tiny));
+	assert_string_equal(tiny, "  sinfo caf");
+
+	assert_true(oc_shline_is_command("  scontrol update x", 19));
+	assert_true(oc_shline_is_command("  /opt/slurm/bin/sacctmgr -i add", 32));
+	assert_true(oc_shline_is_command("  sdiag --reset", 15));
+	assert_false(oc_shline_is_command("scontrol update x", 17));
+	assert_false(oc_shline_is_command("  scontrol", 10));
+	assert_false(oc_shline_is_command("  Reason: scontrol x", 20));
+	assert_false(oc_shline_is_command("  scontrolx y", 13));
+	assert_false(oc_shline_is_command("", 0));
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -67,6 +127,35 @@ static char *shell_run(const char *shell, const char *dir, const char *line, siz
 	return out;
 }
 
+/* line as oc_shline_wrap shows it in width columns, with its first
+ * line's two blanks of indent, checked: no line wider than width, every
+ * line but the last ends with a backslash. Returns the lines as one
+ * malloc'd text. */
+static char *wrapped(const char *line, int width)
+{
+	size_t len = strlen(line) + 2;
+	char *in = malloc(len + 1);
+	size_t outlen = 12 * len + 4096; /* a line per byte at worst, and its indent */
+	char *out = malloc(outlen);
+	assert_non_null(in);
+	assert_non_null(out);
+	snprintf(in, len + 1, "  %s", line);
+	int n = oc_shline_wrap(in, len, width, out, outlen);
+	assert_true(n >= 1);
+	int seen = 0;
+	for (char *l = out, *e; (e = strchr(l, '\n')); l = e + 1) {
+		size_t ll = (size_t)(e - l);
+		if (ll > (size_t)width)
+			fail_msg("width %d: a line of %zu bytes: %.*s", width, ll, (int)ll, l);
+		if (++seen < n && (ll == 0 || e[-1] != '\\'))
+			fail_msg("width %d: line %d of %d does not end with a backslash: %.*s", width, seen, n,
+				 (int)ll, l);
+	}
+	assert_int_equal(seen, n);
+	free(in);
+	return out;
+}
+
 /* Every shell, given oc_shquote_argv({printf, %s\0, words...}), prints
  * the n words exactly, each followed by a NUL. */
 static void check_words(const struct test_util_dir *d, const char *const *words, size_t n)
@@ -82,23 +171,33 @@ static void check_words(const struct test_util_dir *d, const char *const *words,
 	}
 	char *line = oc_shquote_argv(argv);
 	assert_non_null(line);
+	/* Shown wrapped for copying (a line with a newline inside quotes is
+	 * not one line), at widths from narrow to wide: the lines pasted
+	 * back are the same command. */
+	char *pasted[4] = {line};
+	size_t npasted = 1;
+	static const int widths[] = {9, 23, 80};
+	for (size_t k = 0; k < 3 && !strchr(line, '\n'); k++)
+		pasted[npasted++] = wrapped(line, widths[k]);
 	const char(*shells)[4096];
 	size_t nshells = test_util_shells(&shells);
-	for (size_t s = 0; s < nshells; s++) {
+	for (size_t s = 0; s < nshells * npasted; s++) {
 		size_t got_len;
-		char *got = shell_run(shells[s], d->root, line, &got_len);
+		char *got = shell_run(shells[s % nshells], d->root, pasted[s / nshells], &got_len);
 		size_t off = 0;
 		for (size_t i = 0; i < n; i++) {
 			size_t wl = strlen(words[i]);
 			if (off + wl + 1 > got_len || memcmp(got + off, words[i], wl) != 0 || got[off + wl] != '\0')
-				fail_msg("%s: word %zu (%zu bytes) did not arrive verbatim; line: %.200s", shells[s],
-					 i, wl, line);
+				fail_msg("%s: word %zu (%zu bytes) did not arrive verbatim; line: %.200s",
+					 shells[s % nshells], i, wl, pasted[s / nshells]);
 			off += wl + 1;
 		}
 		if (got_len != want_len)
-			fail_msg("%s: printed %zu bytes, want %zu", shells[s], got_len, want_len);
+			fail_msg("%s: printed %zu bytes, want %zu", shells[s % nshells], got_len, want_len);
 		free(got);
 	}
+	for (size_t k = 1; k < npasted; k++)
+		free(pasted[k]);
 	free(line);
 	free(argv);
 }
@@ -193,6 +292,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_wrap_forms),
 		cmocka_unit_test_setup_teardown(test_hostile, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_long_words, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_random, test_util_setup, test_util_teardown),

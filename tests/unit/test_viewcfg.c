@@ -152,6 +152,17 @@ static void test_cell_helpers(void **state)
 	char big[16];
 	oc_cell_u32(big, sizeof(big), 4294967295u);
 	assert_string_equal(big, "4294967295");
+	/* Lines as one cell line (an onboarding's commands in the audit
+	 * view): joined with "; ", never a newline shown as '?'. */
+	char line[128];
+	oc_cell_lines(line, sizeof(line), "  sacctmgr -i add account team-c\n\n  sacctmgr -i add user carol \n");
+	assert_string_equal(line, "sacctmgr -i add account team-c; sacctmgr -i add user carol");
+	oc_cell_lines(line, sizeof(line), "one line");
+	assert_string_equal(line, "one line");
+	oc_cell_lines(line, sizeof(line), NULL);
+	assert_string_equal(line, "");
+	oc_cell_lines(buf, sizeof(buf), "abc\r\ndefgh");
+	assert_string_equal(buf, "abc; de");
 }
 
 /* ---- shipped files -------------------------------------------------------- */

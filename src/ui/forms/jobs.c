@@ -176,7 +176,28 @@ static void job_notes(const struct oc_form_ctx *c, const struct oc_action_req *r
 		oc_appendf(text, textlen, "  ... and %zu more\n", shown - 8);
 }
 
-static const struct oc_form_kind *kind_of(enum oc_job_op op);
+/* The first line of a confirmation: the verb once and the count with its
+ * noun ("Hold 2 jobs"), not the form's title followed by the count. */
+static void confirm_head(enum oc_job_op op, size_t n, char *text, size_t textlen)
+{
+	static const struct {
+		const char *verb, *after;
+	} heads[OC_JOB_OP_COUNT] = {
+		[OC_JOB_OP_CANCEL] = {"Cancel", ""},
+		[OC_JOB_OP_SIGNAL] = {"Signal", ""},
+		[OC_JOB_OP_HOLD] = {"Hold", ""},
+		[OC_JOB_OP_RELEASE] = {"Release", ""},
+		[OC_JOB_OP_REQUEUE] = {"Requeue", ""},
+		[OC_JOB_OP_REQUEUE_HOLD] = {"Requeue and hold", ""},
+		[OC_JOB_OP_TIME_LIMIT] = {"Change the time limit of", ""},
+		[OC_JOB_OP_PARTITION] = {"Move", " to another partition"},
+		[OC_JOB_OP_QOS] = {"Change the QoS of", ""},
+		[OC_JOB_OP_NICE] = {"Change the nice value of", ""},
+		[OC_JOB_OP_PRIORITY] = {"Change the priority of", ""},
+	};
+	size_t i = (unsigned)op < OC_JOB_OP_COUNT ? (size_t)op : OC_JOB_OP_CANCEL;
+	oc_appendf(text, textlen, "%s %zu %s%s\n", heads[i].verb, n, oc_plural(n, "job", "jobs"), heads[i].after);
+}
 
 static int plan_jobs(const struct oc_form_ctx *c, char *const *v, struct oc_action_req *req, char *text,
 		     size_t textlen, char *err, size_t errlen)
@@ -187,7 +208,7 @@ static int plan_jobs(const struct oc_form_ctx *c, char *const *v, struct oc_acti
 	char cmd[sizeof(req->command)];
 	oc_plan_job_change_ids(req->job_ids, &req->job, cmd, sizeof(cmd));
 	snprintf(req->command, sizeof(req->command), "%s", cmd);
-	oc_appendf(text, textlen, "%s: %zu job%s\n", kind_of(req->job.op)->title, req->njobs, req->njobs == 1 ? "" : "s");
+	confirm_head(req->job.op, req->njobs, text, textlen);
 	job_notes(c, req, text, textlen);
 	oc_appendf(text, textlen, "\nEquivalent command:\n  %s\n", cmd);
 	return 0;

@@ -17,6 +17,27 @@ static const char *const nodes_labels[] = {"Nodes"};
 
 static const struct oc_form_kind *kind_of(enum oc_node_op op);
 
+/* The first line of a confirmation: the verb once, the count with its
+ * noun, the nodes ("Drain 2 nodes: gpu-[1-2]"), not the form's title
+ * followed by the count ("Drain nodes 2 nodes"). */
+static void confirm_head(enum oc_node_op op, size_t n, const char *nodes, char *text, size_t textlen)
+{
+	static const struct {
+		const char *verb, *after;
+	} heads[] = {
+		[OC_NODE_OP_DRAIN] = {"Drain", ""},
+		[OC_NODE_OP_RESUME] = {"Resume", ""},
+		[OC_NODE_OP_UNDRAIN] = {"Undrain", " (after repair)"},
+		[OC_NODE_OP_REBOOT] = {"Reboot", ""},
+		[OC_NODE_OP_CANCEL_REBOOT] = {"Cancel the reboot of", ""},
+		[OC_NODE_OP_POWER_UP] = {"Power up", ""},
+		[OC_NODE_OP_POWER_DOWN] = {"Power down", ""},
+	};
+	size_t i = (size_t)op < sizeof(heads) / sizeof(heads[0]) && heads[op].verb ? (size_t)op : OC_NODE_OP_UNDRAIN;
+	oc_appendf(text, textlen, "%s %zu %s%s: %s\n", heads[i].verb, n, oc_plural(n, "node", "nodes"), heads[i].after,
+		   nodes);
+}
+
 /* The state of a node form: which operation. */
 static enum oc_node_op op_of(const struct oc_form_ctx *c)
 {
@@ -44,7 +65,7 @@ static int plan_nodes(const struct oc_form_ctx *c, char *const *v, struct oc_act
 	char cmd[8192];
 	oc_plan_node_update(req->nodes, op, req->reason, cmd, sizeof(cmd));
 	snprintf(req->command, sizeof(req->command), "%s", cmd);
-	oc_appendf(text, textlen, "%s %zu node%s: %s\n", kind_of(op)->title, n, n == 1 ? "" : "s", req->nodes);
+	confirm_head(op, n, req->nodes, text, textlen);
 	if (op == OC_NODE_OP_DRAIN)
 		oc_appendf(text, textlen, "Reason: %s\n", req->reason);
 	oc_appendf(text, textlen, "\nEquivalent command:\n  %s\n", cmd);
@@ -60,6 +81,21 @@ static int plan_nodes(const struct oc_form_ctx *c, char *const *v, struct oc_act
 	}
 	oc_writer_names_free(&names, n);
 	return 0;
+}
+
+/* The reason as it is edited: what was said about it goes once it is
+ * fine (a reason typed or reused after "a reason is required"), and a
+ * blank or too long one is said at once. The reboot's reason may be
+ * empty. */
+static void live_reason(const struct oc_form_ctx *c, int cur, const char *v, char *err, size_t errlen)
+{
+	enum oc_node_op op = op_of(c);
+	int field = op == OC_NODE_OP_DRAIN ? 1 : op == OC_NODE_OP_REBOOT ? 3 : -1;
+	char why[256];
+	if (cur != field || (op == OC_NODE_OP_REBOOT && !v[0]))
+		return;
+	if (oc_plan_check_reason(v, why, sizeof(why)) < 0)
+		snprintf(err, errlen, "Reason: %s", why);
 }
 
 /* A drain reason is offered again in this session. */
@@ -80,8 +116,8 @@ static void applied(struct oc_app *app, const struct oc_action_req *req, const s
 #define NODE_FORM(t, labels_, reason, hint_)                                                           \
 	{                                                                                              \
 		.title = t, .nfields = (int)(sizeof(labels_) / sizeof(labels_[0])), .labels = labels_,  \
-		.reason_field = reason, .hint = hint_, .choose_field = -1, .plan = plan_nodes,         \
-		.applying = applying, .applied = applied,                                              \
+		.reason_field = reason, .hint = hint_, .choose_field = -1, .live = live_reason,        \
+		.plan = plan_nodes, .applying = applying, .applied = applied,                          \
 	}
 const struct oc_form_kind oc_form_drain =
 	NODE_FORM("Drain nodes", drain_labels, 1, "Enter review  Tab next field  Up/Down reuse a reason  Esc cancel");
@@ -208,7 +244,7 @@ static int plan_reboot(const struct oc_form_ctx *c, char *const *v, struct oc_ac
 	else
 		oc_plan_node_update(req->nodes, op, NULL, cmd, sizeof(cmd));
 	snprintf(req->command, sizeof(req->command), "%s", cmd);
-	oc_appendf(text, textlen, "%s %zu node%s: %s\n", kind_of(op)->title, n, n == 1 ? "" : "s", req->nodes);
+	confirm_head(op, n, req->nodes, text, textlen);
 	if (op == OC_NODE_OP_REBOOT) {
 		oc_appendf(text, textlen, "When: %s\n",
 			   spec.asap ? "ASAP: drained now, rebooted once its jobs end" : "now (the nodes are idle)");
@@ -246,6 +282,7 @@ const struct oc_form_kind oc_form_reboot = {
 	.reason_field = -1,
 	.hint = "Enter review  Tab next field  Esc cancel",
 	.choose_field = -1,
+	.live = live_reason,
 	.plan = plan_reboot,
 	.applied = applied,
 };

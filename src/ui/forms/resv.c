@@ -3,8 +3,10 @@
  * one (nothing to type: it opens at the confirmation). */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "actions/plan.h"
+#include "core/state.h"
 #include "core/strbuf.h"
 #include "ui/app.h"
 #include "ui/form.h"
@@ -35,6 +37,27 @@ static size_t resv_overlaps(const struct oc_snapshot *s, char **names, size_t n,
 		}
 	}
 	return found;
+}
+
+/* When the reservation holds the nodes, in words: "now, until deleted"
+ * for the runbook's default (duration=infinite), else both ends. */
+static void resv_when(const struct oc_resv_spec *sp, time_t now, char *out, size_t len)
+{
+	char from[32] = "now", until[32], dur[32];
+	struct tm tm;
+	if (sp->start) {
+		localtime_r(&sp->start, &tm);
+		strftime(from, sizeof(from), "%Y-%m-%d %H:%M", &tm);
+	}
+	if (sp->duration_min < 0) {
+		snprintf(out, len, "%s, until deleted (Duration=UNLIMITED)", from);
+		return;
+	}
+	time_t end = (sp->start ? sp->start : now) + (time_t)sp->duration_min * 60;
+	localtime_r(&end, &tm);
+	strftime(until, sizeof(until), "%Y-%m-%d %H:%M", &tm);
+	snprintf(out, len, "%s, until %s (Duration=%s)", from, until,
+		 oc_format_minutes((uint32_t)sp->duration_min, dur, sizeof(dur)));
 }
 
 /* The fields into the spec. Returns 0, or -1 with err. */
@@ -78,8 +101,10 @@ static int plan_create(const struct oc_form_ctx *c, char *const *v, struct oc_ac
 	char cmd[8192];
 	oc_plan_resv_create(sp, cmd, sizeof(cmd));
 	snprintf(req->command, sizeof(req->command), "%s", cmd);
-	oc_appendf(text, textlen, "Create reservation %s on %zu node%s: %s\n", sp->name[0] ? sp->name : "(named by Slurm)",
-		   n, n == 1 ? "" : "s", sp->nodes);
+	char when[128];
+	resv_when(sp, c->now, when, sizeof(when));
+	oc_appendf(text, textlen, "Create reservation %s on %zu %s: %s\nWhen: %s\n",
+		   sp->name[0] ? sp->name : "(named by Slurm)", n, oc_plural(n, "node", "nodes"), sp->nodes, when);
 	oc_appendf(text, textlen, "\nEquivalent command:\n  %s\n", cmd);
 	char warn[4096] = "";
 	size_t busy = oc_form_busy_nodes(c->snap, names, n, warn, sizeof(warn));

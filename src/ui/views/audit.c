@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "actions/audit.h"
+#include "core/strbuf.h"
 #include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/listview.h"
@@ -61,13 +62,18 @@ OC_CELL_FIELD(c_user, aentry, user, oc_cell_str)
 OC_CELL_FIELD(c_action, aentry, action, oc_cell_str)
 OC_CELL_FIELD(c_targets, aentry, targets, oc_cell_str)
 OC_CELL_FIELD(c_result, aentry, result, oc_cell_str)
-OC_CELL_FIELD(c_error, aentry, error, oc_cell_str)
+OC_CELL_FIELD(c_error, aentry, error, oc_cell_lines)
 
-/* An intent with no outcome line says so where it is seen at 80 columns. */
+/* An intent with no outcome line says so where it is seen at 80 columns.
+ * An onboarding's commands (a line each) are joined with "; ". */
 static void c_command(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
 {
 	const struct oc_audit_entry *e = aentry(src, row);
-	snprintf(buf, len, "%s%s", e->no_outcome ? "outcome unknown (no outcome line): " : "", e->command);
+	if (!len)
+		return;
+	oc_cell_str(buf, len, e->no_outcome ? "outcome unknown (no outcome line): " : "");
+	size_t n = strlen(buf);
+	oc_cell_lines(buf + n, len - n, e->command);
 }
 
 static enum oc_role r_result(struct oc_listview *lv, uint32_t item)
@@ -126,7 +132,8 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 	if (ap->error[0])
 		snprintf(buf, len, "%s", ap->error);
 	else
-		snprintf(buf, len, "%ld entries%s%s", ap->n, ap->bad ? ", some lines unreadable" : "",
+		snprintf(buf, len, "%ld %s%s%s", ap->n, oc_plural((unsigned long long)ap->n, "entry", "entries"),
+			 ap->bad ? ", some lines unreadable" : "",
 			 lv->app->cfg->audit_log && *lv->app->cfg->audit_log ? "" : " (no audit log set)");
 }
 

@@ -100,7 +100,7 @@ static void group_text(struct oc_listview *lv, uint32_t item, char *buf, size_t 
 {
 	const struct oc_health_row *r = hrow(lv, item);
 	const char *name = r->source == OC_HEALTH_NO_REASON ? "not OK, no reason" : oc_health_source_name(r->source);
-	snprintf(buf, len, "-- %s: %u node%s", name, r->count, r->count == 1 ? "" : "s");
+	snprintf(buf, len, "-- %s: %u %s", name, r->count, oc_plural(r->count, "node", "nodes"));
 }
 
 static const char *tag_key(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
@@ -271,7 +271,8 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 	for (int g = 1; g < OC_HEALTH_COUNT; g++)
 		if (g != OC_HEALTH_POWER)
 			bad += hp->by_health[g];
-	snprintf(buf, len, "%u of %zu nodes not OK", bad, lv->snap && lv->snap->nodes ? lv->snap->nodes->n : 0);
+	size_t total = lv->snap && lv->snap->nodes ? lv->snap->nodes->n : 0;
+	snprintf(buf, len, "%u of %zu %s not OK", bad, total, oc_plural(total, "node", "nodes"));
 }
 
 const struct oc_listview_def oc_lv_health = {

@@ -150,7 +150,7 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 			reserved++;
 		other += oc_version_slurmd_differs(node(lv, lv->items[i])->version, lv->snap->slurm_version);
 	}
-	snprintf(buf, len, "%zu nodes", lv->nitems);
+	snprintf(buf, len, "%zu %s", lv->nitems, oc_plural(lv->nitems, "node", "nodes"));
 	if (reserved)
 		oc_appendf(buf, len, ", %zu reserved", reserved);
 	/* After a scheduler upgrade: nodes still on the old slurmd. */

@@ -6,6 +6,7 @@
 
 #include "core/cells.h"
 #include "core/state.h"
+#include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -122,7 +123,8 @@ static void open_item(struct oc_listview *lv, uint32_t item)
 
 static void context(struct oc_listview *lv, char *buf, size_t len)
 {
-	snprintf(buf, len, "%zu partitions%s", lv->nitems, lv->app->show_hidden ? " (incl. hidden)" : "");
+	snprintf(buf, len, "%zu %s%s", lv->nitems, oc_plural(lv->nitems, "partition", "partitions"),
+		 lv->app->show_hidden ? " (incl. hidden)" : "");
 }
 
 const struct oc_listview_def oc_lv_partitions = {

@@ -7,6 +7,7 @@
 
 #include "core/cells.h"
 #include "core/state.h"
+#include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/detail.h"
@@ -141,8 +142,8 @@ static void open_item(struct oc_listview *lv, uint32_t item)
 
 static void context(struct oc_listview *lv, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s  %zu jobs", lv->arg[0] ? "partition " : "all partitions", lv->arg,
-		 lv->nitems);
+	snprintf(buf, len, "%s%s  %zu %s", lv->arg[0] ? "partition " : "all partitions", lv->arg, lv->nitems,
+		 oc_plural(lv->nitems, "job", "jobs"));
 }
 
 const struct oc_listview_def oc_lv_queue = {

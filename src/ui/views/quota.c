@@ -8,6 +8,7 @@
 
 #include "core/cells.h"
 #include "core/quota.h"
+#include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -222,10 +223,11 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 	for (long i = 0; i < qp->n; i++)
 		if (!qp->rows[i].has_gpu_limit)
 			nolimit++;
+	const char *noun = oc_plural((unsigned long long)qp->n, "account", "accounts");
 	if (nolimit)
-		snprintf(buf, len, "%ld accounts, %ld without GPU limit", qp->n, nolimit);
+		snprintf(buf, len, "%ld %s, %ld without GPU limit", qp->n, noun, nolimit);
 	else
-		snprintf(buf, len, "%ld accounts", qp->n);
+		snprintf(buf, len, "%ld %s", qp->n, noun);
 }
 
 const struct oc_listview_def oc_lv_quota = {

@@ -435,6 +435,10 @@ static int draw_bottom_text(struct oc_listview *lv, char *out, size_t len)
 	pthread_mutex_unlock(&rp->lock);
 	if (st->why && *st->why)
 		oc_appendf(out, len, "Why:     %s\n", st->why);
+	/* The runbook's own words (Korean in the default checklist) only
+	 * where the locale can show them, not as a line of '?'. */
+	if (st->runbook && oc_utf8())
+		oc_appendf(out, len, "Runbook: %s\n", st->runbook);
 	if (st->todo && *st->todo)
 		oc_appendf(out, len, "Do:      %s\n", st->todo);
 	if (st->observe && *st->observe)
@@ -514,8 +518,8 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 		snprintf(buf, len, "no rehearsal");
 		return;
 	}
-	snprintf(buf, len, "%zu steps%s%s%s", rp->nrows, rp->running ? ", one running" : "",
-		 rp->window ? "; change window" : "",
+	snprintf(buf, len, "%zu %s%s%s%s", rp->nrows, oc_plural(rp->nrows, "step", "steps"),
+		 rp->running ? ", one running" : "", rp->window ? "; change window" : "",
 		 rp->cl && rp->cl->notice ? "; NOT this cluster's checklist (default)" : "");
 }
 

@@ -14,6 +14,7 @@
 #include "core/history.h"
 #include "core/ctl.h"
 #include "core/sched.h"
+#include "core/strbuf.h"
 #include "core/timespec.h"
 #include "core/views.h"
 #include "ui/app.h"
@@ -36,6 +37,7 @@ struct rep {
 	size_t skipped;
 	const struct oc_part_status *st;
 	const char *what;     /* "jobs ended", "node events" */
+	const char *what1;    /* the same of one: "job ended", "node event" */
 };
 
 static struct rep rep_of(const struct oc_listview *lv, enum oc_report kind)
@@ -44,6 +46,7 @@ static struct rep rep_of(const struct oc_listview *lv, enum oc_report kind)
 	const struct oc_snapshot *s = lv->snap;
 	struct rep r = {0};
 	r.what = kind == OC_REPORT_EVENTS ? "node events" : "jobs ended";
+	r.what1 = kind == OC_REPORT_EVENTS ? "node event" : "job ended";
 	if (!s)
 		return r;
 	const struct oc_report_info *info = NULL;
@@ -215,8 +218,9 @@ static void context_report(struct oc_listview *lv, char *buf, size_t len, enum o
 	struct tm tm;
 	localtime_r(&r.st->fetched, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	snprintf(buf, len, "%zu of %zu %s since %s%s%s (read %s, %.1f s)%s", lv->nitems, r.n, r.what, p->since, until,
-		 p->until, when, r.load_s, r.skipped ? "; some records did not read" : "");
+	snprintf(buf, len, "%zu of %zu %s since %s%s%s (read %s, %.1f s)%s", lv->nitems, r.n,
+		 oc_plural(r.n, r.what1, r.what), p->since, until, p->until, when, r.load_s,
+		 r.skipped ? "; some records did not read" : "");
 }
 
 static void context(struct oc_listview *lv, char *buf, size_t len)

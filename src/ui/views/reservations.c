@@ -101,9 +101,10 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 	size_t owned = 0;
 	for (size_t i = 0; i < lv->nitems; i++)
 		owned += platform_owned(lv, lv->items[i]);
-	snprintf(buf, len, "%zu reservations", lv->nitems);
+	snprintf(buf, len, "%zu %s", lv->nitems, oc_plural(lv->nitems, "reservation", "reservations"));
 	if (owned)
-		oc_appendf(buf, len, ", %zu ParallelCluster Capacity Block%s", owned, owned == 1 ? "" : "s");
+		oc_appendf(buf, len, ", %zu ParallelCluster %s", owned,
+			   oc_plural(owned, "Capacity Block", "Capacity Blocks"));
 }
 
 static const char *selected(struct oc_listview *lv, uint32_t item, enum oc_sel what, char *buf, size_t len)
