@@ -292,7 +292,6 @@ JOB_ACTION(a_job_qos, OC_JOB_OP_QOS)
 JOB_ACTION(a_job_nice, OC_JOB_OP_NICE)
 JOB_ACTION(a_job_priority, OC_JOB_OP_PRIORITY)
 
-/* ":queue normal": the partition must exist. */
 /* :history and :events [SINCE [UNTIL]]: the view checks and takes the window. */
 static bool c_history(struct oc_app *app, const char *arg)
 {
@@ -304,9 +303,19 @@ static bool c_events(struct oc_app *app, const char *arg)
 	return oc_app_goto(app, "events", arg);
 }
 
+/* ":queue normal": the partition must exist. */
 static bool c_queue(struct oc_app *app, const char *arg)
 {
-	if (arg && app->snap && app->snap->partitions) {
+	/* ":queue", ":queue all" and ":queue *": every partition (unless one
+	 * is named so). */
+	bool every = arg && (strcmp(arg, "all") == 0 || strcmp(arg, "*") == 0);
+	if (every && app->snap && app->snap->partitions)
+		for (size_t i = 0; i < app->snap->partitions->n; i++)
+			if (strcmp(app->snap->partitions->v[i].name, arg) == 0)
+				every = false;
+	if (every || !arg)
+		arg = ""; /* (the key 2 keeps the partition shown) */
+	if (arg && arg[0] && app->snap && app->snap->partitions) {
 		bool known = false;
 		for (size_t i = 0; i < app->snap->partitions->n; i++)
 			if (strcmp(app->snap->partitions->v[i].name, arg) == 0)
@@ -357,7 +366,7 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 				    VIEW("partitions", "partitions part p", "partitions overview"),
 				    .arg_help = "[FILTER]"},
 	[OC_ACT_VIEW_QUEUE] = {.id = "view.queue", VIEW("queue", "queue q jobs squeue", "job queue"),
-			       .arg_help = "[PARTITION]", .run_cmd = c_queue},
+			       .arg_help = "[PARTITION | all]", .run_cmd = c_queue},
 	[OC_ACT_VIEW_NODES] = {.id = "view.nodes", VIEW("nodes", "nodes n sinfo", "nodes"), .arg_help = "[FILTER]"},
 	[OC_ACT_VIEW_HEALTH] = {.id = "view.health", VIEW("health", "health h grid", "node health: grid and reasons"),
 				.arg_help = "[FILTER]"},

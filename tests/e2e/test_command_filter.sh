@@ -15,6 +15,16 @@ e2e_keys Enter
 e2e_wait 'partition normal' 5
 ok ":queue nor<Tab> completes to normal and opens its queue"
 
+# Every partition again: ":queue all" (issue 21, rule 6), and ":queue".
+e2e_keys : q u e u e Space a l l Enter
+e2e_wait 'all partitions' 5
+e2e_wait_gone "no partition 'all'" 2
+e2e_keys : q u e u e Space n o r m a l Enter
+e2e_wait 'partition normal' 5
+e2e_keys : q u e u e Enter
+e2e_wait 'all partitions' 5
+ok ":queue all and :queue list every partition again"
+
 e2e_keys : b o g u s Enter
 e2e_wait "unknown command 'bogus'" 5
 ok "an unknown command is refused with a message"
@@ -46,7 +56,7 @@ page_to() {
 	e2e_wait "$1" 1
 }
 page_to '^Commands \(: then the name'
-page_to '^  :queue \[PARTITION\] +job queue \(also q jobs squeue\)'
+page_to '^  :queue \[PARTITION \| all\] +job queue \(also q jobs squeue\)'
 page_to '^  :pass \[NOTE\] +rehearsal: the selected step passed'
 page_to '^  :timelimit \[LIMIT\] +change the jobs'
 e2e_keys Escape

@@ -86,3 +86,21 @@ e2e_wait 'cfg-default-partition' 5
 ok "another cluster's checklist is marked as such in the view"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
+
+# Issue 21, rule 9: a step's why is English, readable under LANG=C (no
+# line of "?" for the Korean runbook); its runbook quote is shown where
+# the locale is UTF-8, and only there.
+E2E_LANG=C E2E_ENV="XDG_STATE_HOME=$state" e2e_start 80x24 --cluster llm-poc --view rehearsal
+e2e_wait '^Why: +9-1: partitions: the default partition is normal' 10
+e2e_snap
+grep -q '??' <<<"$E2E_LAST" && fail "LANG=C: question marks for text the locale cannot show:"$'\n'"$E2E_LAST"
+grep -q '^Runbook:' <<<"$E2E_LAST" && fail "LANG=C: the runbook quote is shown"
+ok "LANG=C: the why in English, no runbook quote"
+e2e_keys q
+e2e_wait 'EXIT=0' 5
+E2E_ENV="XDG_STATE_HOME=$state" e2e_start 80x24 --cluster llm-poc --view rehearsal
+e2e_wait '^Why: +9-1: partitions' 10
+e2e_wait '^Runbook: 9-1: 파티션' 5
+ok "UTF-8: the runbook quote under the why"
+e2e_keys q
+e2e_wait 'EXIT=0' 5
