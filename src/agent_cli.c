@@ -19,6 +19,7 @@
 #define AGENT_SCHEMA "opsconsole.agent/1"
 #define AGENT_PARTS OC_MASK_ALL
 
+#ifdef OC_WITH_LIBSLURM
 static void agent_say(json_t *o)
 {
 	if (o)
@@ -33,7 +34,6 @@ static void agent_error(const char *msg)
 	agent_say(json_pack("{s:s, s:s}", "t", "error", "error", msg));
 }
 
-#ifdef OC_WITH_LIBSLURM
 /* A request that libslurm holds longer than this (a controller failing
  * over: up to 1.5 x SlurmctldTimeout) ends the agent with
  * AGENT_EXIT_STUCK, rather than leave it blocked on the head node after
