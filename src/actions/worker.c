@@ -490,7 +490,7 @@ static void apply_resv_create(const struct oc_writer *w, const struct oc_action_
 			   users_ok ? "" : "  (DIFFERS)", start, until);
 		if (nodes_ok && flags_ok && users_ok) {
 			res->status = OC_ACTION_OK;
-			snprintf(res->summary, sizeof(res->summary), "created reservation %.128s on %.300s %s", r->name,
+			snprintf(res->summary, sizeof(res->summary), "created reservation %.128s on %.280s %.40s", r->name,
 				 r->nodes ? r->nodes : "", until);
 		} else {
 			res->status = OC_ACTION_PARTIAL;
