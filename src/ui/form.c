@@ -623,6 +623,10 @@ int oc_form_plan(const struct oc_form_kind *k, const struct oc_form_ctx *c, char
 static void to_confirm(struct oc_app *app, struct form *d)
 {
 	const struct oc_form_kind *k = d->kind;
+	/* The whole check below says what is wrong: a live check still due
+	 * (keys typed just before Enter) must not run after it and wipe its
+	 * message. */
+	d->live_due = false;
 	char *v[OC_FORM_MAX_FIELDS] = {0};
 	for (int i = 0; i < k->nfields; i++) {
 		form_driver(d->form, REQ_VALIDATION);
