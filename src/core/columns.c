@@ -102,7 +102,10 @@ OC_CELL_FIELD(p_pend, prow, jobs_pending, oc_cell_u32)
 static void p_name(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)
 {
 	const struct oc_partition *p = ppart(src, row);
-	snprintf(buf, len, "%s%s", p->name, (p->flags & OC_PF_DEFAULT) ? "*" : "");
+	/* sinfo's * for the default; hidden ones (listed after H) say so in
+	 * words: the dimmed colour alone is lost in mono themes. */
+	snprintf(buf, len, "%s%s%s", p->name, (p->flags & OC_PF_DEFAULT) ? "*" : "",
+		 (p->flags & OC_PF_HIDDEN) ? " (hidden)" : "");
 }
 
 static void p_avail(const struct oc_cell_src *src, uint32_t row, char *buf, size_t len)

@@ -58,11 +58,12 @@ struct oc_quota_row {
 
 /* One line of the quota view (core/columns.h): an account row, or one of
  * its users or QoS under it when it is expanded. */
-enum oc_quota_item_kind { OC_QI_ACCOUNT = 0, OC_QI_USER, OC_QI_QOS };
+enum oc_quota_item_kind { OC_QI_ACCOUNT = 0, OC_QI_USER, OC_QI_QOS, OC_QI_JOB };
 struct oc_quota_item {
 	enum oc_quota_item_kind kind;
 	uint32_t row;     /* the account: index in the quota rows */
-	uint32_t child;   /* the user or QoS: index in the row's users or qos */
+	uint32_t child;   /* the user or QoS: index in the row's users or qos;
+	                     a job pending on a limit: index in the jobs */
 	char mark;        /* account rows: '+' collapsed, '-' expanded, ' '
 	                     nothing to expand; 0: no mark (script mode) */
 };

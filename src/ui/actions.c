@@ -57,12 +57,19 @@ static void a_hidden(struct oc_app *app)
 	oc_app_message(app, false, " hidden partitions %s", app->show_hidden ? "shown" : "hidden");
 }
 
+/* Esc: the filter first, then the scope (the queue's partition, the
+ * nodes of a partition or reservation) of a view without an argument
+ * hook of its own (the reports keep theirs). */
 static void a_back(struct oc_app *app)
 {
 	struct oc_listview *lv = app->view[app->cur];
 	if (lv->filter[0]) {
 		oc_listview_set_filter(lv, "");
 		oc_listview_update(lv, app->snap);
+	} else if (lv->arg[0] && !lv->def->arg) {
+		oc_listview_open(lv, NULL);
+		oc_listview_update(lv, app->snap);
+		oc_app_message(app, false, " every %s listed", strcmp(lv->def->name, "queue") == 0 ? "partition" : "node");
 	}
 }
 
@@ -192,6 +199,23 @@ static bool c_window(struct oc_app *app, const char *arg)
 	free(targets);
 	free(w);
 	return ok;
+}
+
+/* n: the nodes of the partition or reservation selected. */
+static void a_open_nodes(struct oc_app *app)
+{
+	char buf[128];
+	const char *name = oc_app_selected(app, OC_SEL_PARTITION, buf, sizeof(buf));
+	if (name) {
+		oc_nodes_scope(app, "partition", name);
+		return;
+	}
+	name = oc_app_selected(app, OC_SEL_RESERVATION, buf, sizeof(buf));
+	if (name) {
+		oc_nodes_scope(app, "reservation", name);
+		return;
+	}
+	oc_app_message(app, true, " open.nodes: select a partition (view 1) or a reservation (view 6) first");
 }
 
 static void a_resv_create(struct oc_app *app)
@@ -330,6 +354,29 @@ static bool c_queue(struct oc_app *app, const char *arg)
 }
 
 
+/* ":nodes normal": the nodes of a partition; ":nodes maint_x": of a
+ * reservation; ":nodes all" (or none): every node; any other text
+ * filters the list (names, states, reasons...). */
+static bool c_nodes(struct oc_app *app, const char *arg)
+{
+	const struct oc_snapshot *s = app->snap;
+	for (size_t i = 0; arg && s && s->partitions && i < s->partitions->n; i++)
+		if (strcmp(s->partitions->v[i].name, arg) == 0)
+			return oc_nodes_scope(app, "partition", arg);
+	for (size_t i = 0; arg && s && s->reservations && i < s->reservations->n; i++)
+		if (strcmp(s->reservations->v[i].name, arg) == 0)
+			return oc_nodes_scope(app, "reservation", arg);
+	if (!oc_app_goto(app, "nodes", NULL))
+		return false;
+	struct oc_listview *lv = app->view[app->cur];
+	bool every = !arg || strcmp(arg, "all") == 0 || strcmp(arg, "*") == 0;
+	if (every)
+		oc_listview_open(lv, NULL);
+	oc_listview_set_filter(lv, every ? "" : arg);
+	oc_listview_update(lv, app->snap);
+	return true;
+}
+
 /* A view: its key opens it, its : command takes a filter (the queue's: a
  * partition). */
 #define VIEW(vname, names, text) .help = text, .view = vname, .cmd = names, .args = OC_ARGS_WORD
@@ -359,7 +406,10 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 	[OC_ACT_TAG_ALL] = {.id = "tag.all", .help = "tag every row listed"},
 	[OC_ACT_TAG_CLEAR] = {.id = "tag.clear", .help = "clear the tags"},
 	[OC_ACT_OPEN] = {.id = "open", .help = "open: a partition's queue, a node's detail, expand an account"},
-	[OC_ACT_BACK] = {.id = "back", .help = "close / clear the filter", .run = a_back},
+	[OC_ACT_OPEN_NODES] = {.id = "open.nodes",
+			       .help = "the nodes of the selected partition or reservation (the nodes view)",
+			       .run = a_open_nodes},
+	[OC_ACT_BACK] = {.id = "back", .help = "close / clear the filter, then the partition or reservation listed", .run = a_back},
 	[OC_ACT_VIEW_NEXT] = {.id = "view.next", .help = "next view", .run = a_view_next},
 	[OC_ACT_VIEW_PREV] = {.id = "view.prev", .help = "previous view", .run = a_view_prev},
 	[OC_ACT_VIEW_PARTITIONS] = {.id = "view.partitions",
@@ -367,7 +417,8 @@ const struct oc_action_def oc_actions[OC_ACT_COUNT] = {
 				    .arg_help = "[FILTER]"},
 	[OC_ACT_VIEW_QUEUE] = {.id = "view.queue", VIEW("queue", "queue q jobs squeue", "job queue"),
 			       .arg_help = "[PARTITION | all]", .run_cmd = c_queue},
-	[OC_ACT_VIEW_NODES] = {.id = "view.nodes", VIEW("nodes", "nodes n sinfo", "nodes"), .arg_help = "[FILTER]"},
+	[OC_ACT_VIEW_NODES] = {.id = "view.nodes", VIEW("nodes", "nodes n sinfo", "nodes"),
+			       .arg_help = "[PARTITION | RESERVATION | all | FILTER]", .run_cmd = c_nodes},
 	[OC_ACT_VIEW_HEALTH] = {.id = "view.health", VIEW("health", "health h grid", "node health: grid and reasons"),
 				.arg_help = "[FILTER]"},
 	[OC_ACT_VIEW_QUOTA] = {.id = "view.quota", VIEW("quota", "quota gpu accounts", "team GPU quota against GrpTRES"),

@@ -17,7 +17,7 @@
 struct oc_listview;
 
 /* What a selected row may name, for the actions that need one. */
-enum oc_sel { OC_SEL_NODE, OC_SEL_RESERVATION, OC_SEL_ACCOUNT, OC_SEL_JOB };
+enum oc_sel { OC_SEL_NODE, OC_SEL_RESERVATION, OC_SEL_ACCOUNT, OC_SEL_JOB, OC_SEL_PARTITION };
 
 #define OC_MAX_VIEWS 16
 

@@ -115,7 +115,8 @@ bool oc_command_run(struct oc_app *app, const char *line)
 }
 
 /* Candidates for the word being typed: command names, the first of each
- * entry (first word), or partition names (after a name of the queue). */
+ * entry (first word), or partition names (after a name of the queue or
+ * of the nodes view; for the nodes view, reservation names too). */
 static size_t candidates(struct oc_app *app, const char *first, bool second, const char *prefix,
 			 const char **out, size_t max, int *outlen)
 {
@@ -130,7 +131,8 @@ static size_t candidates(struct oc_app *app, const char *first, bool second, con
 		}
 		return n;
 	}
-	if (has_name(oc_actions[OC_ACT_VIEW_QUEUE].cmd, first) && app->snap && app->snap->partitions)
+	bool nodes = has_name(oc_actions[OC_ACT_VIEW_NODES].cmd, first);
+	if ((nodes || has_name(oc_actions[OC_ACT_VIEW_QUEUE].cmd, first)) && app->snap && app->snap->partitions)
 		for (size_t i = 0; i < app->snap->partitions->n && n < max; i++) {
 			const struct oc_partition *p = &app->snap->partitions->v[i];
 			if ((p->flags & OC_PF_HIDDEN) && !app->show_hidden)
@@ -140,20 +142,62 @@ static size_t candidates(struct oc_app *app, const char *first, bool second, con
 				out[n++] = p->name;
 			}
 		}
+	/* The nodes view also takes a reservation's name. */
+	if (nodes && app->snap && app->snap->reservations)
+		for (size_t i = 0; i < app->snap->reservations->n && n < max; i++) {
+			const char *r = app->snap->reservations->v[i].name;
+			if (strncmp(r, prefix, pl) == 0) {
+				outlen[n] = (int)strlen(r);
+				out[n++] = r;
+			}
+		}
+	return n;
+}
+
+/* The candidates for the last word of line (into c and clen, 32 at
+ * most); *prefix: that word, in line; *second: whether it is the
+ * argument. */
+static size_t line_candidates(struct oc_app *app, const char *line, const char **prefix, bool *second,
+			      const char **c, int *clen)
+{
+	char first[64] = "";
+	const char *space = strchr(line, ' ');
+	*second = space != NULL;
+	*prefix = *second ? space + 1 : line;
+	if (*second)
+		snprintf(first, sizeof(first), "%.*s", (int)(space - line), line);
+	return candidates(app, first, *second, *prefix, c, 32, clen);
+}
+
+size_t oc_command_hint(struct oc_app *app, const char *line, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	const char *prefix, *c[32];
+	int clen[32];
+	bool second;
+	size_t n = line_candidates(app, line, &prefix, &second, c, clen);
+	if (!line[0] || strchr(prefix, ' '))
+		return 0;
+	if (n == 0) {
+		/* Arguments other than partitions and reservations are free. */
+		if (!second)
+			snprintf(buf, len, "no command starts with '%s'", prefix);
+		return 0;
+	}
+	if (n == 1 && (size_t)clen[0] == strlen(prefix))
+		return 1; /* already whole */
+	size_t off = 0;
+	for (size_t i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%.*s", i ? "  " : "", clen[i], c[i]);
 	return n;
 }
 
 void oc_command_complete(struct oc_app *app, char *line, size_t len)
 {
-	char first[64] = "";
-	const char *space = strchr(line, ' ');
-	bool second = space != NULL;
-	const char *prefix = second ? space + 1 : line;
-	if (second)
-		snprintf(first, sizeof(first), "%.*s", (int)(space - line), line);
-	const char *c[32];
+	const char *prefix, *c[32];
 	int clen[32];
-	size_t n = candidates(app, first, second, prefix, c, 32, clen);
+	bool second;
+	size_t n = line_candidates(app, line, &prefix, &second, c, clen);
 	if (n == 0) {
 		oc_app_message(app, true, " no completion for '%s'%s", prefix,
 			       app->snap && app->snap->seq ? "" : " (no data from the cluster yet)");
@@ -172,14 +216,10 @@ void oc_command_complete(struct oc_app *app, char *line, size_t len)
 		memcpy(line + base, c[0], common);
 		line[base + common] = '\0';
 		/* The queue's argument completes too: go on to it. */
-		if (n == 1 && !second && c[0] == oc_actions[OC_ACT_VIEW_QUEUE].cmd && base + common + 1 < len)
+		if (n == 1 && !second &&
+		    (c[0] == oc_actions[OC_ACT_VIEW_QUEUE].cmd || c[0] == oc_actions[OC_ACT_VIEW_NODES].cmd) &&
+		    base + common + 1 < len)
 			strcat(line, " ");
 	}
-	if (n > 1) {
-		char msg[256];
-		size_t off = 0;
-		for (size_t i = 0; i < n && off < sizeof(msg); i++)
-			off += (size_t)snprintf(msg + off, sizeof(msg) - off, " %.*s", clen[i], c[i]);
-		oc_app_message(app, false, "%s", msg);
-	}
+	/* Several: they are listed above the prompt (oc_command_hint). */
 }

@@ -16,8 +16,15 @@ int oc_command_parse(const char *line, char *arg, size_t arg_len, char *err, siz
  * true when it was understood (an error message is set otherwise). */
 bool oc_command_run(struct oc_app *app, const char *line);
 
-/* Complete the : command line in place (Tab); sets a message listing the
- * candidates when there are several. */
+/* Complete the : command line in place (Tab), as far as the candidates
+ * agree; a message when there is none. */
 void oc_command_complete(struct oc_app *app, char *line, size_t len);
+
+/* What Tab would complete the line being typed to, shown above the prompt
+ * while typing: the candidates separated by two spaces, or a sentence
+ * when there are none. "" for an empty line or a word complete and
+ * followed by a space or an argument that takes no completion. Returns the
+ * number of candidates. */
+size_t oc_command_hint(struct oc_app *app, const char *line, char *buf, size_t len);
 
 #endif

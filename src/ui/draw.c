@@ -1,5 +1,6 @@
 /* draw.c: theme roles and safe text output. */
 #include <langinfo.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,27 @@ static size_t text_walk(const char *s, size_t len, int width, int *cols)
 	if (cols)
 		*cols = used;
 	return off;
+}
+
+int oc_text_cols(const char *s)
+{
+	int cols = 0;
+	text_walk(s ? s : "", SIZE_MAX, INT_MAX, &cols);
+	return cols;
+}
+
+int oc_put_cell(WINDOW *w, const char *s, int width, bool right)
+{
+	if (width <= 0)
+		return 0;
+	if (oc_text_cols(s) <= width)
+		return oc_put_text(w, s, width, true, right);
+	int used = oc_put_text(w, s, width - 1, true, false);
+	if (oc_utf8())
+		waddwstr(w, L"\u2026");
+	else
+		waddch(w, '>');
+	return used + 1;
 }
 
 size_t oc_text_fit(const char *s, size_t len, int width)

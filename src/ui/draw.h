@@ -45,6 +45,15 @@ attr_t oc_theme_attr(enum oc_role r);
  * to width when pad. Returns the columns used. */
 int oc_put_text(WINDOW *w, const char *s, int width, bool pad, bool right);
 
+/* The columns s takes on screen (as oc_put_text draws it). */
+int oc_text_cols(const char *s);
+
+/* Draw s as a table cell of width columns (padded, right-aligned when
+ * right). Text that does not fit ends with a cut mark in the last column
+ * ("…" in a UTF-8 locale, '>' otherwise), so that a cut is never silent.
+ * Returns width (0 when width <= 0). */
+int oc_put_cell(WINDOW *w, const char *s, int width, bool right);
+
 /* How many bytes of s (at most len) fit in width columns, without cutting
  * a character. */
 size_t oc_text_fit(const char *s, size_t len, int width);

@@ -63,6 +63,8 @@ static void listview_default_layout(struct oc_listview *lv)
 	const struct oc_listview_def *def = lv->def;
 	const struct oc_catalogue *cat = def->cat;
 	lv->ncols = 0;
+	memset(lv->content_w, 0, sizeof(lv->content_w));
+	lv->measured = false;
 	for (int i = 0; i < cat->n && lv->ncols < (int)(sizeof(lv->cols) / sizeof(lv->cols[0])); i++) {
 		if (cat->cols[i].hidden)
 			continue;
@@ -839,6 +841,8 @@ void oc_listview_set_filter(struct oc_listview *lv, const char *filter)
 void oc_listview_open(struct oc_listview *lv, const char *arg)
 {
 	snprintf(lv->arg, sizeof(lv->arg), "%s", arg ? arg : "");
+	memset(lv->content_w, 0, sizeof(lv->content_w));
+	lv->measured = false;
 	if (lv->def->arg)
 		lv->def->arg(lv, arg);
 	lv->sel = lv->top = 0;
@@ -881,31 +885,59 @@ static void tag_item(struct oc_listview *lv, uint32_t item, int mode /* -1 toggl
 /* ---- drawing ----------------------------------------------------------- */
 
 #define OC_FLEX_MIN 24
+/* A column grows to its content up to this width (a long job name or
+ * comment does not take the whole line). */
+#define OC_GROW_MAX 48
 
-/* Widths for a line of width columns: the flexible column takes the rest;
- * optional columns (from the right) give way while it would be narrower
- * than OC_FLEX_MIN. */
+/* Rows that can be tagged start with a column of their own for the tag
+ * mark ('+'), blank on untagged rows and on the title line: a tag moves
+ * nothing. Returns its width (0 or 1). */
+static int tag_gutter(const struct oc_listview *lv)
+{
+	return lv->def->tags != OC_TAG_NONE && lv->def->tag_key ? 1 : 0;
+}
+
+/* The title's columns: a column is never narrower than its title. */
+static int title_cols(const struct oc_listview *lv, int c)
+{
+	return (int)strlen(col_of(lv, lv->cols[c].def)->title);
+}
+
+/* Widths for a line of width columns. Optional columns (from the right)
+ * give way while the flexible column (width 0, text) would be narrower
+ * than OC_FLEX_MIN. Then the columns grow, left to right, to the widest
+ * text they have shown (content_w), with the room left beyond what the
+ * flexible column needs; the flexible column takes the rest. A numeric
+ * flexible column takes only what it needs: the line is not stretched to
+ * the right edge. */
 static void listview_layout(const struct oc_listview *lv, int width, int *w)
 {
+	width -= tag_gutter(lv);
 	int flex = -1;
 	for (int c = 0; c < lv->ncols; c++) {
 		w[c] = lv->cols[c].width;
 		if (w[c] == 0 && flex < 0)
 			flex = c;
+		/* Narrower when its texts and its title are. */
+		int need = lv->content_w[c] > title_cols(lv, c) ? lv->content_w[c] : title_cols(lv, c);
+		if (lv->measured && w[c] > need)
+			w[c] = need;
 	}
+	const struct oc_column *fd = flex >= 0 ? col_of(lv, lv->cols[flex].def) : NULL;
+	if (fd && fd->right) {
+		int need = lv->content_w[flex] > title_cols(lv, flex) ? lv->content_w[flex] : title_cols(lv, flex);
+		w[flex] = need > 4 ? need : 4;
+		flex = -1; /* a fixed column now */
+	}
+	int rest;
 	for (;;) {
 		int fixed = 0;
 		for (int c = 0; c < lv->ncols; c++)
 			if (c != flex && w[c] > 0)
 				fixed += w[c] + 1;
-		int rest = width - fixed;
-		if (flex >= 0)
-			w[flex] = rest > 4 ? rest : 4;
-		/* A numeric flexible column only needs its title's width. */
-		const struct oc_column *fd = flex >= 0 ? col_of(lv, lv->cols[flex].def) : NULL;
-		int min = fd && fd->right ? (int)strlen(fd->title) : OC_FLEX_MIN;
-		if (flex < 0 || rest >= min)
-			return;
+		rest = width - fixed;
+		if (flex < 0 || rest >= OC_FLEX_MIN)
+			break;
 		int drop = -1;
 		for (int c = lv->ncols - 1; c >= 0; c--)
 			if (lv->cols[c].optional && w[c] > 0) {
@@ -913,31 +945,88 @@ static void listview_layout(const struct oc_listview *lv, int width, int *w)
 				break;
 			}
 		if (drop < 0)
-			return;
+			break;
 		w[drop] = 0;
 	}
+	/* What the flexible column keeps before the others grow. */
+	int keep = 0;
+	if (flex >= 0) {
+		keep = lv->content_w[flex] < OC_FLEX_MIN ? lv->content_w[flex] : OC_FLEX_MIN;
+		if (keep < title_cols(lv, flex))
+			keep = title_cols(lv, flex);
+	}
+	int room = rest - keep;
+	for (int c = 0; c < lv->ncols && room > 0; c++) {
+		if (c == flex || w[c] == 0)
+			continue;
+		int want = lv->content_w[c] < OC_GROW_MAX ? lv->content_w[c] : OC_GROW_MAX;
+		int grow = want - w[c];
+		if (grow <= 0)
+			continue;
+		if (grow > room)
+			grow = room;
+		w[c] += grow;
+		room -= grow;
+		rest -= grow;
+	}
+	if (flex >= 0)
+		w[flex] = rest > 4 ? rest : 4;
 }
 
-/* The title line at y, with the sort column marked. */
+/* The widest text of each column in the rows [top, top + rows): kept in
+ * content_w for the layout. Returns true when a column grew. */
+static bool measure_rows(struct oc_listview *lv, size_t top, int rows)
+{
+	bool grew = false;
+	char buf[512];
+	for (int r = 0; r < rows && top + (size_t)r < lv->nitems; r++) {
+		uint32_t item = lv->items[top + (size_t)r];
+		if (lv->def->is_group && lv->def->is_group(lv, item))
+			continue;
+		if (!lv->measured)
+			grew = lv->measured = true;
+		for (int c = 0; c < lv->ncols && c < 32; c++) {
+			buf[0] = '\0';
+			cell_of(lv, lv->cols[c].def, item, buf, sizeof(buf));
+			int tw = oc_text_cols(buf);
+			if (tw > lv->content_w[c]) {
+				lv->content_w[c] = tw;
+				grew = true;
+			}
+		}
+	}
+	return grew;
+}
+
+/* The title line at y. The sort column's mark (^ or v) follows its title
+ * without moving it: inside the column when the title leaves room, else
+ * in the space after the column. */
 static void draw_titles(struct oc_listview *lv, WINDOW *w, int y, int width, const int *cw)
 {
 	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 	wmove(w, y, 0);
 	int used = 0;
+	for (; used < tag_gutter(lv) && used < width; used++)
+		waddch(w, ' ');
 	for (int c = 0; c < lv->ncols && used < width; c++) {
 		if (cw[c] == 0)
 			continue;
 		int cwid = cw[c] < width - used ? cw[c] : width - used;
-		char title[64];
-		const char *t = col_of(lv, lv->cols[c].def)->title;
-		if (c == lv->sort)
-			snprintf(title, sizeof(title), "%s%s", t, lv->reverse ? "v" : "^");
-		else
-			snprintf(title, sizeof(title), "%s", t);
-		used += oc_put_text(w, title, cwid, true, col_of(lv, lv->cols[c].def)->right);
+		const struct oc_column *cd = col_of(lv, lv->cols[c].def);
+		int start = used;
+		used += oc_put_cell(w, cd->title, cwid, cd->right);
+		int mark = -1;
+		if (c == lv->sort) {
+			int tl = oc_text_cols(cd->title);
+			mark = !cd->right && tl < cwid ? start + tl : start + cwid;
+		}
 		if (used < width) {
 			waddch(w, ' ');
 			used++;
+		}
+		if (mark >= 0 && mark < used) {
+			mvwaddch(w, y, mark, lv->reverse ? 'v' : '^');
+			wmove(w, y, used);
 		}
 	}
 	for (; used < width; used++)
@@ -965,6 +1054,13 @@ static void draw_cells(struct oc_listview *lv, WINDOW *w, int y, int width, cons
 {
 	int used = 0;
 	wmove(w, y, 0);
+	if (tag_gutter(lv) && width > 0) {
+		if (!only_changed) {
+			wattrset(w, base);
+			waddch(w, tagged ? '+' : ' ');
+		}
+		used = 1;
+	}
 	for (int c = 0; c < lv->ncols && used < width; c++) {
 		if (cw[c] == 0)
 			continue;
@@ -986,16 +1082,8 @@ static void draw_cells(struct oc_listview *lv, WINDOW *w, int y, int width, cons
 			continue;
 		}
 		wmove(w, y, used);
-		/* Tagged rows carry a mark in the first column, so the tag
-		 * shows in mono themes too. */
-		if (c == 0 && tagged && cwid > 1) {
-			wattrset(w, a);
-			waddch(w, '+');
-			used++;
-			cwid--;
-		}
 		wattrset(w, a);
-		used += oc_put_text(w, buf, cwid, true, col_of(lv, def)->right);
+		used += oc_put_cell(w, buf, cwid, col_of(lv, def)->right);
 		if (used < width) {
 			wattrset(w, base);
 			waddch(w, ' ');
@@ -1089,9 +1177,6 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 		if (h <= 0)
 			return;
 	}
-	int cw[32] = {0};
-	listview_layout(lv, width, cw);
-	draw_titles(lv, w, y, width, cw);
 	int rows = h - 1;
 	lv->page = rows > 0 ? rows : 1;
 	if (lv->sel >= lv->nitems)
@@ -1100,6 +1185,10 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 		lv->top = lv->sel;
 	if (lv->sel >= lv->top + (size_t)lv->page)
 		lv->top = lv->sel - (size_t)lv->page + 1;
+	measure_rows(lv, lv->top, rows);
+	int cw[32] = {0};
+	listview_layout(lv, width, cw);
+	draw_titles(lv, w, y, width, cw);
 	/* Without room for the hashes, the rows are drawn all the same
 	 * into a scratch line (the next tick draws everything again). */
 	bool keep = !top_lines && lv->nitems > 0 && drawn_reserve(lv, rows);
@@ -1137,12 +1226,14 @@ bool oc_listview_draw_tick(struct oc_listview *lv, WINDOW *w, int y, int h, int 
 	    lv->drawn.reverse != lv->reverse || lv->drawn.top != lv->top || lv->drawn.sel != lv->sel ||
 	    lv->drawn.nitems != lv->nitems || lv->nitems == 0)
 		return false;
+	/* A new snapshot keeps the layout unless a column grew: every cell
+	 * is compared anyway. */
+	listview_set_snap(lv, lv->pin ? lv->pin : lv->app->snap); /* what the items index */
+	measure_rows(lv, lv->top, h - 1);
 	int cw[32] = {0};
 	listview_layout(lv, width, cw);
 	if (memcmp(cw, lv->drawn.cw, sizeof(cw)) != 0)
 		return false;
-	/* A new snapshot keeps the layout: every cell is compared anyway. */
-	listview_set_snap(lv, lv->pin ? lv->pin : lv->app->snap); /* what the items index */
 	for (int r = 0; r < h - 1; r++)
 		draw_row(lv, w, y + 1 + r, width, cw, lv->top + (size_t)r,
 			 lv->drawn.cell + (size_t)r * (size_t)(1 + lv->ncols), true);
@@ -1268,6 +1359,8 @@ void oc_listview_configure(struct oc_listview *lv, const char *datadir, char *er
 		return; /* keep the definition's own layout */
 	}
 	lv->ncols = 0;
+	memset(lv->content_w, 0, sizeof(lv->content_w));
+	lv->measured = false;
 	for (size_t i = 0; i < vc->ncols && lv->ncols < (int)(sizeof(lv->cols) / sizeof(lv->cols[0])); i++) {
 		lv->cols[lv->ncols].def = vc->cols[i].col;
 		lv->cols[lv->ncols].width = vc->cols[i].width;

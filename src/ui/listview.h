@@ -130,6 +130,13 @@ struct oc_listview {
 	char filter[256];
 	size_t sel, top;
 	int page;
+	/* Per column on screen: the widest text drawn in it since the view
+	 * was opened or its columns changed. A column is as wide as that (or
+	 * its title) when the screen has room: narrower than its width in
+	 * the layout when its texts are, wider up to OC_GROW_MAX. It never
+	 * shrinks while the view is open. */
+	int content_w[32];
+	bool measured;                   /* content_w has seen a row */
 	char arg[128];                   /* e.g. the queue's partition */
 	/* What the items were last made from (pure_collect views): */
 	bool made;                       /* items match the fields below */

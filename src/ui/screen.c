@@ -436,8 +436,60 @@ static void draw_tabs(struct oc_app *app, int y, int width)
 	attrset(A_NORMAL);
 }
 
+#define OC_HINT_LINES 3
+
+/* While a : command is typed: what Tab would complete it to, on up to
+ * OC_HINT_LINES lines above the prompt at y (over the table's last rows),
+ * wrapped between candidates; a list longer than that ends with "...". */
+static void draw_command_hint(struct oc_app *app, int y, int width)
+{
+	char hint[2048];
+	oc_command_hint(app, app->input, hint, sizeof(hint));
+	if (!hint[0] || width < 8)
+		return;
+	char hl[OC_HINT_LINES][512];
+	int n = 0;
+	size_t cut = 0;
+	const char *p = hint;
+	while (*p && n < OC_HINT_LINES) {
+		/* As many candidates ("  "-separated) as fit in width - 1. */
+		size_t take = 0, end = 0;
+		for (;;) {
+			const char *sep = strstr(p + end, "  ");
+			size_t next = sep ? (size_t)(sep - p) : strlen(p);
+			if (take && (int)next > width - 2)
+				break;
+			take = next;
+			if (!sep || (int)take > width - 2)
+				break;
+			end = next + 2;
+		}
+		snprintf(hl[n++], sizeof(hl[0]), " %.*s", (int)take, p);
+		p += take;
+		p += strspn(p, " ");
+		cut = strlen(p);
+	}
+	if (cut && n == OC_HINT_LINES) {
+		/* More than the lines hold: say so at the end of the last. */
+		size_t l = strlen(hl[n - 1]);
+		size_t room = (size_t)width > 5 ? (size_t)width - 5 : 0;
+		snprintf(hl[n - 1] + (l < room ? l : room), sizeof(hl[0]) - (l < room ? l : room), " ...");
+	}
+	if (y - n < 2)
+		return; /* no room above the table's title */
+	attrset(oc_theme_attr(OC_ROLE_STATUS));
+	for (int i = 0; i < n; i++) {
+		move(y - n + i, 0);
+		oc_put_cell(stdscr, hl[i], width, false);
+	}
+	attrset(A_NORMAL);
+}
+
 static void draw_status(struct oc_app *app, int y, int width)
 {
+	move(y, 0);
+	if (app->mode == OC_MODE_COMMAND)
+		draw_command_hint(app, y, width);
 	move(y, 0);
 	if (app->mode == OC_MODE_FILTER || app->mode == OC_MODE_COMMAND) {
 		attrset(oc_theme_attr(OC_ROLE_STATUS));
@@ -527,7 +579,8 @@ static void draw(struct oc_app *app)
 static bool draw_tick(struct oc_app *app)
 {
 	int height = LINES, width = COLS;
-	if (width < OC_MIN_COLS || height < OC_MIN_LINES || oc_overlay_top(app))
+	/* The : prompt's hint lines lie over the table. */
+	if (width < OC_MIN_COLS || height < OC_MIN_LINES || oc_overlay_top(app) || app->mode == OC_MODE_COMMAND)
 		return false;
 	char banner[512];
 	stale_text(app, banner, sizeof(banner));

@@ -18,6 +18,12 @@ extern const struct oc_listview_def oc_lv_reservations;
 extern const struct oc_listview_def oc_lv_audit;
 extern const struct oc_listview_def oc_lv_rehearsal;
 
+/* The nodes view listing the nodes of one partition or reservation only
+ * (kind "partition" or "reservation"), until Esc, another scope, or the
+ * partition or reservation is gone (then every node, with a message).
+ * The text filter is cleared. False when there is no nodes view. */
+bool oc_nodes_scope(struct oc_app *app, const char *kind, const char *name);
+
 /* :window: the rehearsal view shows the change window w (NULL: the
  * cluster's rehearsal again), its progress resumed from the file
  * `opsconsole window` uses. False with err while a step runs or when the

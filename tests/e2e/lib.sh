@@ -181,7 +181,7 @@ ok() { echo "ok: $*"; }
 # e2e_drain_confirm NODE REASON: in the nodes view, with NODE idle, open
 # the drain form for NODE with REASON and wait for its confirmation.
 e2e_drain_confirm() {
-	e2e_wait "^$1 +idle" 15
+	e2e_wait "^ $1 +idle" 15
 	e2e_keys d
 	e2e_wait 'Drain nodes' 5
 	e2e_keys BTab C-u

@@ -14,7 +14,7 @@ audit=$(sed -n 's/.*"audit_log": *"\([^"]*\)".*/\1/p' "$XDG_CONFIG_HOME/opsconso
 lines_before=$( (cat "$audit" 2>/dev/null || true) | wc -l)
 
 e2e_start 100x30 --cluster llm-poc --view nodes
-e2e_wait '^gpu-st-b300-12 +idle' 15
+e2e_wait '^ gpu-st-b300-12 +idle' 15
 e2e_keys d
 e2e_wait 'Drain nodes' 5
 e2e_keys BTab C-u
@@ -43,7 +43,7 @@ case $st in
 *) fail "gpu-st-b300-12 is half-way: $st" ;;
 esac
 ok "all or nothing after recovery ($st)"
-e2e_wait "^gpu-st-b300-12 +${st%%|*}" 20
+e2e_wait "^ gpu-st-b300-12 +${st%%|*}" 20
 ok "the nodes view shows what happened"
 lines_after=$(wc -l <"$audit")
 [ $((lines_after - lines_before)) -eq 2 ] || fail "want an intent and an outcome line, got $((lines_after - lines_before))"

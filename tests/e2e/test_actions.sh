@@ -14,7 +14,7 @@ e2e_on_exit scontrol update NodeName='gpu-st-b300-[9-11]' State=RESUME
 e2e_on_exit sh -c "scontrol show res -o | sed -n 's/ReservationName=\\(e2e_[^ ]*\\).*/\\1/p' | xargs -r -n1 scontrol delete ReservationName"
 
 e2e_start 120x30 --cluster llm-poc --view nodes
-e2e_wait '^gpu-st-b300-9 ' 15
+e2e_wait '^ gpu-st-b300-9 ' 15
 e2e_wait_gone '\[view only\]|\[read-only\]' 5
 # Tag 9, 10, 11.
 e2e_keys /

@@ -86,7 +86,7 @@ e2e_keys 3
 e2e_keys /
 e2e_type "$node"
 e2e_keys Enter
-e2e_wait "^$node .*agent-e2e $$" 15
+e2e_wait "^ $node .*agent-e2e $$" 15
 ok "a drain reason set with scontrol arrives in the nodes view"
 sl scontrol update NodeName="$node" State=RESUME
 e2e_wait_gone "agent-e2e $$" 15

@@ -72,7 +72,7 @@ ok "slurmdbd back: the quota view recovers by itself"
 stop_daemon "$OC_CLUSTER_DIR/mysql/mariadbd.pid"
 ok "MariaDB stopped"
 e2e_keys 3
-e2e_wait '^NODE +STATE' 3
+e2e_wait '^ NODE +STATE' 3
 e2e_wait_gone 'STALE' 5
 ok "nodes view keeps working"
 onboard_refused
@@ -88,7 +88,7 @@ ok "munged stopped"
 e2e_keys 1
 e2e_wait 'STALE: no credential for slurmctld \(is munged running\?\) since [0-9:]+ \([0-9]+s\): .*authentication' 40
 e2e_keys 3
-e2e_wait '^NODE +STATE' 2
+e2e_wait '^ NODE +STATE' 2
 ok "munge down: STALE names the authentication error, keys answer"
 onboard_refused 'no munge credential \(is munged running\?\)'
 ok "onboarding refused: no munge credential"

@@ -28,7 +28,7 @@ kill -KILL "$pid"
 wait_cmd 10 ctld_gone "$pid"
 ok "slurmctld $pid killed (-9)"
 e2e_keys 3
-e2e_wait '^NODE +STATE' 2
+e2e_wait '^ NODE +STATE' 2
 e2e_keys 1
 e2e_wait '^PARTITION +AVAIL' 2
 ok "keys answer with slurmctld dead"
@@ -48,7 +48,7 @@ kill -TERM "$pid"
 wait_cmd 30 ctld_gone "$pid"
 "$cluster" start >/dev/null || fail "cluster.sh start after TERM"
 e2e_keys 3
-e2e_wait '^NODE +STATE' 2
+e2e_wait '^ NODE +STATE' 2
 e2e_wait_gone 'STALE' 60
 e2e_wait 'updated [0-3]s ago' 10
 [ "$(squeue -h -t R -o %i | sort | tr '\n' ' ')" = "$jobs_before" ] || fail "running jobs changed across the restarts"

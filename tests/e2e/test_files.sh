@@ -18,14 +18,14 @@ e2e_start 120x24 --cluster llm-poc
 e2e_wait "keymaps/default.json:3:[0-9]+" 10
 ok "broken keymap reported with path:line:col"
 e2e_keys 3
-e2e_wait '^NODE +STATE' 5
+e2e_wait '^ NODE +STATE' 5
 ok "default keys still work"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 rm "$cfg/opsconsole/keymaps/default.json"
 
 e2e_start 80x24 --cluster llm-poc --keymap vim --view nodes
-e2e_wait '^gpu-st-b300-1 ' 10
+e2e_wait '^ gpu-st-b300-1 ' 10
 e2e_keys j j
 e2e_keys Enter
 e2e_wait 'gpu-st-b300-3 .*Esc closes' 5
@@ -38,14 +38,14 @@ printf '{"view": "nodes", "columns": [{"id": "node", "width": 16}, {"id": "reaso
 	>"$cfg/opsconsole/views/nodes.json"
 chmod 600 "$cfg/opsconsole/views/nodes.json"
 e2e_start 80x24 --cluster llm-poc --view nodes
-e2e_wait '^NODE +REASON +STATE' 10
+e2e_wait '^ NODE +REASON +STATE' 10
 ok "a user view file sets the columns"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 chmod 666 "$cfg/opsconsole/views/nodes.json"
 e2e_start 120x24 --cluster llm-poc --view nodes
 e2e_wait 'views/nodes.json.*(writable|permission)' 10
-e2e_wait '^NODE +STATE' 5
+e2e_wait '^ NODE +STATE' 5
 ok "a group/world-writable view file is refused, the built-in layout used"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
@@ -91,23 +91,23 @@ ok "slurm_bin writable by others: the commands are not run (exit $rc)"
 printf 'precious\n' >"$bad/existing"
 chmod 0755 "$bad"
 E2E_ENV="OC_LATENCY_LOG=$bad/existing" e2e_start 80x24 --cluster llm-poc --view nodes
-e2e_wait '^gpu-st-b300-1 ' 10
+e2e_wait '^ gpu-st-b300-1 ' 10
 e2e_keys 2 3 2 3
-e2e_wait '^NODE +STATE' 5
+e2e_wait '^ NODE +STATE' 5
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 [ "$(cat "$bad/existing")" = precious ] || fail "OC_LATENCY_LOG appended to an existing file"
 E2E_ENV="OC_LATENCY_LOG=$bad/new.log" e2e_start 80x24 --cluster llm-poc --view nodes
-e2e_wait '^gpu-st-b300-1 ' 10
+e2e_wait '^ gpu-st-b300-1 ' 10
 e2e_keys 2 3
-e2e_wait '^NODE +STATE' 5
+e2e_wait '^ NODE +STATE' 5
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 grep -q '^first_full_paint' "$bad/new.log" || fail "OC_LATENCY_LOG did not create a new log"
 chmod 0777 "$bad"
 rm -f "$bad/new.log"
 E2E_ENV="OC_LATENCY_LOG=$bad/new.log" e2e_start 80x24 --cluster llm-poc --view nodes
-e2e_wait '^gpu-st-b300-1 ' 10
+e2e_wait '^ gpu-st-b300-1 ' 10
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 [ ! -e "$bad/new.log" ] || fail "OC_LATENCY_LOG wrote into a folder writable by others"

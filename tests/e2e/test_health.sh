@@ -12,7 +12,7 @@ e2e_wait '^ok [0-9]+ +draining' 15
 e2e_wait '^-- health check: 1 node' 5   # the demo's prolog drain
 scontrol update NodeName="$node" State=DRAIN Reason="$reason"
 e2e_wait '^-- health check: 2 nodes' 5
-e2e_wait "^$node +drain +root .*periodic: temp/ecc e2e-$$" 5
+e2e_wait "^ $node +drain +root .*periodic: temp/ecc e2e-$$" 5
 ok "drained node listed under health check with its reason"
 # The grid shows 'D' twice. Waited for like every screen check: under the
 # ASan build of CI an immediate capture once missed it.

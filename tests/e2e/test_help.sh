@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 e2e_start 80x24 --cluster llm-poc --view nodes
-e2e_wait '^NODE +STATE' 15
+e2e_wait '^ NODE +STATE' 15
 e2e_keys '?'
 e2e_wait '^Keys \(keymap default' 5
 e2e_wait '^ General' 5
@@ -43,14 +43,14 @@ until [ "$(e2e_capture | sed -n 3p)" = "$first" ]; do
 done
 ok "80x24: End shows the last command, and the help does not scroll past it"
 e2e_keys x
-e2e_wait '^NODE +STATE' 5
+e2e_wait '^ NODE +STATE' 5
 e2e_wait_gone '^Keys \(keymap' 5
 ok "another key closes it"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 
 e2e_start 200x50 --cluster llm-poc --view nodes
-e2e_wait '^NODE +STATE' 15
+e2e_wait '^ NODE +STATE' 15
 e2e_keys '?'
 e2e_wait 'filter the list on any visible text \(Esc clears\)$' 5
 ok "200x50: the same line whole"

@@ -52,7 +52,7 @@ unchanged() {
 }
 
 e2e_start 120x32 --cluster llm-poc --view nodes
-e2e_wait "^$node " 15
+e2e_wait "^ $node " 15
 e2e_wait_gone '\[view only\]|\[read-only\]' 5
 e2e_keys /
 e2e_type 'b300-12'

@@ -124,7 +124,7 @@ e2e_keys Escape
 
 # Outside the queue view: refused with the reason.
 e2e_keys 3
-e2e_wait '^gpu-st-b300-1 ' 10
+e2e_wait '^ gpu-st-b300-1 ' 10
 e2e_keys c
 e2e_wait 'job actions work in the queue view' 5
 ok "job keys outside the queue view say where they work"

@@ -126,7 +126,7 @@ e2e_keys /
 e2e_keys C-u
 e2e_type "$node"
 e2e_keys Enter
-e2e_wait "^$node " 10
+e2e_wait "^ $node " 10
 e2e_keys Enter
 e2e_wait "Jobs +[1-9][0-9]* running" 10
 e2e_wait "Right: pick a job" 5

@@ -65,7 +65,7 @@ ok "rehearsal on PCS: the slurmctld and slurmdbd drills skipped, 'not on AWS PCS
 
 XDG_CONFIG_HOME=$xdg e2e_start 120x40 --cluster llm-poc --view nodes
 e2e_wait "^ opsconsole  llm-poc  AWS PCS  Slurm " 20
-e2e_wait "^gpu-st-b300-12 +[a-z]+[^ ]* +[0-9]+/[0-9]+ +[0-9]+/$want( |$)" 20
+e2e_wait "^ gpu-st-b300-12 +[a-z]+[^ ]* +[0-9]+/[0-9]+ +[0-9]+/$want( |$)" 20
 ok "the nodes view works, the header names AWS PCS"
 e2e_keys 5
 e2e_wait "accounting is not configured \(AccountingStorageType=none\)" 20

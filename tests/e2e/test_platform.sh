@@ -34,7 +34,7 @@ jq --arg log "$pclog" '. + {platform: "parallelcluster", clustermgtd_log: $log}'
 chmod 0600 "$xdg/opsconsole/clusters/llm-poc.json"
 
 XDG_CONFIG_HOME=$xdg e2e_start 120x40 --cluster llm-poc --view nodes
-e2e_wait "^$node " 20
+e2e_wait "^ $node " 20
 e2e_wait "^ opsconsole  llm-poc  ParallelCluster  Slurm " 5
 ok "the header names the platform"
 e2e_keys /

@@ -18,14 +18,14 @@ e2e_on_exit "$cluster" start
 wait_cmd 30 sh -c "[ \"\$(sinfo -h -N -n gpu-dy-b300-2 -o %t)\" = 'idle~' ]"
 
 e2e_start 140x40 --cluster llm-poc --view nodes
-e2e_wait "^gpu-dy-b300-2 +idle~" 20
+e2e_wait "^ gpu-dy-b300-2 +idle~" 20
 
 filter() {
 	e2e_keys /
 	e2e_keys C-u
 	e2e_type "$1"
 	e2e_keys Enter
-	e2e_wait "^$1 " 10
+	e2e_wait "^ $1 " 10
 }
 command() { # the form opens on its nodes: Enter reviews them
 	e2e_keys :
@@ -50,7 +50,7 @@ e2e_keys Enter
 e2e_wait "powering up 1 node: gpu-dy-b300-2" 20
 wait_cmd 40 sh -c "[ \"\$(sinfo -h -N -n gpu-dy-b300-2 -o %t)\" = idle ]"
 e2e_keys Escape
-e2e_wait "^gpu-dy-b300-2 +idle " 15
+e2e_wait "^ gpu-dy-b300-2 +idle " 15
 ok "gpu-dy-b300-2 powered up: idle~ -> idle (its slurmd runs)"
 
 command powerdown "Power down nodes"
@@ -60,7 +60,7 @@ e2e_keys Enter
 e2e_wait "powering down 1 node: gpu-dy-b300-2" 20
 wait_cmd 60 sh -c "[ \"\$(sinfo -h -N -n gpu-dy-b300-2 -o %t)\" = 'idle~' ]"
 e2e_keys Escape
-e2e_wait "^gpu-dy-b300-2 +idle~" 45
+e2e_wait "^ gpu-dy-b300-2 +idle~" 45
 ok "gpu-dy-b300-2 powered down again: idle~"
 
 # The failed resume.

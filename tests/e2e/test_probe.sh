@@ -60,7 +60,7 @@ tag() {
 }
 
 e2e_start 130x34 --cluster llm-poc --view nodes
-e2e_wait '^gpu-st-b300-10 ' 15
+e2e_wait '^ gpu-st-b300-10 ' 15
 e2e_wait_gone '\[view only\]|\[read-only\]' 5
 tag 'b300-10'
 tag 'b300-11'
@@ -142,7 +142,7 @@ e2e_wait 'EXIT=0' 10
 lines_before=$(wc -l <"$audit")
 e2e_start 130x34 --cluster llm-poc --view nodes --readonly
 e2e_wait '\[read-only\]' 15
-e2e_wait '^gpu-st-b300-1 ' 10
+e2e_wait '^ gpu-st-b300-1 ' 10
 tag "$bad"
 e2e_keys p
 e2e_wait 'Probes: 1 node, 1 done, 1 with problems' 20

@@ -39,5 +39,22 @@ e2e_keys Enter
 e2e_wait '^ +bob ' 5
 e2e_wait 'qos normal_qos +MaxJobsPerUser [0-9]+/4 +MaxSubmitJobsPerUser [0-9]+/8' 5
 ok "team-a expands into its users and its QoS limits"
+
+# The jobs counted as on limit are listed under it with their ids (issue
+# 21, rule 6); Enter on one opens its detail.
+e2e_wait "^ +job $jobid $name \\(bob, 64 GPUs\\) pending: AssocGrp" 5
+squeue -h -A team-a -t PD -o '%i %r' | while read -r id reason; do
+	case "$reason" in AssocGrp*) grep -Eq "^ +job $id " <<<"$E2E_LAST" || fail "job $id on limit is not listed" ;; esac
+done
+row=$(grep -nE "^ +job $jobid " <<<"$E2E_LAST" | cut -d: -f1)
+sel=$(grep -nE '^- team-a ' <<<"$E2E_LAST" | cut -d: -f1)
+for ((i = sel; i < row; i++)); do e2e_keys Down; done
+e2e_keys Enter
+e2e_wait "job $jobid ─" 5
+e2e_wait "Job +$jobid +$name" 5
+e2e_wait 'AssocGrpGRES|GrpTRES' 5
+e2e_keys Escape
+e2e_wait "^ +job $jobid " 5
+ok "the job on limit is listed under team-a with its id; Enter opens it"
 e2e_keys q
 e2e_wait 'EXIT=0' 5

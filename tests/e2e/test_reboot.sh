@@ -32,11 +32,11 @@ pid_before=$(cat "$OC_CLUSTER_DIR/run/slurmd-$idle.pid")
 lines_before=$( (cat "$audit" 2>/dev/null || true) | wc -l)
 
 e2e_start 160x40 --cluster llm-poc --view nodes
-e2e_wait "^$idle +(idle|maint)" 20
+e2e_wait "^ $idle +(idle|maint)" 20
 e2e_keys /
 e2e_type "$idle"
 e2e_keys Enter
-e2e_wait "^$idle " 5
+e2e_wait "^ $idle " 5
 e2e_keys B
 e2e_wait 'Reboot nodes' 5
 e2e_type "e2e reboot $$"
@@ -67,7 +67,7 @@ e2e_keys /
 e2e_keys C-u
 e2e_type "$busy"
 e2e_keys Enter
-e2e_wait "^$busy +(alloc|mix)" 10
+e2e_wait "^ $busy +(alloc|mix)" 10
 e2e_keys B
 e2e_wait 'Reboot nodes' 5
 e2e_keys BTab BTab C-u
@@ -92,7 +92,7 @@ grep -q 'REBOOT_REQUESTED' <<<"$(scontrol show node "$busy")" || fail "$busy: $(
 ok "ASAP: $busy REBOOT_REQUESTED, job $busy_job still running"
 e2e_keys Escape
 # The nodes view shows it (sinfo's '@': reboot requested).
-e2e_wait "^$busy +[a-z]+@" 10
+e2e_wait "^ $busy +[a-z]+@" 10
 e2e_keys :
 e2e_type cancelreboot
 e2e_keys Enter

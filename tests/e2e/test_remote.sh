@@ -36,8 +36,8 @@ reason='remote "bad" $(reboot); `id` '\''x'\'' 점검'
 e2e_on_exit env SLURM_CONF="$OC_CLUSTER_DIR/etc/slurm.conf" scontrol update NodeName="$node" State=RESUME
 
 e2e_start 120x30 --cluster llm-poc --view nodes
-e2e_wait '^gpu-st-b300-7 .*prolog: gpu count 7' 20
-e2e_wait "^$node " 5
+e2e_wait '^ gpu-st-b300-7 .*prolog: gpu count 7' 20
+e2e_wait "^ $node " 5
 e2e_wait_gone 'STALE' 5
 ok "the nodes view over SSH shows the drained node and its reason"
 
@@ -82,8 +82,8 @@ e2e_wait 'STALE: head node unreachable since [0-9:]+ \([0-9]+s\): .*ssh root@127
 e2e_keys 1
 e2e_wait '^PARTITION +AVAIL' 2
 e2e_keys 3
-e2e_wait '^NODE +STATE' 2
-e2e_wait "^$node " 2 # the last data stays on screen
+e2e_wait '^ NODE +STATE' 2
+e2e_wait "^ $node " 2 # the last data stays on screen
 ok "sshd stopped: stale banner, old data kept, keys answer: $(grep -m1 STALE <<<"$E2E_LAST")"
 
 # sshd back: the console reconnects by itself (backoff at most 30 s).

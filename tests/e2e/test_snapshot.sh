@@ -28,7 +28,7 @@ e2e_wait '\[recorded snapshot\] +recorded [0-9-]+ [0-9:]+' 10
 e2e_wait "^ +$jobid +[a-z]+ " 5
 ok "--snapshot: the queue as recorded, the header says so"
 e2e_keys 3
-e2e_wait '^gpu-st-b300-7 +drain' 5
+e2e_wait '^ gpu-st-b300-7 +drain' 5
 e2e_keys d
 e2e_wait 'a recorded snapshot \(--snapshot\): nothing here reaches a cluster' 5
 ok "--snapshot: the nodes view, and actions refused"

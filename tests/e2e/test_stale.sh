@@ -17,7 +17,7 @@ ok "slurmctld $ctld stopped"
 
 # Keys answer at once although the collector is stuck in a request.
 e2e_keys 3
-e2e_wait '^NODE +STATE' 2
+e2e_wait '^ NODE +STATE' 2
 e2e_keys 1
 e2e_wait '^PARTITION +AVAIL' 2
 ok "keys answer while slurmctld is stopped"

@@ -16,11 +16,11 @@ detail_of() { e2e_wait "[^a-z0-9-]$1 [─q-]" 5; }
 
 for t in vt100 xterm screen tmux-256color linux; do
 	E2E_TERM=$t e2e_start 80x24 --cluster llm-poc --view nodes
-	e2e_wait '^NODE +STATE' 15
-	e2e_wait '^gpu-st-b300-[0-9]+ ' 15
+	e2e_wait '^ NODE +STATE' 15
+	e2e_wait '^ gpu-st-b300-[0-9]+ ' 15
 	e2e_snap
-	first=$(grep -m1 -oE '^gpu-st-b300-[0-9]+' <<<"$E2E_LAST")
-	last=$(grep -oE '^gpu-st-b300-[0-9]+' <<<"$E2E_LAST" | tail -n 1)
+	first=$(grep -m1 -oE '^ gpu-st-b300-[0-9]+' <<<"$E2E_LAST" | tr -d ' ')
+	last=$(grep -oE '^ gpu-st-b300-[0-9]+' <<<"$E2E_LAST" | tail -n 1 | tr -d ' ')
 	[ "$first" != "$last" ] || fail "one node on the screen: $first"
 	for k in End NPage; do
 		e2e_keys Home

@@ -55,8 +55,8 @@ e2e_tmux resize-window -t "$E2E_SESSION" -x 100 -y 30
 e2e_wait '^normal\* +up ' 10
 e2e_wait_gone 'terminal too small' 5
 e2e_keys 3
-e2e_wait '^NODE +STATE' 5
-e2e_wait '^gpu-st-b300-16 ' 5
+e2e_wait '^ NODE +STATE' 5
+e2e_wait '^ gpu-st-b300-16 ' 5
 ok "resize storm: redrawn at 100x30, keys answer"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
@@ -80,7 +80,7 @@ ok "TERM=dumb refused with a message"
 # The C locale: panel borders in the terminal's line-drawing set (ACS,
 # shifted in with SO), not in UTF-8 and not as letters.
 E2E_LANG=C e2e_start 80x24 --cluster llm-poc --view nodes
-e2e_wait '^gpu-st-b300-1 ' 15
+e2e_wait '^ gpu-st-b300-1 ' 15
 e2e_keys d
 e2e_wait 'Drain nodes' 5
 grep -q $'\x0e[xqlk]' <<<"$(e2e_capture_escapes)" || fail "C locale: no ACS line drawing in the form's border"
@@ -103,7 +103,7 @@ ok "Ctrl-Z suspends to the shell"
 e2e_keys fg Enter
 e2e_wait '^normal\* +up ' 10
 e2e_keys 3
-e2e_wait '^NODE +STATE' 5
+e2e_wait '^ NODE +STATE' 5
 ok "fg resumes the console and keys work"
 e2e_keys q
 e2e_wait 'e2e\$ *$' 5
@@ -115,7 +115,7 @@ ok "q returns to the shell prompt"
 # the dead terminal (and slurmctld) forever.
 real_bin=$OC_BIN
 OC_BIN=setsid e2e_start 80x24 -w "$real_bin" --cluster llm-poc --view nodes
-e2e_wait '^NODE +STATE' 15
+e2e_wait '^ NODE +STATE' 15
 pid=$(pgrep -n -f -- "^$real_bin --cluster llm-poc --view nodes") || fail "cannot find the console's pid"
 e2e_tmux kill-server
 end=$((SECONDS + 10))

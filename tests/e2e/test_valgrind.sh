@@ -40,7 +40,7 @@ e2e_keys 2
 e2e_wait '^ *JOBID' 20
 e2e_keys s s S
 e2e_keys 3
-e2e_wait '^NODE +STATE' 20
+e2e_wait '^ NODE +STATE' 20
 e2e_keys /
 e2e_type 'b300-1'
 e2e_keys Enter

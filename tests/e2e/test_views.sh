@@ -19,19 +19,19 @@ grep -Eq ' [0-9]+/64 ' <<<"$line" || fail "normal should have 64 GPUs in total: 
 ok "normal has 64 GPUs"
 
 e2e_keys H
-e2e_wait '^gpu +up ' 5
+e2e_wait '^gpu \(hidden\) +up ' 5
 e2e_keys H
-e2e_wait_gone '^gpu +up ' 5
+e2e_wait_gone '^gpu \(hidden\) +up ' 5
 ok "H shows and hides the hidden partition"
 
 # Nodes view: every node scontrol reports as drained/draining shows with
 # its reason.
 e2e_keys 3
-e2e_wait '^NODE +STATE' 5
+e2e_wait '^ NODE +STATE' 5
 drained=$(sinfo -h -N -t drain,drng -o '%N|%E' | sort -u)
 [ -n "$drained" ] || fail "the demo workload should have drained a node"
 while IFS='|' read -r node reason; do
-	e2e_wait "^$node +(drain|drng)"'[*~#%!@^$-]? .*'"${reason:0:20}" 10
+	e2e_wait "^ $node +(drain|drng)"'[*~#%!@^$-]? .*'"${reason:0:20}" 10
 done <<<"$drained"
 ok "nodes view shows drained nodes with their reasons"
 
@@ -40,7 +40,7 @@ ok "nodes view shows drained nodes with their reasons"
 e2e_keys Tab
 e2e_wait '^-- |^ok [0-9]+ +draining' 5   # 4 Health
 e2e_keys BTab
-e2e_wait '^NODE +STATE' 5
+e2e_wait '^ NODE +STATE' 5
 e2e_keys 1
 e2e_wait '^PARTITION +AVAIL' 5
 e2e_keys Down Enter

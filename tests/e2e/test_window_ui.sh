@@ -28,7 +28,7 @@ resv_on_node() { scontrol show res -o 2>/dev/null | sed -n "s/^ReservationName=\
 
 # Writes off: refused, nothing opened.
 e2e_start 120x30 --cluster llm-poc --view nodes --readonly
-e2e_wait "^$node " 15
+e2e_wait "^ $node " 15
 e2e_keys :
 e2e_type "window x"
 e2e_keys Enter
@@ -47,7 +47,7 @@ e2e_keys 3
 e2e_keys /
 e2e_type "$node"
 e2e_keys Enter
-e2e_wait "^$node " 10
+e2e_wait "^ $node " 10
 e2e_keys :
 e2e_type "window $reason"
 e2e_keys Enter
@@ -81,7 +81,7 @@ e2e_keys /
 e2e_keys C-u
 e2e_type "$node"
 e2e_keys Enter
-e2e_wait "^$node " 10
+e2e_wait "^ $node " 10
 e2e_keys :
 e2e_type "window $reason"
 e2e_keys Enter

@@ -11,7 +11,7 @@ lines_before=$( (cat "$audit" 2>/dev/null || true) | wc -l)
 
 e2e_start 100x24 --cluster llm-poc --view nodes --readonly
 e2e_wait '\[read-only\]' 15
-e2e_wait '^gpu-st-b300-1 ' 10
+e2e_wait '^ gpu-st-b300-1 ' 10
 e2e_keys d
 e2e_wait 'read-only console' 5
 e2e_keys m
@@ -34,7 +34,7 @@ E2E_STARTS=$((E2E_STARTS + 1))
 E2E_SOCKET="oc-e2e-$$-$E2E_STARTS"
 e2e_tmux -f /dev/null new-session -d -s "$E2E_SESSION" -x 100 -y 24 \
 	"runuser -u opsview -- env TERM=screen LANG=C.UTF-8 HOME=$home XDG_CONFIG_HOME=$home/cfg SLURM_CONF=$SLURM_CONF $OC_BIN --cluster llm-poc --view nodes; echo EXIT=\$?; sleep 3600"
-e2e_wait '^gpu-st-b300-1 ' 15
+e2e_wait '^ gpu-st-b300-1 ' 15
 e2e_wait '\[view only\]' 15
 e2e_keys d
 e2e_wait 'writes disabled: opsview is not a Slurm operator or administrator' 5

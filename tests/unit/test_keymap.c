@@ -31,7 +31,7 @@ static const char *const ids[] = {
 	"move.top", "move.bottom", "move.left", "move.right", "node.drain", "node.resume",
 	"node.undrain", "resv.create", "resv.delete", "view.audit", "team.onboard",
 	"view.rehearsal", "view.history", "view.events", "view.scheduler", "account.history", "node.probe", "job.cancel", "job.signal", "job.hold", "job.release",
-	"job.requeue", "job.timelimit", "node.reboot",
+	"job.requeue", "job.timelimit", "node.reboot", "open.nodes",
 };
 #define NIDS (sizeof(ids) / sizeof(ids[0]))
 

@@ -119,6 +119,42 @@ static const struct oc_col_ui cols[] = {
 	{"ago", c_since_cmp, NULL, NULL},	  {"reason", NULL, r_reason, NULL},	   {"slurmd", NULL, r_slurmd, NULL},
 };
 
+/* The view's scope (lv->arg, set by oc_nodes_scope): "partition NAME" or
+ * "reservation NAME", the nodes of one partition or reservation. Returns
+ * whether lv->arg is one; kind and name point into it. */
+static bool scope_of(const struct oc_listview *lv, char *kind, size_t klen, const char **name)
+{
+	const char *sp = strchr(lv->arg, ' ');
+	if (!sp || !sp[1])
+		return false;
+	snprintf(kind, klen, "%.*s", (int)(sp - lv->arg), lv->arg);
+	*name = sp + 1;
+	return true;
+}
+
+/* The node indexes of the scope's partition or reservation in s: sets
+ * *idx and *n, or returns false when s has no such one (any more). */
+static bool scope_nodes(const struct oc_snapshot *s, const char *kind, const char *name, const uint32_t **idx,
+			uint32_t *n)
+{
+	if (strcmp(kind, "partition") == 0) {
+		for (size_t i = 0; s->partitions && i < s->partitions->n; i++)
+			if (strcmp(s->partitions->v[i].name, name) == 0) {
+				*idx = s->partitions->v[i].node_idx;
+				*n = s->partitions->v[i].node_count;
+				return true;
+			}
+	} else if (strcmp(kind, "reservation") == 0) {
+		for (size_t i = 0; s->reservations && i < s->reservations->n; i++)
+			if (strcmp(s->reservations->v[i].name, name) == 0) {
+				*idx = s->reservations->v[i].node_idx;
+				*n = s->reservations->v[i].node_idx_count;
+				return true;
+			}
+	}
+	return false;
+}
+
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	size_t n = s->nodes ? s->nodes->n : 0;
@@ -126,7 +162,45 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 		return 0;
 	oc_node_places_fill(lv->priv, s, lv->app->show_hidden, lv->app->now);
 	lv->src.extra = lv->priv;
-	return oc_node_rows(s->nodes, NULL, OC_NODE_SORT_NAME, false, lv->items);
+	size_t k = oc_node_rows(s->nodes, NULL, OC_NODE_SORT_NAME, false, lv->items);
+	char kind[16];
+	const char *name;
+	if (!scope_of(lv, kind, sizeof(kind), &name) || !s->seq)
+		return k;
+	const uint32_t *idx = NULL;
+	uint32_t count = 0;
+	if (!scope_nodes(s, kind, name, &idx, &count)) {
+		/* Gone (deleted, ended, renamed): every node again, said. */
+		oc_app_message(lv->app, true, " %s %s is gone: every node is listed", kind, name);
+		lv->arg[0] = '\0';
+		return k;
+	}
+	/* Keep the name order, members only. */
+	unsigned char *in = calloc(n ? n : 1, 1);
+	if (!in)
+		return k;
+	for (uint32_t i = 0; i < count; i++)
+		if (idx[i] < n)
+			in[idx[i]] = 1;
+	size_t m = 0;
+	for (size_t i = 0; i < k; i++)
+		if (in[lv->items[i]])
+			lv->items[m++] = lv->items[i];
+	free(in);
+	return m;
+}
+
+bool oc_nodes_scope(struct oc_app *app, const char *kind, const char *name)
+{
+	if (!oc_app_goto(app, "nodes", NULL))
+		return false;
+	struct oc_listview *lv = app->view[app->cur];
+	char arg[sizeof(lv->arg)];
+	snprintf(arg, sizeof(arg), "%s %s", kind, name);
+	oc_listview_set_filter(lv, "");
+	oc_listview_open(lv, arg);
+	oc_listview_update(lv, app->snap);
+	return true;
 }
 
 static const char *tag_key(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
@@ -150,7 +224,12 @@ static void context(struct oc_listview *lv, char *buf, size_t len)
 			reserved++;
 		other += oc_version_slurmd_differs(node(lv, lv->items[i])->version, lv->snap->slurm_version);
 	}
-	snprintf(buf, len, "%zu %s", lv->nitems, oc_plural(lv->nitems, "node", "nodes"));
+	char kind[16];
+	const char *name;
+	buf[0] = '\0';
+	if (scope_of(lv, kind, sizeof(kind), &name))
+		snprintf(buf, len, "%s %s  ", kind, name);
+	oc_appendf(buf, len, "%zu %s", lv->nitems, oc_plural(lv->nitems, "node", "nodes"));
 	if (reserved)
 		oc_appendf(buf, len, ", %zu reserved", reserved);
 	/* After a scheduler upgrade: nodes still on the old slurmd. */

@@ -1,5 +1,6 @@
 /* partitions.c: one row per partition with sinfo-style node counts, GPUs
- * allocated/total and running/pending jobs. Enter opens its queue. */
+ * allocated/total and running/pending jobs. Enter opens its queue, n its
+ * nodes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,13 @@ static void open_item(struct oc_listview *lv, uint32_t item)
 	oc_app_goto(lv->app, "queue", part(lv, item)->name);
 }
 
+static const char *selected(struct oc_listview *lv, uint32_t item, enum oc_sel what, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return what == OC_SEL_PARTITION ? part(lv, item)->name : NULL;
+}
+
 static void context(struct oc_listview *lv, char *buf, size_t len)
 {
 	snprintf(buf, len, "%zu %s%s", lv->nitems, oc_plural(lv->nitems, "partition", "partitions"),
@@ -138,6 +146,7 @@ const struct oc_listview_def oc_lv_partitions = {
 	.collect = collect,
 	.pure_collect = true,
 	.open = open_item,
+	.selected = selected,
 	.context = context,
 	.priv_new = priv_new,
 	.priv_free = priv_free,

@@ -1,7 +1,8 @@
 /* quota.c: each team's GPU consumption against its GrpTRES limit, from
  * slurmctld's association manager, with a bar; pending GPUs and how many
  * jobs wait on a limit. Enter (or Right) expands an account into its users
- * (running and pending GPUs) and its QoS (per-user limits, used/limit). */
+ * (running and pending GPUs), its QoS (per-user limits, used/limit) and
+ * its jobs pending on a limit; Enter on such a job opens its detail. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "core/strbuf.h"
 #include "core/views.h"
 #include "ui/app.h"
+#include "ui/detail.h"
 #include "ui/draw.h"
 #include "ui/listview.h"
 #include "ui/registry.h"
@@ -125,7 +127,7 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	for (long r = 0; r < qp->n; r++) {
 		const struct oc_quota_row *row = &qp->rows[r];
 		bool open = oc_tagset_has(&qp->expanded, row->account);
-		char mark = (row->nusers || row->nqos) ? (open ? '-' : '+') : ' ';
+		char mark = (row->nusers || row->nqos || row->limited_jobs) ? (open ? '-' : '+') : ' ';
 		if (push(qp, (struct oc_quota_item){OC_QI_ACCOUNT, (uint32_t)r, 0, mark}) < 0)
 			break;
 		if (!open)
@@ -134,6 +136,13 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 			push(qp, (struct oc_quota_item){OC_QI_USER, (uint32_t)r, (uint32_t)u, 0});
 		for (size_t k = 0; k < row->nqos; k++)
 			push(qp, (struct oc_quota_item){OC_QI_QOS, (uint32_t)r, (uint32_t)k, 0});
+		/* The jobs its BLOCKED column counts. */
+		for (size_t j = 0; row->limited_jobs && s->jobs && j < s->jobs->n; j++) {
+			const struct oc_job *jb = &s->jobs->v[j];
+			if (jb->state == OC_JOB_PENDING && (jb->flags & OC_JF_LIMITED) && jb->account &&
+			    strcmp(jb->account, row->account) == 0)
+				push(qp, (struct oc_quota_item){OC_QI_JOB, (uint32_t)r, (uint32_t)j, 0});
+		}
 	}
 	lv->src.rows = qp->items;
 	if (oc_listview_reserve(lv, qp->nitems) < 0)
@@ -145,7 +154,7 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 
 static bool is_group(struct oc_listview *lv, uint32_t item)
 {
-	return qi(lv, item)->kind == OC_QI_QOS;
+	return qi(lv, item)->kind == OC_QI_QOS || qi(lv, item)->kind == OC_QI_JOB;
 }
 
 static void fmt_pu(uint32_t used, uint32_t limit, char *buf, size_t len)
@@ -158,6 +167,15 @@ static void fmt_pu(uint32_t used, uint32_t limit, char *buf, size_t len)
 
 static void group_text(struct oc_listview *lv, uint32_t item, char *buf, size_t len)
 {
+	if (qi(lv, item)->kind == OC_QI_JOB) {
+		const struct oc_job *j = &lv->snap->jobs->v[qi(lv, item)->child];
+		char gpus[32] = "";
+		if (j->gpus)
+			snprintf(gpus, sizeof(gpus), ", %u %s", j->gpus, oc_plural(j->gpus, "GPU", "GPUs"));
+		snprintf(buf, len, "      job %u %s (%s%s) pending: %s  (Enter opens it)", j->job_id, j->name ? j->name : "",
+			 j->user ? j->user : "?", gpus, j->reason ? j->reason : "a limit");
+		return;
+	}
 	const struct oc_quota_qos *q = &qrow(lv, item)->qos[qi(lv, item)->child];
 	char jobs[32], sub[32];
 	fmt_pu(q->top_running, q->max_jobs_pu, jobs, sizeof(jobs));
@@ -187,6 +205,10 @@ static bool action(struct oc_listview *lv, enum oc_act act)
 	uint32_t item = oc_listview_selected(lv);
 	if (item == UINT32_MAX)
 		return false;
+	if (act == OC_ACT_OPEN && qi(lv, item)->kind == OC_QI_JOB) {
+		oc_app_show_job(lv->app, lv->snap->jobs->v[qi(lv, item)->child].job_id);
+		return true;
+	}
 	switch (act) {
 	case OC_ACT_OPEN: toggle(lv, item, -1); return true;
 	case OC_ACT_MOVE_RIGHT: toggle(lv, item, 1); return true;

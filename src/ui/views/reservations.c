@@ -86,14 +86,10 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 
 static void open_item(struct oc_listview *lv, uint32_t item)
 {
-	/* The nodes view, filtered on the reservation's name (its RESV column). */
+	/* The nodes view, the reservation's nodes only. */
 	char name[128];
 	snprintf(name, sizeof(name), "%s", resv(lv, item)->name);
-	if (oc_app_goto(lv->app, "nodes", NULL)) {
-		struct oc_listview *nodes = lv->app->view[lv->app->cur];
-		oc_listview_set_filter(nodes, name);
-		oc_listview_update(nodes, lv->app->snap);
-	}
+	oc_nodes_scope(lv->app, "reservation", name);
 }
 
 static void context(struct oc_listview *lv, char *buf, size_t len)
