@@ -29,6 +29,8 @@
 struct detail {
 	char node[128];
 	uint32_t job_id;  /* 0: the node */
+	char *text;       /* a text panel's fields (oc_app_show_text), or NULL */
+	char text_title[128];
 	int scroll;       /* the job panel's first line shown */
 	/* The node panel's jobs (running, then ended) as drawn, and the one
 	 * picked with the arrows (-1: none) that Enter opens. */
@@ -65,11 +67,16 @@ void oc_detail_when(time_t t, time_t now, char *buf, size_t len)
 
 int oc_detail_field(WINDOW *w, int y, int width, const char *label, const char *value, attr_t a)
 {
+	/* Never on a panel's bottom border (nor past a pad's end): a line
+	 * that does not fit is not drawn somewhere else instead. */
+	if (y >= getmaxy(w) - (is_pad(w) ? 0 : 1))
+		return y + 1;
 	wmove(w, y, 2);
 	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 	oc_put_text(w, label, 13, true, false);
 	wattrset(w, a);
-	oc_put_text(w, value ? value : "-", width - 17, true, false);
+	/* A value cut by the panel's width ends with the cut mark. */
+	oc_put_cell(w, value ? value : "-", width - 17, false);
 	wattrset(w, A_NORMAL);
 	return y + 1;
 }
@@ -422,9 +429,86 @@ int oc_detail_wrapped(WINDOW *w, int y, int last, int width, const char *label, 
 	return y;
 }
 
+/* The fields of a text panel (oc_app_show_text) into pad; returns the
+ * lines used. */
+static int text_lines(WINDOW *pad, int last, int width, const char *text)
+{
+	int y = 0;
+	char label[64] = "";
+	for (const char *p = text; *p && y <= last;) {
+		size_t n = strcspn(p, "\n");
+		char line[2048];
+		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) - 1 ? n : sizeof(line) - 1), p);
+		char *tab = strchr(line, '\t');
+		const char *value = line;
+		if (tab) {
+			*tab = '\0';
+			snprintf(label, sizeof(label), "%.63s", line);
+			value = tab + 1;
+		}
+		y = oc_detail_wrapped(pad, y, last, width, label, value, A_NORMAL);
+		label[0] = '\0';
+		p += n;
+		if (*p)
+			p++;
+	}
+	return y;
+}
+
+#define TEXT_PAD_LINES 200
+
+static void text_fill(WINDOW *w, int h, int width, struct detail *d)
+{
+	werase(w);
+	char title[160];
+	snprintf(title, sizeof(title), " %s ", d->text_title);
+	oc_detail_frame(w, width, title);
+	WINDOW *pad = newpad(TEXT_PAD_LINES, width);
+	if (pad) {
+		oc_detail_pad_show(w, h, width, pad, text_lines(pad, TEXT_PAD_LINES - 1, width, d->text), &d->scroll);
+		delwin(pad);
+	}
+}
+
+void oc_detail_pad_show(WINDOW *w, int h, int width, WINDOW *pad, int n, int *scroll)
+{
+	int rows = h - 2;
+	if (*scroll > n - rows)
+		*scroll = n - rows;
+	if (*scroll < 0)
+		*scroll = 0;
+	int shown = n - *scroll < rows ? n - *scroll : rows;
+	if (shown > 0 && width > 2)
+		copywin(pad, w, *scroll, 1, 1, 1, shown, width - 2, FALSE);
+	if (n > rows) {
+		char more[64];
+		snprintf(more, sizeof(more), " lines %d-%d of %d  PgUp/PgDn ", *scroll + 1, *scroll + shown, n);
+		wmove(w, h - 1, 2);
+		oc_put_text(w, more, width - 4, false, false);
+	}
+}
+
+void oc_detail_frame(WINDOW *w, int width, const char *title)
+{
+	wattrset(w, A_NORMAL);
+	box(w, 0, 0);
+	if (!title)
+		return;
+	wmove(w, 0, 2);
+	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
+	oc_put_text(w, title, width - 20, false, false);
+	wattrset(w, A_NORMAL);
+	wmove(w, 0, width - 15 > 0 ? width - 15 : 0);
+	oc_put_text(w, " Esc closes ", 12, false, false);
+}
+
 static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 {
 	struct detail *d = oc_overlay_find(app, &detail_ops);
+	if (d && d->text) {
+		text_fill(w, h, width, d);
+		return;
+	}
 	if (d && d->job_id) {
 		oc_job_detail_fill(app, w, h, width, d->job_id, &d->scroll);
 		return;
@@ -432,17 +516,11 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 	const struct oc_snapshot *s = app->snap;
 	long idx = oc_nodes_find(s->nodes, detail_node(app));
 	werase(w);
-	box(w, 0, 0);
-	wmove(w, 0, 2);
-	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 	char title[200];
 	snprintf(title, sizeof(title), " %s ", detail_node(app));
-	oc_put_text(w, title, width - 20, false, false);
-	wattrset(w, A_NORMAL);
-	wmove(w, 0, width - 15 > 0 ? width - 15 : 0);
-	oc_put_text(w, " Esc closes ", 12, false, false);
 	if (idx < 0) {
 		oc_detail_field(w, 2, width, "", "this node is no longer in the cluster", oc_theme_attr(OC_ROLE_BAD));
+		oc_detail_frame(w, width, title);
 		return;
 	}
 	if (d)
@@ -467,6 +545,9 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 		node_ended(app, w, y, h - 1, width, d, detail_node(app));
 	if (d && d->pick >= d->nshown)
 		d->pick = d->nshown - 1;
+	/* The frame last: on a small screen, what did not fit is cut at the
+	 * border, not drawn over it. */
+	oc_detail_frame(w, width, title);
 	if (d && d->nshown) {
 		wmove(w, h - 1, 2);
 		oc_put_text(w, d->pick < 0 ? " Right: pick a job " : " Up/Down: pick  Enter: open the job  Left: back ", width - 4,
@@ -477,7 +558,9 @@ static void detail_fill(struct oc_app *app, WINDOW *w, int h, int width)
 void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,
 		       void (*fill)(struct oc_app *app, WINDOW *w, int h, int width))
 {
-	if (pw < 30 || ph < 8) {
+	/* The whole area when the panel does not fit in it, or when what
+	 * is left of it is too small to read (a terminal of 40x10). */
+	if (pw > width || ph > h || pw < 30 || ph < 5) {
 		pw = width;
 		ph = h;
 	}
@@ -497,8 +580,17 @@ void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int wid
 
 static void detail_draw(struct oc_app *app, void *priv, int y, int h, int width)
 {
-	(void)priv;
-	oc_app_panel_once(app, h - 2, width - 4 > 100 ? 100 : width - 4, y, h, width, detail_fill);
+	struct detail *d = priv;
+	int pw = width - 4 > 100 ? 100 : width - 4, ph = h - 2;
+	/* A text panel is as tall as its lines (and its border). */
+	WINDOW *pad = d->text && pw > 0 ? newpad(TEXT_PAD_LINES, pw) : NULL;
+	if (pad) {
+		int n = text_lines(pad, TEXT_PAD_LINES - 1, pw, d->text);
+		delwin(pad);
+		if (n + 2 < ph)
+			ph = n + 2;
+	}
+	oc_app_panel_once(app, ph, pw, y, h, width, detail_fill);
 }
 
 /* The job report stops with the job panel. */
@@ -518,7 +610,7 @@ static void detail_key(struct oc_app *app, void *priv, int ch, bool wide, int ac
 	(void)wide;
 	/* The node panel's jobs: Right picks the first, Up/Down move, Enter
 	 * opens it (the panel becomes the job's), Left or Esc leave the pick. */
-	if (!d->job_id && d->nshown > 0) {
+	if (!d->job_id && !d->text && d->nshown > 0) {
 		int pick = d->pick;
 		if (act == OC_ACT_MOVE_RIGHT && pick < 0)
 			pick = 0;
@@ -540,7 +632,7 @@ static void detail_key(struct oc_app *app, void *priv, int ch, bool wide, int ac
 			return;
 		}
 	}
-	if (d->job_id && (act == OC_ACT_MOVE_PGDN || act == OC_ACT_MOVE_PGUP)) {
+	if ((d->job_id || d->text) && (act == OC_ACT_MOVE_PGDN || act == OC_ACT_MOVE_PGUP)) {
 		int page = LINES > 8 ? LINES - 8 : 1;
 		d->scroll += act == OC_ACT_MOVE_PGDN ? page : -page; /* clamped when drawn */
 		if (d->scroll < 0)
@@ -564,8 +656,10 @@ static void detail_close(struct oc_app *app, void *priv)
 	struct detail *d = priv;
 	if (d && d->job_id)
 		job_report_stop(app);
-	if (d)
+	if (d) {
 		free(d->ended);
+		free(d->text);
+	}
 	free(priv);
 }
 
@@ -605,6 +699,8 @@ void oc_app_show_node(struct oc_app *app, const char *node)
 			d->pick = -1;
 		snprintf(d->node, sizeof(d->node), "%s", node);
 		d->job_id = 0;
+		free(d->text);
+		d->text = NULL;
 	}
 	/* Its events of the week and the jobs that ended on it today, unless
 	 * a report view already has them loaded (with its own window). */
@@ -622,6 +718,8 @@ void oc_app_show_job(struct oc_app *app, uint32_t job_id)
 	struct detail *d = detail_open(app);
 	if (d) {
 		d->node[0] = '\0';
+		free(d->text);
+		d->text = NULL;
 		if (d->job_id != job_id)
 			d->scroll = 0;
 		d->job_id = job_id;
@@ -633,3 +731,28 @@ void oc_app_show_job(struct oc_app *app, uint32_t job_id)
 	}
 }
 
+
+void oc_app_show_text(struct oc_app *app, const char *title, const char *fields)
+{
+	char *copy = strdup(fields ? fields : "");
+	if (!copy) {
+		oc_app_message(app, true, " out of memory");
+		return;
+	}
+	struct detail *d = detail_open(app);
+	if (!d) {
+		free(copy);
+		return;
+	}
+	if (d->job_id)
+		job_report_stop(app);
+	d->job_id = 0;
+	d->node[0] = '\0';
+	d->pick = -1;
+	d->nshown = 0;
+	if (!d->text || strcmp(d->text_title, title) != 0)
+		d->scroll = 0;
+	free(d->text);
+	d->text = copy;
+	snprintf(d->text_title, sizeof(d->text_title), "%s", title);
+}

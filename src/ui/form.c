@@ -43,6 +43,7 @@ struct form {
 	int text_lines;            /* lines the text took at the last draw */
 	int shown_lines;           /* lines the panel could show */
 	int spacing;               /* lines between fields */
+	bool too_small;            /* resized below what the form needs: kept, not shown */
 	/* the chooser (ncurses menu library) */
 	MENU *menu;
 	ITEM **items;
@@ -374,6 +375,56 @@ static int form_build(struct form *d, const char *const *values)
 }
 
 static void to_confirm(struct oc_app *app, struct form *d);
+
+/* Whether the screen holds the form of kind k (form_build's limits). */
+static bool form_fits(const struct oc_form_kind *k)
+{
+	return COLS - 20 >= 10 && LINES >= k->nfields + 7;
+}
+
+/* The terminal changed size: the form is built again for it with what was
+ * typed, the field the cursor was in and which fields were edited; while
+ * the terminal is too small for it, it is kept and a line says so (Esc
+ * still cancels). Returns false when it had to be closed (no memory). */
+static bool form_relayout(struct oc_app *app, struct form *d)
+{
+	int n = d->kind->nfields;
+	if (!form_fits(d->kind)) {
+		d->too_small = true;
+		if (d->panel)
+			hide_panel(d->panel);
+		return true;
+	}
+	char *values[OC_FORM_MAX_FIELDS] = {0};
+	bool changed[OC_FORM_MAX_FIELDS] = {0};
+	int cur = d->form ? field_index(current_field(d->form)) : 0;
+	bool ok = true;
+	for (int i = 0; i < n; i++) {
+		values[i] = field_text(d->fields[i]);
+		changed[i] = field_status(d->fields[i]);
+		ok = ok && values[i];
+	}
+	if (ok) {
+		free_form_part(d);
+		ok = form_build(d, (const char *const *)values) == 0;
+	}
+	for (int i = 0; ok && i < n; i++)
+		set_field_status(d->fields[i], changed[i]);
+	for (int i = 0; i < n; i++)
+		free(values[i]);
+	if (!ok) {
+		form_close(app);
+		oc_app_message(app, true, " out of memory: the form was closed, nothing changed");
+		return false;
+	}
+	if (d->stage == ST_CHOOSE)
+		d->stage = ST_FORM; /* its list was built for the old size */
+	for (int i = 0; i < cur; i++)
+		form_driver(d->form, REQ_NEXT_FIELD);
+	form_driver(d->form, REQ_END_LINE);
+	d->too_small = false;
+	return true;
+}
 
 bool oc_form_open(struct oc_app *app, const struct oc_form_kind *kind, const char *title, const char *const *values,
 		  void *state, int start, bool at_end)
@@ -841,7 +892,21 @@ static void form_key(struct oc_app *app, void *priv, int key, bool wide, int act
 	app->dirty = true;
 	if (!wide && ch == KEY_RESIZE) {
 		clearok(curscr, TRUE);
+		form_relayout(app, d);
 		return;
+	}
+	/* C-l: everything drawn again, the form laid out again. */
+	if (wide && ch == 0x0c) {
+		clearok(curscr, TRUE);
+		form_relayout(app, d);
+		return;
+	}
+	if (d->too_small) {
+		if (wide && ch == 27) {
+			form_close(app);
+			oc_app_message(app, false, " cancelled, nothing changed");
+		}
+		return; /* typing into a form not shown: no */
 	}
 	if ((d->stage == ST_CONFIRM || d->stage == ST_RESULT) && !wide &&
 	    (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE || ch == KEY_NPAGE)) {
@@ -1027,13 +1092,55 @@ static void form_draw(struct oc_app *app, void *priv, int area_y, int area_h, in
 	(void)area_h;
 	(void)area_w;
 	struct form *d = priv;
+	if (d->too_small && (d->stage == ST_FORM || d->stage == ST_CHOOSE)) {
+		/* The form is kept with what was typed; it comes back at a
+		 * size that holds it. */
+		char msg[160];
+		snprintf(msg, sizeof(msg), "%.60s: the terminal is too small for it (it needs 30x%d): enlarge it to go on; "
+			 "Esc cancels", d->title, d->kind->nfields + 7);
+		attrset(oc_theme_attr(OC_ROLE_BANNER));
+		for (int y = 1, off = 0; y < LINES - 1 && off < (int)strlen(msg); y++, off += COLS) {
+			move(y, 0);
+			oc_put_text(stdscr, msg + off, COLS, true, false);
+		}
+		attrset(A_NORMAL);
+		curs_set(0);
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
 	if (d->stage == ST_FORM || d->stage == ST_CHOOSE) {
 		draw_fields(d);
 		return;
 	}
-	/* Preview, confirmation, progress and result: a text panel. */
+	/* Preview, confirmation, progress and result: a text panel, as
+	 * large as its text (at most 110x40 and the screen). */
 	int width = COLS - 4 > 110 ? 110 : COLS - 4;
 	int height = LINES - 2 > 40 ? 40 : LINES - 2;
+	if (d->stage == ST_CONFIRM || d->stage == ST_RESULT) {
+		int longest = 0;
+		for (const char *p = d->text; *p;) {
+			size_t l = strcspn(p, "\n");
+			char line[1200];
+			snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) - 1 ? l : sizeof(line) - 1), p);
+			int c = oc_text_cols(line);
+			longest = c > longest ? c : longest;
+			p += l;
+			p += *p == '\n';
+		}
+		int title_w = (int)strlen(d->title) + 24;
+		int want = (longest > title_w ? longest : title_w) + 4;
+		if (want < 60)
+			want = 60;
+		if (want < width)
+			width = want;
+		int total = 0;
+		draw_text(stdscr, 0, 0, width - 4, 0, d->text, 0, &total); /* counts, draws nothing */
+		if (total + 4 < height)
+			height = total + 4 > 7 ? total + 4 : 7;
+	} else if (height > 9) {
+		height = 9; /* a line or two: the preview's question, the progress */
+	}
 	if (width < 20 || height < 5)
 		return;
 	WINDOW *w = newwin(height, width, (LINES - height) / 2, (COLS - width) / 2);

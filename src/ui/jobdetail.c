@@ -304,32 +304,12 @@ static int job_lines(struct oc_app *app, WINDOW *pad, int last, int width, uint3
 void oc_job_detail_fill(struct oc_app *app, WINDOW *w, int h, int width, uint32_t id, int *scroll)
 {
 	werase(w);
-	box(w, 0, 0);
-	wmove(w, 0, 2);
-	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
 	char title[64];
 	snprintf(title, sizeof(title), " job %u ", id);
-	oc_put_text(w, title, width - 20, false, false);
-	wattrset(w, A_NORMAL);
-	wmove(w, 0, width - 15 > 0 ? width - 15 : 0);
-	oc_put_text(w, " Esc closes ", 12, false, false);
+	oc_detail_frame(w, width, title);
 	WINDOW *pad = newpad(JOB_PAD_LINES, width);
-	if (!pad)
-		return;
-	int n = job_lines(app, pad, JOB_PAD_LINES - 1, width, id);
-	int rows = h - 2;
-	if (*scroll > n - rows)
-		*scroll = n - rows;
-	if (*scroll < 0)
-		*scroll = 0;
-	int shown = n - *scroll < rows ? n - *scroll : rows;
-	if (shown > 0 && width > 2)
-		copywin(pad, w, *scroll, 1, 1, 1, shown, width - 2, FALSE);
-	delwin(pad);
-	if (n > rows) {
-		char more[64];
-		snprintf(more, sizeof(more), " lines %d-%d of %d  PgUp/PgDn ", *scroll + 1, *scroll + shown, n);
-		wmove(w, h - 1, 2);
-		oc_put_text(w, more, width - 4, false, false);
+	if (pad) {
+		oc_detail_pad_show(w, h, width, pad, job_lines(app, pad, JOB_PAD_LINES - 1, width, id), scroll);
+		delwin(pad);
 	}
 }

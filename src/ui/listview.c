@@ -840,6 +840,12 @@ void oc_listview_set_filter(struct oc_listview *lv, const char *filter)
 
 void oc_listview_open(struct oc_listview *lv, const char *arg)
 {
+	/* Back to a view as it was left (the same argument): the cursor and
+	 * the columns stay where they were, as the rehearsal's step after
+	 * a look at another view. */
+	bool same = strcmp(lv->arg, arg ? arg : "") == 0 && !lv->def->arg;
+	if (same)
+		return;
 	snprintf(lv->arg, sizeof(lv->arg), "%s", arg ? arg : "");
 	memset(lv->content_w, 0, sizeof(lv->content_w));
 	lv->measured = false;

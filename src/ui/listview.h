@@ -214,7 +214,9 @@ void oc_listview_forget(struct oc_listview *lv);
 /* Navigation, sort, tag and open actions; returns true when handled. */
 bool oc_listview_action(struct oc_listview *lv, enum oc_act act);
 void oc_listview_set_filter(struct oc_listview *lv, const char *filter);
-/* Jump into the view with an argument (may be NULL: clears it). */
+/* Jump into the view with an argument (may be NULL: clears it). The
+ * same argument as the view has (and no arg hook) changes nothing: the
+ * cursor stays. */
 void oc_listview_open(struct oc_listview *lv, const char *arg);
 /* Tab bar text: counts, sort, filter. */
 void oc_listview_context(struct oc_listview *lv, char *buf, size_t len);

@@ -64,9 +64,9 @@ void oc_overlay_view_changed(struct oc_app *app);
 /* Close every overlay, the top first. */
 void oc_overlay_close_all(struct oc_app *app);
 
-/* Draw a panel of ph x pw (the whole y..y+h, width area when that is too
- * small to hold it) centred in that area for one frame: fill draws its
- * window. Nothing to free. */
+/* Draw a panel of ph x pw (the whole y..y+h, width area when the panel
+ * does not fit in it, or is narrower than 30 or lower than 5) centred in
+ * that area for one frame: fill draws its window. Nothing to free. */
 void oc_app_panel_once(struct oc_app *app, int ph, int pw, int y, int h, int width,
 		       void (*fill)(struct oc_app *app, WINDOW *w, int h, int width));
 

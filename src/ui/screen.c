@@ -358,11 +358,21 @@ static void draw_header(struct oc_app *app, int width)
 		snprintf(right, sizeof(right), "updated %llds ago  %s ", (long long)(app->now - newest), clock);
 	else
 		snprintf(right, sizeof(right), "connecting...  %s ", clock);
+	/* A narrow terminal: the cluster's name and the data's age stay
+	 * whole; the program's name goes first, then the clock, then the
+	 * word "updated". */
+	const char *lp = left;
+	if ((int)(strlen(left) + strlen(right)) >= width && strncmp(left, " opsconsole  ", 13) == 0)
+		lp = left + 12;
+	if ((int)(strlen(lp) + strlen(right)) >= width && newest && !app->cfg->frozen_at)
+		snprintf(right, sizeof(right), "updated %llds ago ", (long long)(app->now - newest));
+	if ((int)(strlen(lp) + strlen(right)) >= width && newest && !app->cfg->frozen_at)
+		snprintf(right, sizeof(right), "%llds ago ", (long long)(app->now - newest));
 	attrset(oc_theme_attr(OC_ROLE_HEADER));
 	move(0, 0);
 	int rw = (int)strlen(right);
 	int lw = width - rw > 0 ? width - rw : width;
-	int used = oc_put_text(stdscr, left, lw, false, false);
+	int used = (int)strlen(lp) > lw ? oc_put_cell(stdscr, lp, lw, false) : oc_put_text(stdscr, lp, lw, false, false);
 	/* The controllers: which answers, which is in control and since when
 	 * (core/ctl.h), in the room left; marked when not as it should be. */
 	char ctl[256];

@@ -113,6 +113,18 @@ e2e_keys Escape
 e2e_keys 7
 e2e_wait "resv.delete +e2e_maint_$$ +ok" 10
 ok "the audit view lists the actions"
+# Enter opens an entry whole (issue 21, rule 1): every field, the command
+# wrapped, not cut.
+e2e_keys /
+e2e_type 'node.drain'
+e2e_keys Enter Home Enter
+e2e_wait '─ audit: node.drain ' 5
+e2e_wait '│ Targets +gpu-st-b300-\[9-11\] ' 5
+e2e_wait "│ Command +scontrol update NodeName='gpu-st-b300-\[9-11\]' State=DRAIN" 5
+e2e_wait '│ Result +ok ' 5
+e2e_keys Escape
+e2e_wait_gone '─ audit: ' 5
+ok "Enter opens an audit entry whole"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 lines_after=$(wc -l <"$audit")

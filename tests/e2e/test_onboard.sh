@@ -24,6 +24,32 @@ e2e_on_exit rm -rf "$tmp"
 # --- the form ---------------------------------------------------------------
 e2e_start 120x32 --cluster llm-poc --view quota
 e2e_wait '^ *[+-] team-a ' 15
+# o on an account asks: a new team, or a change of that one (issue 21,
+# rule 8); Esc cancels.
+row=$(grep -nE '^ *[+-] team-a ' <<<"$E2E_LAST" | cut -d: -f1)
+first=$(grep -nE '^ *[+-] [a-z]' <<<"$E2E_LAST" | head -1 | cut -d: -f1)
+e2e_keys Home
+for ((i = first; i < row; i++)); do e2e_keys Down; done
+e2e_keys o
+e2e_wait '─ Onboarding \(sacctmgr\) ' 5
+e2e_wait '>  ?c  change team team-a' 5
+e2e_keys Escape
+e2e_wait_gone 'Onboarding \(sacctmgr\)' 5
+e2e_keys o
+e2e_wait '─ Onboarding \(sacctmgr\) ' 5
+e2e_keys c
+e2e_wait 'Change a team \(sacctmgr\)' 5
+e2e_wait '│ Account +team-a ' 5
+e2e_keys Escape
+e2e_wait_gone 'Change a team' 5
+e2e_keys o
+e2e_wait '─ Onboarding \(sacctmgr\) ' 5
+e2e_keys n
+e2e_wait 'Onboard a team \(sacctmgr\)' 5
+e2e_wait '│ Account +│' 5
+e2e_keys Escape
+e2e_wait_gone 'Onboard a team' 5
+ok "o on team-a offers a new team or a change of team-a"
 e2e_keys :
 e2e_type 'onboard'
 e2e_keys Enter
@@ -43,6 +69,8 @@ e2e_keys Tab
 e2e_type 'normal_qos'
 e2e_keys Tab Tab
 e2e_type 'carol,dave'
+e2e_wait 'note: carol is in team-b already; added here, the default account stays' 5
+ok "a user already in another team is noted, with what it means for the default account"
 e2e_keys Enter
 e2e_wait 'Confirm: Onboard a team' 20
 e2e_wait '\+ account team-c: new' 5

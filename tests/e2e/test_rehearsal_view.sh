@@ -104,3 +104,48 @@ e2e_wait '^Runbook: 9-1: 파티션' 5
 ok "UTF-8: the runbook quote under the why"
 e2e_keys q
 e2e_wait 'EXIT=0' 5
+
+# Issue 21, rule 10: at 200x50 the list does not move from step to step,
+# and the detail above it is no taller than the longest step's (one step
+# fills it: no blank line above the title); after a look at another view,
+# the cursor is back on the same step.
+E2E_ENV="XDG_STATE_HOME=$state" e2e_start 200x50 --cluster llm-poc --view rehearsal
+e2e_wait '^ +# STATE STEP' 10
+nsteps=$(grep -oE ' [0-9]+ steps' <<<"$E2E_LAST" | head -1 | tr -dc '0-9')
+[ "$nsteps" -gt 10 ] || fail "only $nsteps steps listed"
+sel_line() { e2e_capture_escapes | grep -nP '\x1b\[47m *[0-9]+ ' | head -1 | cut -d: -f1; }
+[ -n "$(sel_line)" ] || fail "no selected row found (black on white)"
+title_row="" least_blank=99
+for ((i = 1; i <= nsteps; i++)); do
+	e2e_snap
+	row=$(grep -nE '^ +# STATE STEP' <<<"$E2E_LAST" | cut -d: -f1)
+	[ -z "$title_row" ] && title_row=$row
+	[ "$row" = "$title_row" ] || fail "step $i: the list's title moved from line $title_row to $row"
+	blank=0
+	for ((k = row - 1; k > 3; k--)); do
+		[ -z "$(sed -n "${k}p" <<<"$E2E_LAST" | tr -d ' ')" ] || break
+		blank=$((blank + 1))
+	done
+	[ "$blank" -lt "$least_blank" ] && least_blank=$blank
+	[ "$i" -lt "$nsteps" ] || break
+	# The selected row (the theme's black on white) moves one line down.
+	before=$(sel_line)
+	e2e_keys Down
+	end=$((SECONDS + 5))
+	while [ "$(sel_line)" = "$before" ]; do
+		[ "$SECONDS" -lt "$end" ] || fail "Down did not move to step $((i + 1))"
+		sleep 0.05
+	done
+done
+[ "$least_blank" -eq 0 ] || fail "every step leaves at least $least_blank blank lines above the list"
+ok "200x50: the list stays in place from step to step, the detail as tall as the longest"
+e2e_keys Home Down Down Down Down
+e2e_wait '^Why: +8-3: JobRequeue=1' 5
+e2e_keys 3
+e2e_wait '^ NODE +STATE' 5
+e2e_keys 8
+e2e_wait '^ +# STATE STEP' 5
+e2e_wait '^Why: +8-3: JobRequeue=1' 5
+ok "back from another view, the cursor is on the same step"
+e2e_keys q
+e2e_wait 'EXIT=0' 5

@@ -11,8 +11,11 @@
 #include "actions/plan.h"
 #include "core/strbuf.h"
 #include "ui/app.h"
+#include "ui/draw.h"
 #include "ui/form.h"
 #include "ui/forms.h"
+#include "ui/overlay.h"
+#include "ui/registry.h"
 
 /* Fields of the onboarding form. */
 enum { ONB_ACCOUNT, ONB_DESCR, ONB_PARENT, ONB_GPU, ONB_QOS, ONB_DEFQOS, ONB_FAIRSHARE, ONB_USERS, ONB_NFIELDS };
@@ -194,6 +197,23 @@ static void live(const struct oc_form_ctx *c, int cur, const char *v, char *err,
 				snprintf(err, errlen,
 					 "Users: %.63s has no OS account (getpwnam): create it first", names[i]);
 		}
+		/* Not an error: a user already in another team keeps it as
+		 * the default account (sacctmgr does not change it). */
+		const struct onb_state *st = c->state;
+		for (int i = 0; i < n && !err[0] && acct; i++) {
+			char other[256] = "";
+			for (size_t k = 0; k < acct->nassocs; k++) {
+				const struct oc_assoc *a = &acct->assocs[k];
+				if (a->user && a->account && !a->partition && strcmp(a->user, names[i]) == 0 &&
+				    strcmp(a->account, st->initial_account) != 0 && !oc_form_list_has(other, a->account))
+					oc_appendf(other, sizeof(other), "%s%s", other[0] ? "," : "", a->account);
+			}
+			if (other[0])
+				snprintf(err, errlen,
+					 "note: %.63s is in %.120s already; added here, the default account stays as it is "
+					 "(jobs go there unless submitted with -A)",
+					 names[i], other);
+		}
 		break;
 	}
 	default: break;
@@ -216,12 +236,104 @@ const struct oc_form_kind oc_form_onboard = {
 	.applying = applying,
 };
 
+/* o on an account of the quota view: a new team, or a change of that
+ * one? Asked, not guessed (a small overlay: n, c, or the arrows and
+ * Enter; Esc cancels). */
+struct onb_choice {
+	char account[128];
+	int pick; /* 0: a new team, 1: change the account */
+};
+
+static const struct oc_overlay_ops choice_ops;
+
+static void choice_fill(struct oc_app *app, WINDOW *w, int h, int width)
+{
+	(void)h;
+	const struct onb_choice *ch = oc_overlay_find(app, &choice_ops);
+	if (!ch)
+		return;
+	werase(w);
+	box(w, 0, 0);
+	wmove(w, 0, 2);
+	wattrset(w, oc_theme_attr(OC_ROLE_TITLE));
+	oc_put_text(w, " Onboarding (sacctmgr) ", width - 4, false, false);
+	char line[2][200];
+	snprintf(line[0], sizeof(line[0]), "%c n  onboard a new team", ch->pick == 0 ? '>' : ' ');
+	snprintf(line[1], sizeof(line[1]), "%c c  change team %s", ch->pick == 1 ? '>' : ' ', ch->account);
+	for (int i = 0; i < 2; i++) {
+		wmove(w, 2 + i, 2);
+		wattrset(w, i == ch->pick ? oc_theme_attr(OC_ROLE_SELECTED) : A_NORMAL);
+		oc_put_cell(w, line[i], width - 4, false);
+	}
+	wattrset(w, oc_theme_attr(OC_ROLE_DIM));
+	wmove(w, 5, 2);
+	oc_put_text(w, "n or c, or Up/Down and Enter; Esc cancels", width - 4, false, false);
+	wattrset(w, A_NORMAL);
+}
+
+static void choice_draw(struct oc_app *app, void *priv, int y, int h, int width)
+{
+	const struct onb_choice *ch = priv;
+	int w = (int)strlen(ch->account) + 24;
+	if (w < 48)
+		w = 48;
+	oc_app_panel_once(app, 7, w < width - 4 ? w : width - 4, y, h, width, choice_fill);
+}
+
+static void choice_key(struct oc_app *app, void *priv, int ch, bool wide, int act)
+{
+	struct onb_choice *c = priv;
+	int pick = -1;
+	if (wide && (ch == 'n' || ch == 'N'))
+		pick = 0;
+	else if (wide && (ch == 'c' || ch == 'C'))
+		pick = 1;
+	else if (act == OC_ACT_MOVE_UP || act == OC_ACT_MOVE_DOWN) {
+		c->pick = act == OC_ACT_MOVE_UP ? 0 : 1;
+		app->dirty = true;
+		return;
+	} else if (act == OC_ACT_OPEN)
+		pick = c->pick;
+	else if (act != OC_ACT_BACK && act != OC_ACT_QUIT)
+		return; /* other keys do nothing here */
+	char account[128];
+	snprintf(account, sizeof(account), "%s", c->account);
+	oc_overlay_remove(app, &choice_ops); /* frees c */
+	if (pick >= 0)
+		oc_dialog_open_onboard_named(app, pick ? account : "");
+}
+
+static void choice_close(struct oc_app *app, void *priv)
+{
+	(void)app;
+	free(priv);
+}
+
+static const struct oc_overlay_ops choice_ops = {
+	.name = "onboard-choice",
+	.key = choice_key,
+	.draw = choice_draw,
+	.close = choice_close,
+};
+
 void oc_dialog_open_onboard(struct oc_app *app)
 {
-	/* The selected account of the quota view, else a new team. */
+	/* On an account of the quota view: ask whether to change it or to
+	 * onboard a new team; elsewhere a new team. */
 	char buf[8];
 	const char *account = oc_app_selected(app, OC_SEL_ACCOUNT, buf, sizeof(buf));
-	oc_dialog_open_onboard_named(app, account ? account : "");
+	if (!account) {
+		oc_dialog_open_onboard_named(app, "");
+		return;
+	}
+	struct onb_choice *c = calloc(1, sizeof(*c));
+	if (!c) {
+		oc_app_message(app, true, " out of memory");
+		return;
+	}
+	snprintf(c->account, sizeof(c->account), "%s", account);
+	c->pick = 1;
+	oc_overlay_push(app, &choice_ops, c);
 }
 
 void oc_dialog_open_onboard_named(struct oc_app *app, const char *name)

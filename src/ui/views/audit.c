@@ -1,6 +1,7 @@
 /* audit.c: the audit log of this cluster in the console: who did what,
  * when, with which equivalent command, and how it ended. Read from the
- * log file when the view is shown and after each action. */
+ * log file when the view is shown and after each action. Enter opens an
+ * entry whole: every target, every line of its command, its error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "actions/audit.h"
 #include "core/strbuf.h"
 #include "ui/app.h"
+#include "ui/detail.h"
 #include "ui/draw.h"
 #include "ui/listview.h"
 #include "ui/views.h"
@@ -126,6 +128,31 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	return (size_t)n;
 }
 
+/* Enter: the entry whole, a field a line ("Label\tvalue"), the command's
+ * lines each on its own (an onboarding runs several). */
+static void open_item(struct oc_listview *lv, uint32_t item)
+{
+	const struct oc_audit_entry *e = entry(lv, item);
+	char when[64];
+	struct tm tm;
+	localtime_r(&e->time, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
+	size_t cap = sizeof(*e) + 512;
+	char *f = malloc(cap);
+	if (!f) {
+		oc_app_message(lv->app, true, " out of memory");
+		return;
+	}
+	snprintf(f, cap, "Time\t%s\nUser\t%s\nAction\t%s\nTargets\t%s\nResult\t%s%s\nId\t%s\nCommand\t%s\nError\t%s",
+		 when, e->user, e->action, e->targets[0] ? e->targets : "-", e->result,
+		 e->no_outcome ? " (no outcome line: the console ended before it wrote one)" : "", e->id[0] ? e->id : "-",
+		 e->command[0] ? e->command : "-", e->error[0] ? e->error : "-");
+	char title[96];
+	snprintf(title, sizeof(title), "audit: %s", e->action);
+	oc_app_show_text(lv->app, title, f);
+	free(f);
+}
+
 static void context(struct oc_listview *lv, char *buf, size_t len)
 {
 	struct apriv *ap = lv->priv;
@@ -145,6 +172,7 @@ const struct oc_listview_def oc_lv_audit = {
 	.ui = cols,
 	.nui = (int)(sizeof(cols) / sizeof(cols[0])),
 	.collect = collect,
+	.open = open_item,
 	.context = context,
 	.priv_new = priv_new,
 	.priv_free = priv_free,

@@ -416,13 +416,12 @@ static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
 	return n;
 }
 
-/* Lines under the list: the selected step's why / do / observe / evidence
+/* The lines above the list for step item: its why / do / observe / evidence
  * and notes, and what the run is doing now. */
-static int draw_bottom_text(struct oc_listview *lv, char *out, size_t len)
+static int draw_bottom_text(struct oc_listview *lv, uint32_t item, char *out, size_t len)
 {
 	struct rpriv *rp = lv->priv;
 	out[0] = '\0';
-	uint32_t item = oc_listview_selected(lv);
 	if (item == UINT32_MAX || !rp->cl)
 		return 0;
 	const struct oc_step *st = &rp->cl->steps[item];
@@ -450,6 +449,23 @@ static int draw_bottom_text(struct oc_listview *lv, char *out, size_t len)
 	return 1;
 }
 
+/* The screen lines text takes at width: each of its lines wrapped. */
+static int text_rows(const char *text, int width)
+{
+	int rows = 0;
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p), off = 0;
+		do {
+			size_t fit = oc_text_fit(p + off, l - off, width);
+			off += fit ? fit : 1;
+			rows++;
+		} while (off < l);
+		p = nl ? nl + 1 : p + l;
+	}
+	return rows;
+}
+
 static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 {
 	struct rpriv *rp = lv->priv;
@@ -462,10 +478,21 @@ static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 	}
 	if (!rp->s)
 		return 0;
-	/* The detail of the selected step takes the lower part of the view. */
+	/* The detail of the selected step, above the list: as many lines as
+	 * the longest step's detail takes (so that the list does not move
+	 * from step to step), at most a third of the view. */
 	char text[4096];
-	draw_bottom_text(lv, text, sizeof(text));
-	int lines = h / 3 > 3 ? h / 3 : 3;
+	int lines = 1;
+	for (size_t i = 0; i < lv->nitems; i++) {
+		draw_bottom_text(lv, lv->items[i], text, sizeof(text));
+		int need = 1 + text_rows(text, width);
+		if (need > lines)
+			lines = need;
+	}
+	int most = h / 3 > 3 ? h / 3 : 3;
+	if (lines > most)
+		lines = most;
+	draw_bottom_text(lv, oc_listview_selected(lv), text, sizeof(text));
 	int used = 0;
 	char head[1400];
 	snprintf(head, sizeof(head), "%s: %zu passed, %zu failed, %zu skipped, %zu not run  (Enter run; :pass :fail :skip [note], :note TEXT, :report%s)",
