@@ -15,6 +15,7 @@
 
 #include "actions/worker.h"
 #include "core/profile.h"
+#include "core/strbuf.h"
 #include "core/version.h"
 #include "onboard_cli.h"
 #include "agent_cli.h"
@@ -66,6 +67,7 @@ static void usage(FILE *out)
 		"                       scheduler\n"
 		"  -p, --partition P    start in the queue of partition P\n"
 		"      --show-hidden    list hidden partitions too (toggle with H)\n"
+		"      --no-mouse       leave the mouse to the terminal (its text selection)\n"
 		"      --readonly       offer no action that changes the cluster\n"
 		"      --theme NAME     themes/NAME.json (default, light, high-contrast, mono)\n"
 		"      --keymap NAME    keymaps/NAME.json (default, vim)\n"
@@ -263,8 +265,11 @@ static int main_record(const char *cluster, const char *path)
 		bool ok = oc_snapfile_write(f, s, err, sizeof(err)) == 0;
 		ok = (fclose(f) == 0) && ok;
 		if (ok && rename(tmp, path) == 0) {
-			printf("recorded %s: %zu nodes, %zu partitions, %zu jobs, %zu reservations\n", path,
-			       s->nodes->n, s->partitions->n, s->jobs->n, s->reservations->n);
+			printf("recorded %s: %zu %s, %zu %s, %zu %s, %zu %s\n", path, s->nodes->n,
+			       oc_plural(s->nodes->n, "node", "nodes"), s->partitions->n,
+			       oc_plural(s->partitions->n, "partition", "partitions"), s->jobs->n,
+			       oc_plural(s->jobs->n, "job", "jobs"), s->reservations->n,
+			       oc_plural(s->reservations->n, "reservation", "reservations"));
 		} else {
 			fprintf(stderr, "opsconsole: %s: %s\n", path, ok ? strerror(errno) : err);
 			unlink(tmp);
@@ -359,7 +364,7 @@ static int main_version(const char *cluster)
 /* The console's command line. */
 struct main_opts {
 	const char *cluster, *view, *partition, *theme, *keymap, *record, *snapshot;
-	int show_hidden, readonly, version;
+	int show_hidden, readonly, version, no_mouse;
 	struct oc_once_args once;
 };
 
@@ -390,13 +395,14 @@ static int main_once(struct main_opts *o)
  * code (--help; bad options, after the usage). */
 static int main_parse(int argc, char **argv, struct main_opts *o)
 {
-	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_READONLY, OPT_THEME, OPT_KEYMAP, OPT_ONCE, OPT_JSON, OPT_RECORD,
+	enum { OPT_VIEW = 256, OPT_SHOW_HIDDEN, OPT_NO_MOUSE, OPT_READONLY, OPT_THEME, OPT_KEYMAP, OPT_ONCE, OPT_JSON, OPT_RECORD,
 	       OPT_SNAPSHOT, OPT_SINCE, OPT_UNTIL };
 	static const struct option opts[] = {
 		{"cluster", required_argument, NULL, 'c'},
 		{"view", required_argument, NULL, OPT_VIEW},
 		{"partition", required_argument, NULL, 'p'},
 		{"show-hidden", no_argument, NULL, OPT_SHOW_HIDDEN},
+		{"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
 		{"readonly", no_argument, NULL, OPT_READONLY},
 		{"theme", required_argument, NULL, OPT_THEME},
 		{"keymap", required_argument, NULL, OPT_KEYMAP},
@@ -417,6 +423,7 @@ static int main_parse(int argc, char **argv, struct main_opts *o)
 		case 'p': o->partition = optarg; break;
 		case OPT_VIEW: o->view = optarg; break;
 		case OPT_SHOW_HIDDEN: o->show_hidden = 1; break;
+		case OPT_NO_MOUSE: o->no_mouse = 1; break;
 		case OPT_READONLY: o->readonly = 1; break;
 		case OPT_THEME: o->theme = optarg; break;
 		case OPT_KEYMAP: o->keymap = optarg; break;
@@ -620,6 +627,7 @@ static int console_run_ui(struct console *c, char *err, size_t errlen)
 		.start_arg = o->partition,
 		.refresh_s = p->refresh_s,
 		.show_hidden = o->show_hidden || p->show_hidden,
+		.no_mouse = o->no_mouse || p->no_mouse,
 		.readonly = o->readonly || p->readonly,
 		.platform = p->platform,
 		.frozen_at = c->frozen_at,

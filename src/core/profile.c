@@ -460,6 +460,13 @@ static int profile_key(const char *path, const char *key, json_t *v,
 		return profile_bool(path, key, v, &p->readonly, err, errlen);
 	if (strcmp(key, "show_hidden") == 0)
 		return profile_bool(path, key, v, &p->show_hidden, err, errlen);
+	if (strcmp(key, "mouse") == 0) {
+		bool on = true;
+		if (profile_bool(path, key, v, &on, err, errlen) < 0)
+			return -1;
+		p->no_mouse = !on;
+		return 0;
+	}
 	if (strcmp(key, "theme") == 0)
 		return profile_string(path, key, v, p->theme, sizeof(p->theme), err, errlen);
 	if (strcmp(key, "keymap") == 0)

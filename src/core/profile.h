@@ -67,6 +67,7 @@ struct oc_profile {
 	double refresh_s;       /* fast refresh interval, default 2 */
 	bool readonly;
 	bool show_hidden;       /* list hidden partitions */
+	bool no_mouse;          /* "mouse": false: the terminal keeps the mouse (text selection) */
 	char theme[64];         /* themes/NAME.json, "" = default */
 	char keymap[64];        /* keymaps/NAME.json, "" = default */
 	enum oc_backend_kind backend; /* "backend": "auto", "libslurm", "cli" */

@@ -64,6 +64,9 @@ struct oc_app {
 	/* Help, node detail, probe results, dialogs (overlay.h). */
 	struct oc_overlay overlay[OC_OVERLAY_MAX];
 	int noverlays;
+	/* Where the tab bar drew each view's tab, for a click: columns
+	 * [tab_x0[i], tab_x1[i]) of its line (tab_line). */
+	int tab_line, tab_x0[OC_MAX_VIEWS], tab_x1[OC_MAX_VIEWS];
 };
 
 /* Switch to the view called name and open it with arg (may be NULL).

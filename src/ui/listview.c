@@ -1185,6 +1185,7 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 	}
 	int rows = h - 1;
 	lv->page = rows > 0 ? rows : 1;
+	lv->rows_y = y + 1;
 	if (lv->sel >= lv->nitems)
 		lv->sel = lv->nitems ? lv->nitems - 1 : 0;
 	if (lv->top > lv->sel)

@@ -130,6 +130,7 @@ struct oc_listview {
 	char filter[256];
 	size_t sel, top;
 	int page;
+	int rows_y;                      /* the screen line of the first row drawn (a click) */
 	/* Per column on screen: the widest text drawn in it since the view
 	 * was opened or its columns changed. A column is as wide as that (or
 	 * its title) when the screen has room: narrower than its width in

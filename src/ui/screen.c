@@ -414,6 +414,9 @@ static void draw_tabs(struct oc_app *app, int y, int width)
 	int used = 0;
 	/* Narrow terminals get the keys and the current view's title only. */
 	bool narrow = width < 140;
+	app->tab_line = y;
+	for (int i = 0; i < app->nviews; i++)
+		app->tab_x0[i] = app->tab_x1[i] = -1;
 	for (int i = 0; i < app->nviews && used < width; i++) {
 		char label[64], key[16];
 		tab_key(app, app->view[i]->def->name, key, sizeof(key));
@@ -426,11 +429,13 @@ static void draw_tabs(struct oc_app *app, int y, int width)
 			addch(' ');
 			used++;
 		}
+		app->tab_x0[i] = used - 1;
 		used += oc_put_text(stdscr, label, width - used, false, false);
 		if (used < width) {
 			addch(' ');
 			used++;
 		}
+		app->tab_x1[i] = used;
 		attrset(A_NORMAL);
 	}
 	char ctx[512] = "";
@@ -791,9 +796,58 @@ static int read_key(wint_t *wch, bool utf8)
 	return OK;
 }
 
+/* A mouse event: the wheel moves (three rows, or the panel on top), a
+ * press of the first button on a tab opens that view, on a row selects
+ * it (a second press on the selected row opens it, as Enter). With a
+ * dialog or panel open, a press does nothing: the keys close them. */
+static void handle_mouse(struct oc_app *app)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	struct oc_overlay *top = oc_overlay_top(app);
+	int wheel = (ev.bstate & BUTTON4_PRESSED) ? OC_ACT_MOVE_UP : (ev.bstate & BUTTON5_PRESSED) ? OC_ACT_MOVE_DOWN : -1;
+	if (top) {
+		/* A form types what it reads: no wheel into it. */
+		if (wheel >= 0 && !top->ops->raw_keys)
+			top->ops->key(app, top->priv, -1, false, wheel);
+		return;
+	}
+	if (app->mode != OC_MODE_NORMAL)
+		return; /* typing a filter or a command: the mouse waits */
+	struct oc_listview *lv = app->view[app->cur];
+	if (wheel >= 0) {
+		for (int i = 0; i < 3; i++)
+			oc_listview_action(lv, (enum oc_act)wheel);
+		return;
+	}
+	if (!(ev.bstate & BUTTON1_PRESSED))
+		return;
+	if (ev.y == app->tab_line) {
+		for (int i = 0; i < app->nviews; i++)
+			if (ev.x >= app->tab_x0[i] && ev.x < app->tab_x1[i]) {
+				oc_app_goto(app, app->view[i]->def->name, NULL);
+				return;
+			}
+		return;
+	}
+	int row = ev.y - lv->rows_y;
+	if (row < 0 || row >= lv->page || lv->top + (size_t)row >= lv->nitems)
+		return;
+	size_t at = lv->top + (size_t)row;
+	if (at == lv->sel)
+		oc_listview_action(lv, OC_ACT_OPEN);
+	else
+		lv->sel = at;
+}
+
 static void handle_key(struct oc_app *app, int ch, bool wide)
 {
 	app->dirty = true;
+	if (!wide && ch == KEY_MOUSE) {
+		handle_mouse(app);
+		return;
+	}
 	struct oc_overlay *top = oc_overlay_top(app);
 	if (top && top->ops->raw_keys) {
 		top->ops->key(app, top->priv, ch, wide, -1);
@@ -1043,7 +1097,7 @@ static void define_common_keys(void)
 
 /* The curses screen on this terminal; NULL with err when the terminal
  * type is unknown or cannot move the cursor. */
-static SCREEN *term_open(char *err, size_t errlen)
+static SCREEN *term_open(bool no_mouse, char *err, size_t errlen)
 {
 	if (!getenv("ESCDELAY"))
 		set_escdelay(25);
@@ -1071,6 +1125,13 @@ static SCREEN *term_open(char *err, size_t errlen)
 	nonl();
 	keypad(stdscr, TRUE);
 	define_common_keys();
+	/* Clicks and the wheel, unless --no-mouse or "mouse": false leave
+	 * the mouse to the terminal (selecting text to copy). No click
+	 * interval: a press is acted on at once. */
+	if (!no_mouse) {
+		mouseinterval(0);
+		mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	}
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	return term;
@@ -1104,7 +1165,7 @@ static SCREEN *ui_start(struct oc_app *app, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	SCREEN *term = term_open(err, errlen);
+	SCREEN *term = term_open(cfg->no_mouse, err, errlen);
 	if (!term)
 		return NULL;
 	char theme_err[600] = "";

@@ -45,6 +45,7 @@ struct oc_ui_config {
 	double refresh_s;         /* the fast interval, for the stale rule */
 	bool show_hidden;
 	bool readonly;
+	bool no_mouse;            /* --no-mouse or "mouse": false: no mouse events asked */
 	enum oc_platform platform; /* the profile's "platform" (UNKNOWN: detect) */
 	/* A recorded snapshot (--snapshot): the screen's clock is the time it
 	 * was taken, so ages and elapsed times read as they did then. */

@@ -11,7 +11,7 @@ e2e_on_exit rm -rf "$work"
 snap=$work/llm-poc.jsonl
 
 out=$("$OC_BIN" --cluster llm-poc --record "$snap" </dev/null) || fail "--record failed"
-grep -q "^recorded $snap: 16 nodes, [0-9]* partitions, [0-9]* jobs" <<<"$out" || fail "--record said: $out"
+grep -Eq "^recorded $snap: 16 nodes, [0-9]+ partitions?, [0-9]+ jobs?, [0-9]+ reservations?$" <<<"$out" || fail "--record said: $out"
 [[ ! -e $snap.tmp ]] || fail "--record left its temporary file"
 grep -q '"schema":"opsconsole.snapshot/1"' <<<"$(head -1 "$snap")" || fail "no snapshot header"
 recorded=$(grep -c '"t":"job"' "$snap")

@@ -24,6 +24,7 @@ static void assert_defaults(const struct oc_profile *p)
 	assert_true(p->refresh_s == 2.0);
 	assert_false(p->readonly);
 	assert_false(p->show_hidden);
+	assert_false(p->no_mouse);
 }
 
 /* The loader of expect_error: on -1 the profile must hold the defaults. */
@@ -64,6 +65,7 @@ static void test_load_valid(void **state)
 			     "  \"refresh_seconds\": 0.5,\n"
 			     "  \"readonly\": true,\n"
 			     "  \"show_hidden\": true,\n"
+			     "  \"mouse\": false,\n"
 			     "  \"ssh\": {\"host\": \"head\"},\n"
 			     "  \"probes\": {},\n"
 			     "  \"checklist\": \"rehearsal.json\",\n"
@@ -80,6 +82,7 @@ static void test_load_valid(void **state)
 	assert_true(p.refresh_s == 0.5);
 	assert_true(p.readonly);
 	assert_true(p.show_hidden);
+	assert_true(p.no_mouse);
 	assert_string_equal(p.theme, "light");
 	assert_string_equal(p.keymap, "vim");
 	assert_string_equal(p.checklist, "rehearsal.json");   /* as written: rehearse resolves it */
@@ -91,6 +94,7 @@ static void test_load_valid(void **state)
 	assert_string_equal(p.path, path);
 	assert_true(p.refresh_s == 2.0);
 	assert_false(p.readonly);
+	assert_false(p.no_mouse); /* the mouse is on unless "mouse": false */
 	assert_string_equal(p.slurm_conf, "");
 
 	/* integer numbers and the limits of refresh_seconds */
@@ -170,6 +174,7 @@ static void test_load_wrong_types(void **state)
 
 	expect_error(f, "t.json", "{\"readonly\": \"yes\"}", "\"readonly\"", "boolean", NULL);
 	expect_error(f, "t.json", "{\"show_hidden\": 1}", "\"show_hidden\"", "boolean", NULL);
+	expect_error(f, "t.json", "{\"mouse\": \"no\"}", "\"mouse\"", "boolean", NULL);
 	expect_error(f, "t.json", "{\"name\": 5}", "\"name\"", "string", NULL);
 	expect_error(f, "t.json", "{\"slurm_conf\": [\"/etc/slurm.conf\"]}", "\"slurm_conf\"",
 		     "string", NULL);

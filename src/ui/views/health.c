@@ -140,7 +140,14 @@ static void draw_counts(const struct hpriv *hp, WINDOW *w, int y, int width)
 {
 	wmove(w, y, 0);
 	int x = 0;
+	/* Where every group does not fit, the empty ones (but ok) go. */
+	int all = 0;
+	for (int g = 0; g < OC_HEALTH_COUNT; g++)
+		all += (int)strlen(oc_health_name((enum oc_health)g)) + 3 + (hp->by_health[g] > 9) + (hp->by_health[g] > 99);
+	bool skip_empty = all > width;
 	for (int g = 0; g < OC_HEALTH_COUNT && x < width; g++) {
+		if (skip_empty && g != OC_HEALTH_OK && !hp->by_health[g])
+			continue;
 		char part[48];
 		snprintf(part, sizeof(part), "%s %u  ", oc_health_name((enum oc_health)g), hp->by_health[g]);
 		wattrset(w, hp->by_health[g] && g != OC_HEALTH_OK ? oc_theme_attr(health_role((enum oc_health)g))
@@ -167,7 +174,7 @@ static void draw_power(const struct hpriv *hp, WINDOW *w, int y, int width)
 	for (size_t i = 0; i < hp->npower; i++)
 		failed |= hp->power[i].resume_failed > 0;
 	wattrset(w, oc_theme_attr(failed ? OC_ROLE_BAD : OC_ROLE_DIM));
-	oc_put_text(w, line, width, true, false);
+	oc_put_cell(w, line, width, false);
 	wattrset(w, A_NORMAL);
 }
 
@@ -256,8 +263,8 @@ static int draw_top(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 	if (used < h) {
 		wmove(w, y + used, 0);
 		wattrset(w, oc_theme_attr(OC_ROLE_DIM));
-		oc_put_text(w, ". idle  # alloc  + mix  d draining  D drained  X down  * not responding  ~ power save  ! failed resume",
-			    width, true, false);
+		oc_put_cell(w, ". idle  # alloc  + mix  d draining  D drained  X down  * not responding  ~ power save  ! failed resume",
+			    width, false);
 		wattrset(w, A_NORMAL);
 		used++;
 	}
