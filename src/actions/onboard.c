@@ -989,6 +989,11 @@ static void onb_plan_account_row(struct onb_build *b, const struct oc_onb_spec *
 		return;
 	}
 	onb_diff(b, OC_ONB_SAME, "account %s: already there", acct);
+	/* No description asked: the stored one stays, and the preview says
+	 * which it is (the form does not show it). */
+	if (!spec->description[0] && st->description[0])
+		onb_diff(b, OC_ONB_SAME, "description \"%s\": kept (none typed)",
+			 onb_echo(st->description, shown, sizeof(shown)));
 	if (spec->description[0] && !onb_desc_same(spec->description, st->description)) {
 		char was[80];
 		snprintf(arg, sizeof(arg), "Description=%s", spec->description);

@@ -441,11 +441,14 @@ static void draw_tabs(struct oc_app *app, int y, int width)
 	char ctx[512] = "";
 	oc_listview_context(app->view[app->cur], ctx, sizeof(ctx));
 	attrset(oc_theme_attr(OC_ROLE_DIM));
-	int cl = (int)strlen(ctx);
+	int cl = oc_text_cols(ctx);
 	for (; used < width - cl - 1; used++)
 		addch(' ');
+	/* What does not fit ends with the cut mark (the view says it whole
+	 * where it has room: the history's window, the counts). */
 	if (used < width)
-		used += oc_put_text(stdscr, ctx, width - used, false, false);
+		used += cl > width - used ? oc_put_cell(stdscr, ctx, width - used, false)
+					  : oc_put_text(stdscr, ctx, width - used, false, false);
 	for (; used < width; used++)
 		addch(' ');
 	attrset(A_NORMAL);

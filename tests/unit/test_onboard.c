@@ -833,6 +833,8 @@ static void test_plan_quota_change(void **state)
 	expect_diff(&p, OC_ONB_SAME, "GrpTRES cpu: no limit, as asked");
 	expect_diff(&p, OC_ONB_SAME, "GrpTRES mem: no limit, as asked");
 	expect_diff(&p, OC_ONB_SAME, "GrpTRES gres/gpu=64: already there");
+	/* no description typed: the stored one is kept, and said */
+	expect_diff(&p, OC_ONB_SAME, "description \"team c\": kept (none typed)");
 	oc_onb_plan_free(&p);
 
 	/* a new account: -1 has nothing to remove; set limits all in one */
