@@ -66,10 +66,10 @@ ok "STALE banner: $(grep -o 'STALE: .*' <<<"$screen" | sed -n 1p)"
 tmux -L "$sock" send-keys 3
 for _ in $(seq 1 50); do
 	screen=$(tmux -L "$sock" capture-pane -p)
-	grep -Eq '^NODE +STATE' <<<"$screen" && break
+	grep -Eq '^ NODE +STATE' <<<"$screen" && break
 	sleep 0.2
 done
-grep -Eq '^NODE +STATE' <<<"$screen" || { echo "$screen" >&2; fail "key 3 did not switch to the nodes view"; }
+grep -Eq '^ NODE +STATE' <<<"$screen" || { echo "$screen" >&2; fail "key 3 did not switch to the nodes view"; }
 tmux -L "$sock" send-keys q
 for _ in $(seq 1 50); do
 	screen=$(tmux -L "$sock" capture-pane -p)
