@@ -72,6 +72,8 @@ done
 e2e_start 80x24 --cluster llm-poc --view nodes
 e2e_wait '^ NODE +STATE' 15
 e2e_wait '^ gpu-st-b300-16 ' 15
+# The whole first screen: the partitions come after the nodes.
+e2e_wait '^ gpu-st-b300-1 .*debug' 15
 before_row=$(e2e_line '^ gpu-st-b300-1 ')
 before_title=$(e2e_line '^ NODE +STATE')
 e2e_keys Home Space
