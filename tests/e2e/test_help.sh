@@ -22,11 +22,20 @@ ok "80x24: groups, and a long line wrapped at a blank"
 e2e_keys PPage NPage
 e2e_wait '^ Views' 5
 e2e_wait '^  [^ ]+ +view\.nodes ' 5
+# Page on until the line is on the screen; after each PgDn wait until the
+# page has changed (the help's first line is another one), and stop when
+# it no longer does: the last page.
 found=0
-for _ in 1 2 3 4 5 6 7 8; do
-	if e2e_capture | grep -q 'tag or untag the row, then move to the next'; then found=1; break; fi
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	page=$(e2e_capture)
+	if grep -q 'tag or untag the row, then move to the next' <<<"$page"; then found=1; break; fi
+	top=$(sed -n 2p <<<"$page")
 	e2e_keys NPage
-	sleep 0.2
+	end=$((SECONDS + 5))
+	while [ "$(e2e_capture | sed -n 2p)" = "$top" ] && [ $SECONDS -lt $end ]; do
+		sleep 0.1
+	done
+	[ "$(e2e_capture | sed -n 2p)" != "$top" ] || break
 done
 [ $found = 1 ] || fail "the help does not say that Space moves to the next row"
 ok "80x24: the views grouped, Space's move said"
