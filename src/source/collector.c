@@ -372,17 +372,46 @@ static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, 
 	return next;
 }
 
+/* Whether b shows what a shows: the same tables (a part that did not
+ * change is the same table), the same errors and controllers; only when
+ * it was taken differs. */
+static bool snapshot_same_data(const struct oc_snapshot *a, const struct oc_snapshot *b)
+{
+	if (a->nodes != b->nodes || a->partitions != b->partitions || a->jobs != b->jobs ||
+	    a->reservations != b->reservations || a->accounting != b->accounting || a->config != b->config ||
+	    a->history != b->history || a->events != b->events || a->sched != b->sched || a->jobinfo != b->jobinfo)
+		return false;
+	if (strcmp(a->cluster, b->cluster) || strcmp(a->slurm_version, b->slurm_version) ||
+	    strcmp(a->slurm_user, b->slurm_user) || oc_ctl_changed(&a->ctl, &b->ctl))
+		return false;
+	const struct oc_part_status *sa[] = {&a->hist_status, &a->ev_status, &a->sched_status, &a->jobinfo_status};
+	const struct oc_part_status *sb[] = {&b->hist_status, &b->ev_status, &b->sched_status, &b->jobinfo_status};
+	for (int p = 0; p < OC_PART_COUNT + 4; p++) {
+		const struct oc_part_status *x = p < OC_PART_COUNT ? &a->status[p] : sa[p - OC_PART_COUNT];
+		const struct oc_part_status *y = p < OC_PART_COUNT ? &b->status[p] : sb[p - OC_PART_COUNT];
+		if (x->error_since != y->error_since || strcmp(x->error, y->error))
+			return false;
+	}
+	return true;
+}
+
 /* With c->lock held: next (if any) becomes current and the front end is
- * woken through the pipe. */
+ * woken through the pipe, unless next shows what the current one showed
+ * (an unchanged refresh): the front end, which looks once a second,
+ * takes it then, and an idle console draws one frame a second, not two
+ * (docs/performance.md, P1w). */
 static void collector_publish(struct oc_collector *c, struct oc_snapshot *next)
 {
 	if (next) {
 		struct oc_snapshot *old = c->current;
+		bool wake = !old || !snapshot_same_data(old, next);
 		c->current = next;
 		oc_snapshot_unref(&old);
 		char one = 1;
-		ssize_t w = write(c->pipe_wr, &one, 1); /* full pipe: a wake-up is pending anyway */
-		(void)w;
+		if (wake) {
+			ssize_t w = write(c->pipe_wr, &one, 1); /* full pipe: a wake-up is pending anyway */
+			(void)w;
+		}
 	}
 }
 

@@ -67,6 +67,16 @@ struct oc_app {
 	/* Where the tab bar drew each view's tab, for a click: columns
 	 * [tab_x0[i], tab_x1[i]) of its line (tab_line). */
 	int tab_line, tab_x0[OC_MAX_VIEWS], tab_x1[OC_MAX_VIEWS];
+	/* Made once from the keymap (config.c, screen.c), not each second:
+	 * the status line's key hint and each view's first key. */
+	char status_hint[256];
+	bool status_hint_ok;
+	char tab_keys[OC_MAX_VIEWS][16];
+	bool tab_keys_ok;
+	/* What the tab bar and the status line last showed: a second that
+	 * would draw the same text leaves them as they are (screen.c). */
+	char tabs_drawn[600];
+	char status_drawn[600];
 };
 
 /* Switch to the view called name and open it with arg (may be NULL).

@@ -28,6 +28,7 @@ int oc_ui_keymap_load(struct oc_app *app, const char *name, char *err, size_t er
 		oc_keymap_builtin("default", ids, OC_ACT_COUNT, km, NULL, 0);
 	}
 	app->keymap = km;
+	app->status_hint_ok = app->tab_keys_ok = false;
 	return 0;
 }
 
@@ -103,6 +104,10 @@ void oc_ui_status_hint(struct oc_app *app, char *buf, size_t len)
 		{OC_ACT_COMMAND, "cmd"},   {OC_ACT_FILTER, "filter"},  {OC_ACT_SORT_NEXT, "sort"},
 		{OC_ACT_TAG, "tag"},	   {OC_ACT_REFRESH, "refresh"}, {OC_ACT_HELP, "help"},
 	};
+	if (app->status_hint_ok) {
+		snprintf(buf, len, "%s", app->status_hint);
+		return;
+	}
 	size_t off = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]) && off < len; i++) {
@@ -114,5 +119,9 @@ void oc_ui_status_hint(struct oc_app *app, char *buf, size_t len)
 		if (comma)
 			*comma = '\0'; /* the first key is enough here */
 		off += (size_t)snprintf(buf + off, len - off, " %s %s ", keys, hints[i].label);
+	}
+	if (app->keymap && len >= sizeof(app->status_hint)) {
+		snprintf(app->status_hint, sizeof(app->status_hint), "%s", buf);
+		app->status_hint_ok = true;
 	}
 }

@@ -301,6 +301,121 @@ static bool sort_by_key(struct oc_listview *lv, const struct oc_col_ui *ui, uint
 	return true;
 }
 
+/* The distinct strings of a column being sorted by rank. */
+struct rank_set {
+	uint32_t *slot;    /* hash table: distinct index + 1, 0 empty */
+	size_t cap;        /* a power of two */
+	const char **str;  /* distinct strings, in order of first sight */
+	size_t n;
+	int (*cmp)(const char *a, const char *b);
+};
+
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The distinct index of s, added when new; UINT32_MAX on ENOMEM. */
+static uint32_t rank_set_add(struct rank_set *rs, const char *s)
+{
+	if (2 * (rs->n + 1) > rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 1024;
+		uint32_t *slot = calloc(cap, sizeof(*slot));
+		const char **str = realloc(rs->str, cap / 2 * sizeof(*str));
+		if (!slot || !str) {
+			free(slot);
+			if (str)
+				rs->str = str;
+			return UINT32_MAX;
+		}
+		rs->str = str;
+		for (size_t i = 0; i < rs->n; i++) {
+			size_t h = str_hash(str[i]) & (cap - 1);
+			while (slot[h])
+				h = (h + 1) & (cap - 1);
+			slot[h] = (uint32_t)i + 1;
+		}
+		free(rs->slot);
+		rs->slot = slot;
+		rs->cap = cap;
+	}
+	size_t h = str_hash(s) & (rs->cap - 1);
+	for (; rs->slot[h]; h = (h + 1) & (rs->cap - 1)) {
+		const char *t = rs->str[rs->slot[h] - 1];
+		if (t == s || strcmp(t, s) == 0)
+			return rs->slot[h] - 1;
+	}
+	rs->str[rs->n] = s;
+	rs->slot[h] = (uint32_t)++rs->n;
+	return (uint32_t)rs->n - 1;
+}
+
+static int rank_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct rank_set *rs = arg;
+	return rs->cmp(rs->str[*(const uint32_t *)pa], rs->str[*(const uint32_t *)pb]);
+}
+
+static int str_cmp(const char *a, const char *b)
+{
+	return strcmp(a, b);
+}
+
+/* Sort order[0..n) by the strings str[0..n) (one per position, NULL as
+ * ""), in cmp's order, ties in collected order: the distinct strings
+ * (a queue of 100,000 jobs has a few hundred names, users, accounts)
+ * are sorted and ranked, then the positions radix-sorted by rank, so
+ * the cost grows with n, not n log n string comparisons. Returns false
+ * on ENOMEM (nothing changed). */
+static bool sort_by_rank(struct oc_listview *lv, const char **str, uint32_t *order, size_t n,
+			 int (*cmp)(const char *a, const char *b))
+{
+	struct rank_set rs = {.cmp = cmp};
+	uint32_t *id = malloc(n * sizeof(*id));
+	uint64_t *v = malloc(n * sizeof(*v)), *tmp = malloc(n * sizeof(*tmp));
+	uint32_t *by = NULL, *rank = NULL;
+	bool ok = id && v && tmp;
+	const char *prev = NULL;
+	for (size_t i = 0; ok && i < n; i++) {
+		const char *s = str[i] ? str[i] : "";
+		id[i] = i && s == prev ? id[i - 1] : rank_set_add(&rs, s);
+		ok = id[i] != UINT32_MAX;
+		prev = s;
+	}
+	if (ok) {
+		by = malloc((rs.n + 1) * sizeof(*by));
+		rank = malloc((rs.n + 1) * sizeof(*rank));
+		ok = by && rank;
+	}
+	if (ok) {
+		for (size_t k = 0; k < rs.n; k++)
+			by[k] = (uint32_t)k;
+		qsort_r(by, rs.n, sizeof(*by), rank_cmp, &rs);
+		uint32_t r = 0;
+		for (size_t k = 0; k < rs.n; k++) {
+			if (k && cmp(rs.str[by[k - 1]], rs.str[by[k]]) != 0)
+				r++;
+			rank[by[k]] = r;
+		}
+		for (size_t i = 0; i < n; i++)
+			v[i] = (uint64_t)rank[id[i]] << 32 | order[i];
+		radix_u64(v, tmp, n);
+		for (size_t i = 0; i < n; i++)
+			order[i] = (uint32_t)(lv->reverse ? v[n - 1 - i] : v[i]);
+	}
+	free(rs.slot);
+	free(rs.str);
+	free(id);
+	free(v);
+	free(tmp);
+	free(by);
+	free(rank);
+	return ok;
+}
+
 /* Sort the positions order[0..n) of lv->all by the sort column. */
 static void sort_positions(struct oc_listview *lv, uint32_t *order, size_t n)
 {
@@ -308,15 +423,29 @@ static void sort_positions(struct oc_listview *lv, uint32_t *order, size_t n)
 	struct sort_ctx c = {lv, def, lv->colui[def]};
 	if (c.ui && c.ui->key && sort_by_key(lv, c.ui, order, n))
 		return;
+	if (c.ui && c.ui->str && n) {
+		const char **str = malloc(n * sizeof(*str));
+		bool done = false;
+		if (str) {
+			for (size_t i = 0; i < n; i++)
+				str[i] = c.ui->str(lv, lv->all[order[i]]);
+			done = sort_by_rank(lv, str, order, n, str_cmp);
+		}
+		free(str);
+		if (done)
+			return;
+	}
 	if (c.ui && c.ui->cmp) {
 		qsort_r(order, n, sizeof(*order), listview_cmp, &c);
 		return;
 	}
 	struct sort_cell *v = malloc(n * sizeof(*v));
 	char *texts = malloc(n * 64);
-	if (!v || !texts) {
+	const char **str = malloc(n * sizeof(*str));
+	if (!v || !texts || !str) {
 		free(v);
 		free(texts);
+		free(str);
 		return; /* ENOMEM: the items stay in collect order */
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -325,12 +454,16 @@ static void sort_positions(struct oc_listview *lv, uint32_t *order, size_t n)
 		cell_of(lv, def, lv->all[order[i]], t, 64);
 		v[i].item = order[i];
 		v[i].text = t;
+		str[i] = t;
 	}
-	qsort_r(v, n, sizeof(*v), cell_cmp, &c);
-	for (size_t i = 0; i < n; i++)
-		order[i] = v[i].item;
+	if (!n || !sort_by_rank(lv, str, order, n, oc_natcmp)) {
+		qsort_r(v, n, sizeof(*v), cell_cmp, &c);
+		for (size_t i = 0; i < n; i++)
+			order[i] = v[i].item;
+	}
 	free(v);
 	free(texts);
+	free(str);
 }
 
 /* lv->order for the items collected and the sort asked: collect's order

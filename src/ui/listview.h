@@ -31,6 +31,10 @@ struct oc_col_ui {
 	 * collected order): sorting by it is a radix sort of the numbers,
 	 * not a comparison sort calling cmp. NULL: cmp. */
 	uint32_t (*key)(struct oc_listview *lv, uint32_t item);
+	/* The string cmp orders by (strcmp's order, NULL as ""), when it
+	 * is one: sorting by it ranks the distinct strings and radix-sorts
+	 * the ranks, not a comparison sort calling cmp. NULL: cmp. */
+	const char *(*str)(struct oc_listview *lv, uint32_t item);
 };
 
 /* A column on screen: a definition with the width the view file gave. */

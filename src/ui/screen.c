@@ -408,8 +408,21 @@ static void tab_key(const struct oc_app *app, const char *view, char *buf, size_
 		}
 }
 
-static void draw_tabs(struct oc_app *app, int y, int width)
+/* The tab bar; only_changed: not when it would show what it shows. */
+static void draw_tabs(struct oc_app *app, int y, int width, bool only_changed)
 {
+	if (!app->tab_keys_ok) {
+		for (int i = 0; i < app->nviews; i++)
+			tab_key(app, app->view[i]->def->name, app->tab_keys[i], sizeof(app->tab_keys[i]));
+		app->tab_keys_ok = app->keymap != NULL;
+	}
+	char ctx[512] = "";
+	oc_listview_context(app->view[app->cur], ctx, sizeof(ctx));
+	char sig[sizeof(app->tabs_drawn)];
+	snprintf(sig, sizeof(sig), "%d %d %d %s", y, width, app->cur, ctx);
+	if (only_changed && strcmp(sig, app->tabs_drawn) == 0)
+		return;
+	snprintf(app->tabs_drawn, sizeof(app->tabs_drawn), "%s", sig);
 	move(y, 0);
 	int used = 0;
 	/* Narrow terminals get the keys and the current view's title only. */
@@ -418,8 +431,8 @@ static void draw_tabs(struct oc_app *app, int y, int width)
 	for (int i = 0; i < app->nviews; i++)
 		app->tab_x0[i] = app->tab_x1[i] = -1;
 	for (int i = 0; i < app->nviews && used < width; i++) {
-		char label[64], key[16];
-		tab_key(app, app->view[i]->def->name, key, sizeof(key));
+		char label[64];
+		const char *key = app->tab_keys[i];
 		if (narrow && i != app->cur)
 			snprintf(label, sizeof(label), "%s", key[0] ? key : "-");
 		else
@@ -438,8 +451,6 @@ static void draw_tabs(struct oc_app *app, int y, int width)
 		app->tab_x1[i] = used;
 		attrset(A_NORMAL);
 	}
-	char ctx[512] = "";
-	oc_listview_context(app->view[app->cur], ctx, sizeof(ctx));
 	attrset(oc_theme_attr(OC_ROLE_DIM));
 	int cl = oc_text_cols(ctx);
 	for (; used < width - cl - 1; used++)
@@ -503,8 +514,20 @@ static void draw_command_hint(struct oc_app *app, int y, int width)
 	attrset(A_NORMAL);
 }
 
-static void draw_status(struct oc_app *app, int y, int width)
+/* The status line; only_changed: not when it would show what it shows
+ * (a message or the key hint; a prompt is always drawn, it places the
+ * cursor). */
+static void draw_status(struct oc_app *app, int y, int width, bool only_changed)
 {
+	if (app->mode == OC_MODE_NORMAL) {
+		char sig[sizeof(app->status_drawn)];
+		snprintf(sig, sizeof(sig), "%d %d %d %.500s", y, width, app->message_is_error, app->message);
+		if (only_changed && strcmp(sig, app->status_drawn) == 0)
+			return;
+		snprintf(app->status_drawn, sizeof(app->status_drawn), "%s", sig);
+	} else {
+		app->status_drawn[0] = '\0';
+	}
 	move(y, 0);
 	if (app->mode == OC_MODE_COMMAND)
 		draw_command_hint(app, y, width);
@@ -560,11 +583,11 @@ static void draw(struct oc_app *app)
 	struct oc_overlay *top = oc_overlay_top(app);
 	if (top && top->ops->full_screen) {
 		top->ops->draw(app, top->priv, 1, height - 2, width);
-		draw_status(app, height - 1, width);
+		draw_status(app, height - 1, width, false);
 		flush_screen();
 		return;
 	}
-	draw_tabs(app, 1, width);
+	draw_tabs(app, 1, width, false);
 	int y = 2;
 	char banner[512];
 	stale_text(app, banner, sizeof(banner));
@@ -577,7 +600,7 @@ static void draw(struct oc_app *app)
 		banner_drawn = true;
 	}
 	oc_listview_draw(app->view[app->cur], stdscr, y, height - 1 - y, width);
-	draw_status(app, height - 1, width);
+	draw_status(app, height - 1, width, false);
 	if (top) {
 		/* The top overlay only: one panel at a time is drawn. */
 		wnoutrefresh(stdscr);
@@ -608,14 +631,14 @@ static bool draw_tick(struct oc_app *app)
 	if (!oc_listview_draw_tick(app->view[app->cur], stdscr, y, height - 1 - y, width))
 		return false;
 	draw_header(app, width);
-	draw_tabs(app, 1, width);
+	draw_tabs(app, 1, width, true);
 	if (banner[0]) {
 		move(2, 0);
 		attrset(oc_theme_attr(OC_ROLE_BANNER));
 		oc_put_text(stdscr, banner, width, true, false);
 		attrset(A_NORMAL);
 	}
-	draw_status(app, height - 1, width);
+	draw_status(app, height - 1, width, true);
 	flush_screen();
 	return true;
 }
@@ -718,16 +741,16 @@ static char unknown_seq[40];
  * when no sequence follows (the Esc key; the byte after it, if any, is
  * the next key). No wait when nothing follows: a lone Esc is not made
  * slower. */
-static bool drop_unknown_seq(void)
+static bool drop_unknown_seq(int first)
 {
-	int n = getch();
+	int n = first >= 0 ? first : getch();
 	if (n == ERR)
 		return false;
 	if (n != '[' && n != 'O') {
 		ungetch(n);
 		return false;
 	}
-	size_t off = (size_t)snprintf(unknown_seq, sizeof(unknown_seq), "ESC %c", n);
+	size_t off = (size_t)snprintf(unknown_seq, sizeof(unknown_seq), "%s %c", first >= 0 ? "split: ESC," : "ESC", n);
 	timeout(50); /* the rest is normally in the same read */
 	for (int k = 0; k < 24; k++) {
 		int f = getch();
@@ -749,13 +772,30 @@ static bool drop_unknown_seq(void)
 	return true;
 }
 
-static int read_key(wint_t *wch, bool utf8)
+/* When the last Esc key was read (mono_ms), to tell a key's sequence
+ * that came in two parts: the Esc byte alone past ESCDELAY, then its
+ * '[' or 'O' and the rest. Over a list (split_check: no form open, no
+ * prompt being typed, where '[' and 'O' are no keys), within
+ * OC_SPLIT_SEQ_MS of a lone Esc those bytes are the rest of that key and
+ * are dropped whole, not taken as keys ('[' 'A' would switch to the
+ * audit view). Where text is typed they are text. */
+#define OC_SPLIT_SEQ_MS 150.0
+static double last_esc_ms = -1e9;
+
+static int read_key(wint_t *wch, bool utf8, bool split_check)
 {
 	int c = getch();
 	if (c == ERR)
 		return ERR;
-	if (c == 27 && drop_unknown_seq())
+	if (c == 27) {
+		if (drop_unknown_seq(-1))
+			return READ_UNKNOWN_SEQ;
+		last_esc_ms = mono_ms();
+	} else if (split_check && (c == '[' || c == 'O') && mono_ms() - last_esc_ms < OC_SPLIT_SEQ_MS) {
+		last_esc_ms = -1e9;
+		drop_unknown_seq(c);
 		return READ_UNKNOWN_SEQ;
+	}
 	if (c >= KEY_MIN || c < 0) {
 		*wch = (wint_t)c;
 		return KEY_CODE_YES;
@@ -1030,19 +1070,54 @@ static int loop_poll(struct oc_app *app, struct loop *l)
 	return 0;
 }
 
+/* How long ncurses waits after an Esc byte for the rest of a key's
+ * sequence before it takes the byte as the Esc key (docs/performance.md,
+ * P5). Over a list 10 ms, tmux's escape-time since 3.5: a terminal sends
+ * a key's sequence in one write, which sshd and the SSM agent pass on in
+ * one, so Esc (leaving a filter) is drawn within 16 ms. In a form, where
+ * an arrow key taken for Esc would cancel what was typed, 50 ms. The
+ * environment's ESCDELAY, when set, holds everywhere. */
+#define OC_ESCDELAY_LIST 10
+#define OC_ESCDELAY_FORM 50
+/* Returns whether keys go to a list (read_key's split_check). */
+static bool set_key_wait(struct oc_app *app)
+{
+	static int set = -1;
+	static int from_env = -1;
+	struct oc_overlay *top = oc_overlay_top(app);
+	bool typing = (top && top->ops->raw_keys) || app->mode != OC_MODE_NORMAL;
+	if (from_env < 0)
+		from_env = getenv("ESCDELAY") != NULL;
+	if (from_env)
+		return !typing;
+	int want = top && top->ops->raw_keys ? OC_ESCDELAY_FORM : OC_ESCDELAY_LIST;
+	if (want != set) {
+		set_escdelay(want);
+		set = want;
+	}
+	return !typing;
+}
+
 /* Every key waiting, then the overlays' idle work. */
 static void loop_keys(struct oc_app *app, struct loop *l)
 {
 	wint_t wch;
 	int r;
-	while (!l->tty_gone && !app->quit && !quit_signal && (r = read_key(&wch, l->utf8)) != ERR) {
+	while (!l->tty_gone && !app->quit && !quit_signal && (r = read_key(&wch, l->utf8, set_key_wait(app))) != ERR) {
 		if (latency_log && !l->key_t0) {
 			l->key_t0 = mono_ms();
 			l->key_cpu0 = thread_cpu_ms();
 		}
 		if (r == READ_UNKNOWN_SEQ) {
 			const char *t = getenv("TERM");
-			oc_app_message(app, false, " key %s is not known to TERM=%s: ignored", unknown_seq, t ? t : "");
+			if (!strncmp(unknown_seq, "split: ", 7))
+				oc_app_message(app, false,
+					       " a key came in two parts (%s after Esc): its rest ignored; "
+					       "ESCDELAY=50 waits longer for it",
+					       unknown_seq + 12);
+			else
+				oc_app_message(app, false, " key %s is not known to TERM=%s: ignored", unknown_seq,
+					       t ? t : "");
 			app->dirty = true;
 			continue;
 		}
@@ -1103,7 +1178,7 @@ static void define_common_keys(void)
 static SCREEN *term_open(bool no_mouse, char *err, size_t errlen)
 {
 	if (!getenv("ESCDELAY"))
-		set_escdelay(25);
+		set_escdelay(OC_ESCDELAY_LIST);
 	SCREEN *term = newterm(NULL, stdout, stdin);
 	const char *t = getenv("TERM");
 	if (!term) {

@@ -907,7 +907,7 @@ int main(int argc, char **argv)
 			       ui.o_p99[k], ui.o_max[k], ui.o_p99[k] <= 16 ? "met" : "MISSED");
 			if (ui.o_esc_p50[k] > 0)
 				printf("       without Esc: p99 %.2f ms; Esc alone: p50 %.2f ms (ncurses waits ESCDELAY, "
-				       "25 ms, for a sequence)\n",
+				       "10 ms over a list, for a sequence)\n",
 				       ui.o_noesc_p99[k], ui.o_esc_p50[k]);
 			printf("       slowest: %s\n", ui.o_slowest[k]);
 			if (ui.o_made[k])
@@ -927,9 +927,9 @@ int main(int argc, char **argv)
 		ratio("P6", "first full paint / squeue wall", ui.p6_ms, m_squeue_w * 1e3, "<=", 1.0);
 		if (m_squeue_w > 0)
 			gate("P6", ui.p6_ms / (m_squeue_w * 1e3), 3.0);
-		/* Without Esc: its figure is mostly ncurses' ESCDELAY (25 ms). */
+		/* Every key, Esc included (ESCDELAY is 10 ms over a list). */
 		if (ui.o_keys[0] && ui.o_keys[1]) {
-			gate("P5", ui.o_noesc_p99[0] > ui.o_noesc_p99[1] ? ui.o_noesc_p99[0] : ui.o_noesc_p99[1], 32);
+			gate("P5", ui.o_p99[0] > ui.o_p99[1] ? ui.o_p99[0] : ui.o_p99[1], 32);
 		} else if (gate_on) {
 			printf("  gate P5: CANNOT MEASURE (no figures from outside)\n");
 			ratio_bad = 1;

@@ -96,8 +96,8 @@ static const struct oc_column cat_cols[] = {
 static const struct oc_catalogue catalogue = {"audit", cat_cols, (int)(sizeof(cat_cols) / sizeof(cat_cols[0]))};
 
 static const struct oc_col_ui cols[] = {
-	{"time", c_time_cmp, NULL, NULL},
-	{"result", NULL, r_result, NULL},
+	{"time", c_time_cmp, NULL, NULL, NULL},
+	{"result", NULL, r_result, NULL, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)

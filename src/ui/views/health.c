@@ -67,7 +67,7 @@ static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_health. */
 static const struct oc_col_ui cols[] = {
-	{"state", NULL, r_state, NULL},
+	{"state", NULL, r_state, NULL, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)

@@ -114,9 +114,9 @@ static enum oc_role r_slurmd(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_nodes. */
 static const struct oc_col_ui cols[] = {
-	{"node", c_name_cmp, r_name, NULL},	  {"state", c_state_cmp, r_state, NULL}, {"cpus", c_cpus_cmp, NULL, NULL},
-	{"gpus", c_gpus_cmp, NULL, NULL},	  {"mem", c_mem_cmp, NULL, NULL},	   {"since", c_since_cmp, NULL, NULL},
-	{"ago", c_since_cmp, NULL, NULL},	  {"reason", NULL, r_reason, NULL},	   {"slurmd", NULL, r_slurmd, NULL},
+	{"node", c_name_cmp, r_name, NULL, NULL},	  {"state", c_state_cmp, r_state, NULL, NULL}, {"cpus", c_cpus_cmp, NULL, NULL, NULL},
+	{"gpus", c_gpus_cmp, NULL, NULL, NULL},	  {"mem", c_mem_cmp, NULL, NULL, NULL},	   {"since", c_since_cmp, NULL, NULL, NULL},
+	{"ago", c_since_cmp, NULL, NULL, NULL},	  {"reason", NULL, r_reason, NULL, NULL},	   {"slurmd", NULL, r_slurmd, NULL, NULL},
 };
 
 /* The view's scope (lv->arg, set by oc_nodes_scope): "partition NAME" or

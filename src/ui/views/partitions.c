@@ -93,10 +93,10 @@ static enum oc_role r_idle(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_partitions. */
 static const struct oc_col_ui cols[] = {
-	{"partition", NULL, r_name, NULL},	   {"avail", NULL, r_avail, NULL},	    {"timelimit", c_time_cmp, NULL, NULL},
-	{"nodes", c_nodes_cmp, NULL, NULL},	   {"alloc", c_alloc_cmp, NULL, NULL},    {"mix", c_mix_cmp, NULL, NULL},
-	{"idle", c_idle_cmp, r_idle, NULL},	   {"drain", c_drain_cmp, r_drain, NULL}, {"down", c_down_cmp, r_down, NULL},
-	{"gpus", c_gpus_cmp, NULL, NULL},	   {"running", c_run_cmp, NULL, NULL},    {"pending", c_pend_cmp, NULL, NULL},
+	{"partition", NULL, r_name, NULL, NULL},	   {"avail", NULL, r_avail, NULL, NULL},	    {"timelimit", c_time_cmp, NULL, NULL, NULL},
+	{"nodes", c_nodes_cmp, NULL, NULL, NULL},	   {"alloc", c_alloc_cmp, NULL, NULL, NULL},    {"mix", c_mix_cmp, NULL, NULL, NULL},
+	{"idle", c_idle_cmp, r_idle, NULL, NULL},	   {"drain", c_drain_cmp, r_drain, NULL, NULL}, {"down", c_down_cmp, r_down, NULL, NULL},
+	{"gpus", c_gpus_cmp, NULL, NULL, NULL},	   {"running", c_run_cmp, NULL, NULL, NULL},    {"pending", c_pend_cmp, NULL, NULL, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)

@@ -41,6 +41,10 @@ static int c_id_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 	static int fname(struct oc_listview *lv, uint32_t a, uint32_t b)       \
 	{                                                                      \
 		return cmp_str(job(lv, a)->field, job(lv, b)->field);          \
+	}                                                                      \
+	static const char *fname##_str(struct oc_listview *lv, uint32_t item) \
+	{                                                                      \
+		return job(lv, item)->field;                                   \
 	}
 #define U32_CMP(fname, field)                                                  \
 	static int fname(struct oc_listview *lv, uint32_t a, uint32_t b)       \
@@ -103,20 +107,20 @@ static enum oc_role r_where(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_queue. */
 static const struct oc_col_ui cols[] = {
-	{"jobid", c_id_cmp, NULL, c_id_cmp_key},
-	{"partition", c_part_cmp, NULL, NULL},
-	{"name", c_name_cmp, NULL, NULL},
-	{"user", c_user_cmp, NULL, NULL},
-	{"account", c_acct_cmp, NULL, NULL},
-	{"qos", c_qos_cmp, NULL, NULL},
-	{"state", NULL, r_state, NULL},
-	{"time", c_time_cmp, NULL, c_time_cmp_key},
-	{"timelimit", c_limit_cmp, NULL, c_limit_cmp_key},
-	{"nodes", c_nodes_cmp, NULL, c_nodes_cmp_key},
-	{"cpus", c_cpus_cmp, NULL, c_cpus_cmp_key},
-	{"gpus", c_gpus_cmp, NULL, c_gpus_cmp_key},
-	{"priority", c_prio_cmp, NULL, c_prio_cmp_key},
-	{"reason", NULL, r_where, NULL},
+	{"jobid", c_id_cmp, NULL, c_id_cmp_key, NULL},
+	{"partition", c_part_cmp, NULL, NULL, c_part_cmp_str},
+	{"name", c_name_cmp, NULL, NULL, c_name_cmp_str},
+	{"user", c_user_cmp, NULL, NULL, c_user_cmp_str},
+	{"account", c_acct_cmp, NULL, NULL, c_acct_cmp_str},
+	{"qos", c_qos_cmp, NULL, NULL, c_qos_cmp_str},
+	{"state", NULL, r_state, NULL, NULL},
+	{"time", c_time_cmp, NULL, c_time_cmp_key, NULL},
+	{"timelimit", c_limit_cmp, NULL, c_limit_cmp_key, NULL},
+	{"nodes", c_nodes_cmp, NULL, c_nodes_cmp_key, NULL},
+	{"cpus", c_cpus_cmp, NULL, c_cpus_cmp_key, NULL},
+	{"gpus", c_gpus_cmp, NULL, c_gpus_cmp_key, NULL},
+	{"priority", c_prio_cmp, NULL, c_prio_cmp_key, NULL},
+	{"reason", NULL, r_where, NULL, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)

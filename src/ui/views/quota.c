@@ -94,9 +94,9 @@ static enum oc_role r_blocked(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_quota. */
 static const struct oc_col_ui cols[] = {
-	{"gpus", NULL, r_gpus, NULL},
-	{"bar", NULL, r_bar, NULL},
-	{"blocked", NULL, r_blocked, NULL},
+	{"gpus", NULL, r_gpus, NULL, NULL},
+	{"bar", NULL, r_bar, NULL, NULL},
+	{"blocked", NULL, r_blocked, NULL, NULL},
 };
 
 static int push(struct qpriv *qp, struct oc_quota_item it)

@@ -397,7 +397,7 @@ static const struct oc_column cat_cols[] = {
 static const struct oc_catalogue catalogue = {"rehearsal", cat_cols, (int)(sizeof(cat_cols) / sizeof(cat_cols[0]))};
 
 static const struct oc_col_ui cols[] = {
-	{"state", NULL, r_state, NULL},
+	{"state", NULL, r_state, NULL, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)

@@ -140,9 +140,9 @@ static enum oc_role r_exit(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_history. */
 static const struct oc_col_ui cols[] = {
-	{"end", c_end_cmp, NULL, NULL},	  {"start", c_start_cmp, NULL, NULL}, {"jobid", c_id_cmp, NULL, NULL},
-	{"elapsed", c_elapsed_cmp, NULL, NULL}, {"gpus", c_gpus_cmp, NULL, NULL},	{"state", NULL, r_state, NULL},
-	{"exit", NULL, r_exit, NULL},
+	{"end", c_end_cmp, NULL, NULL, NULL},	  {"start", c_start_cmp, NULL, NULL, NULL}, {"jobid", c_id_cmp, NULL, NULL, NULL},
+	{"elapsed", c_elapsed_cmp, NULL, NULL, NULL}, {"gpus", c_gpus_cmp, NULL, NULL, NULL},	{"state", NULL, r_state, NULL, NULL},
+	{"exit", NULL, r_exit, NULL, NULL},
 };
 
 /* While the view is on screen the collector loads its window. */
@@ -288,10 +288,10 @@ static enum oc_role e_state(struct oc_listview *lv, uint32_t item)
 }
 
 static const struct oc_col_ui ev_cols[] = {
-	{"start", e_start_cmp, NULL, NULL},
-	{"end", e_end_cmp, NULL, NULL},
-	{"node", e_node_cmp, NULL, NULL},
-	{"state", NULL, e_state, NULL},
+	{"start", e_start_cmp, NULL, NULL, NULL},
+	{"end", e_end_cmp, NULL, NULL, NULL},
+	{"node", e_node_cmp, NULL, NULL, NULL},
+	{"state", NULL, e_state, NULL, NULL},
 };
 
 static size_t ev_collect(struct oc_listview *lv, const struct oc_snapshot *s)
@@ -408,8 +408,8 @@ static int sched_num_cmp(struct oc_listview *lv, uint32_t a, uint32_t b)
 }
 
 static const struct oc_col_ui sched_cols_ui[] = {
-	{"value", sched_num_cmp, sched_role, NULL},
-	{"note", NULL, sched_role, NULL},
+	{"value", sched_num_cmp, sched_role, NULL, NULL},
+	{"note", NULL, sched_role, NULL, NULL},
 };
 
 static void sched_context(struct oc_listview *lv, char *buf, size_t len)

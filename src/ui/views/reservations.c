@@ -67,11 +67,11 @@ static enum oc_role r_flags(struct oc_listview *lv, uint32_t item)
 
 /* The columns are core/columns.c's oc_cat_reservations. */
 static const struct oc_col_ui cols[] = {
-	{"name", NULL, r_name, NULL},
-	{"state", NULL, r_state, NULL},
-	{"start", c_start_cmp, NULL, NULL},
-	{"end", c_end_cmp, NULL, NULL},
-	{"flags", NULL, r_flags, NULL},
+	{"name", NULL, r_name, NULL, NULL},
+	{"state", NULL, r_state, NULL, NULL},
+	{"start", c_start_cmp, NULL, NULL, NULL},
+	{"end", c_end_cmp, NULL, NULL, NULL},
+	{"flags", NULL, r_flags, NULL, NULL},
 };
 
 static size_t collect(struct oc_listview *lv, const struct oc_snapshot *s)
