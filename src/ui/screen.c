@@ -654,6 +654,15 @@ static void take_snapshot(struct oc_app *app)
 	 * still alive (its cursor is found again by key); the others forget
 	 * theirs, which is about to be freed (but for long lists, which hold
 	 * their own). */
+	if (latency_log && app->snap) {
+		/* Which tables this snapshot loaded anew (the benchmark counts
+		 * the reloads in its CPU window). */
+		const struct oc_snapshot *o = app->snap;
+		fprintf(latency_log, "snapshot %llu%s%s%s%s%s\n", (unsigned long long)s->seq,
+			s->nodes != o->nodes ? " nodes" : "", s->partitions != o->partitions ? " partitions" : "",
+			s->jobs != o->jobs ? " jobs" : "", s->reservations != o->reservations ? " reservations" : "",
+			s->accounting != o->accounting ? " accounting" : "");
+	}
 	oc_listview_update(app->view[app->cur], s);
 	for (int i = 0; i < app->nviews; i++)
 		if (i != app->cur)

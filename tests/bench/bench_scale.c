@@ -364,6 +364,7 @@ struct ui_figures {
 	double p5_cpu_p99, p5_stop_cpu_p99;
 	double p1_seconds, p1_console_ms, p1_watch_ms; /* whole process CPU over p1_seconds */
 	double p1_ui_ms;                               /* of which the UI thread's, -1: unknown */
+	double p1_reloads;                             /* tables loaded anew in its window, -1: unknown */
 	/* P5 from outside (bench_keys): live [0] and slurmctld stopped [1] */
 	double o_p50[2], o_p99[2], o_max[2], o_noesc_p99[2], o_esc_p50[2], o_made_p50[2], o_made_max[2];
 	int o_made[2];
@@ -378,6 +379,7 @@ static void read_ui(const char *path, struct ui_figures *u)
 {
 	memset(u, 0, sizeof(*u));
 	u->p1_ui_ms = -1;
+	u->p1_reloads = -1;
 	FILE *f = path ? fopen(path, "r") : NULL;
 	if (!f)
 		return;
@@ -425,6 +427,7 @@ static void read_ui(const char *path, struct ui_figures *u)
 		else if (!strcmp(key, "p1_console_cpu_ms")) u->p1_console_ms = v;
 		else if (!strcmp(key, "p1_watch_cpu_ms")) u->p1_watch_ms = v;
 		else if (!strcmp(key, "p1_console_ui_thread_ms")) u->p1_ui_ms = v;
+		else if (!strcmp(key, "p1_console_reloads")) u->p1_reloads = v;
 		else if (!strcmp(key, "p4_console_rss_kb")) u->rss_kb = (long)v;
 		else if (!strcmp(key, "p4_console_rss_now_kb")) u->rss_now_kb = (long)v;
 		else if (!strcmp(key, "p4_snapshot_rss_kb")) u->snap_rss_kb = (long)v;
@@ -861,6 +864,10 @@ int main(int argc, char **argv)
 			row("console, whole process CPU per minute (queue view)", ui.p1_console_ms * per_min, "ms");
 			if (ui.p1_ui_ms >= 0)
 				row("  of which the UI thread (drawing, keys, rows)", ui.p1_ui_ms * per_min, "ms");
+			if (ui.p1_reloads >= 0)
+				printf("       (snapshots with tables loaded anew in the window: %.0f; slurmctld changed "
+				       "them)\n",
+				       ui.p1_reloads);
 			row("watch -n2 'sinfo; squeue', CPU per minute", ui.p1_watch_ms * per_min, "ms");
 			if (ui.p1_console_ms > 0) {
 				ratio("P1w", "whole console / watch 'sinfo; squeue' (CPU)", ui.p1_console_ms,
@@ -925,8 +932,10 @@ int main(int argc, char **argv)
 		row("first full paint, queue view (wall)", ui.p6_ms, "ms");
 		row("  of which tmux new-window itself", ui.spawn_ms, "ms");
 		ratio("P6", "first full paint / squeue wall", ui.p6_ms, m_squeue_w * 1e3, "<=", 1.0);
+		/* Gated without tmux's own start (squeue's wall has no tmux in
+		 * it): at the CI size both are a few tens of ms. */
 		if (m_squeue_w > 0)
-			gate("P6", ui.p6_ms / (m_squeue_w * 1e3), 3.0);
+			gate("P6", (ui.p6_ms - ui.spawn_ms) / (m_squeue_w * 1e3), 3.0);
 		/* Every key, Esc included (ESCDELAY is 10 ms over a list). */
 		if (ui.o_keys[0] && ui.o_keys[1]) {
 			gate("P5", ui.o_p99[0] > ui.o_p99[1] ? ui.o_p99[0] : ui.o_p99[1], 32);

@@ -192,8 +192,28 @@ cpu_window() { # cpu_window PID [ns]: ms of CPU over cpu_seconds
 	fi
 	echo "$ms"
 }
+# The cluster is unchanged once slurmctld has caught up after its stop:
+# the window starts when the console has loaded no table anew for 10 s
+# (its latency log's "snapshot" lines; at most 90 s after slurmctld came
+# back, 30 s for a window shorter than a minute: the CI size), and the
+# tables it loaded in the window are counted and printed.
+reloads() { grep -c '^snapshot [0-9]* [a-z]' "$log" 2>/dev/null || true; }
 sleep 5
+settle_end=$((SECONDS + (cpu_seconds >= 60 ? 90 : 30)))
+last=$(reloads)
+quiet_since=$SECONDS
+while ((SECONDS < settle_end && SECONDS - quiet_since < 10)); do
+	sleep 1
+	now=$(reloads)
+	if [[ $now != "$last" ]]; then
+		last=$now
+		quiet_since=$SECONDS
+	fi
+done
+r0=$(reloads)
 console_cpu_ms=$(cpu_window "$pid" ns)
+p1_reloads=$(($(reloads) - r0))
+p1_reload_tables=$({ grep '^snapshot [0-9]* [a-z]' "$log" || true; } | tail -n "+$((r0 + 1))" | cut -d' ' -f3- | tr ' ' '\n' | sort | uniq -c | awk '{printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1}')
 stop_console
 tmux -L "$sock" new-window -d -t idle -n watch \
 	"env SLURM_CONF=$(printf '%q' "$SLURM_CONF") TERM=screen watch -n2 'sinfo; squeue'"
@@ -305,6 +325,8 @@ tmux -L "$sock" send-keys -t idle:snap q
 	echo "p1_seconds=$cpu_seconds"
 	echo "p1_console_cpu_ms=$console_cpu_ms"
 	echo "p1_console_ui_thread_ms=$(cat "$tmp/ui_thread_ms" 2>/dev/null)"
+	echo "p1_console_reloads=$p1_reloads"
+	echo "p1_console_reload_tables=$p1_reload_tables"
 	echo "p1_watch_cpu_ms=$watch_cpu_ms"
 } >"$out"
 cat "$out"

@@ -49,6 +49,10 @@ run() {
 	rm -f "$lat"
 	E2E_ENV="OC_ASYNC_ROWS=$r OC_LATENCY_LOG=$lat" e2e_start 200x50 --cluster llm-poc --view queue
 	e2e_wait '^ +JOBID +PARTITION' 15
+	# The whole queue on screen before the filter (off the UI thread it
+	# comes after the first frame): a column is as wide as the widest
+	# text it has shown, so both runs must have shown the same rows.
+	wait_cmd 15 sh -c "[ \$(tmux -L $E2E_SOCKET capture-pane -p -t $E2E_SESSION | grep -Ec -- '$idre') -eq 12 ]"
 	e2e_keys /
 	e2e_type "$tag"
 	e2e_keys Enter
