@@ -20,6 +20,7 @@
 #include <slurm/slurmdb.h>
 
 #include "core/strmap.h"
+#include "core/timespec.h"
 #include "core/tres.h"
 #include "source/slurm_acct.h"
 #include "source/slurm_hist.h"
@@ -46,7 +47,18 @@ struct slurm_backend {
 	 * came back, so a failed fetch cannot leave stale indexes behind. */
 	unsigned need_full;
 	time_t nodes_full_at;  /* when the node table was last loaded whole */
+	double trim_at;        /* oc_mono_now() after which malloc_trim is due; 0: none */
 };
+
+/* A job load of this many records or more is given back to the system
+ * (malloc_trim) once the job table has stayed the same for OC_TRIM_AFTER_S
+ * seconds: three ticks of the fast rate. While the queue changes at every
+ * tick or every other one, the next load reuses that memory instead of
+ * faulting it in again (at 100,000 jobs, a trim after every load cost
+ * 60-90 ms and made the next load 100-300 ms slower: docs/performance.md,
+ * "P2b at 100,000 jobs"). */
+#define OC_TRIM_RECORDS 5000
+#define OC_TRIM_AFTER_S 6.0
 
 const char *oc_slurm_build_version(void)
 {
@@ -799,15 +811,12 @@ static int refresh_jobs(struct slurm_backend *b, const struct oc_snapshot *prev,
 		t = jobs_convert(b, msg, ix, old);
 		uint32_t records = msg->record_count;
 		slurm_free_job_info_msg(msg);
-#ifdef __GLIBC__
 		/* A big reply leaves megabytes free inside this thread's
-		 * malloc arena, which glibc keeps resident: give them back
-		 * (the console holds only its own, smaller copy). */
-		if (records >= 5000)
-			malloc_trim(0);
-#else
-		(void)records;
-#endif
+		 * malloc arena, which glibc keeps resident: they are given
+		 * back once the queue has stayed the same a while
+		 * (slurm_trim_when_settled). */
+		if (records >= OC_TRIM_RECORDS)
+			b->trim_at = oc_mono_now() + OC_TRIM_AFTER_S;
 		if (t) {
 			REPLACE_TABLE(jobs, oc_jobs_unref, t);
 			b->need_full &= ~OC_MASK(OC_PART_JOBS);
@@ -837,6 +846,19 @@ static int refresh_resv(struct slurm_backend *b, const struct oc_snapshot *prev,
 		}
 	}
 	return load_status(st, "reservations", loaded, t != NULL);
+}
+
+/* After a refresh: the memory of the last big job load back to the
+ * system, when the job table has not been loaded anew for OC_TRIM_AFTER_S
+ * (the console holds only its own, smaller copy of it). */
+static void slurm_trim_when_settled(struct slurm_backend *b)
+{
+	if (!b->trim_at || oc_mono_now() < b->trim_at)
+		return;
+	b->trim_at = 0;
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }
 
 static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc_snapshot *prev,
@@ -882,6 +904,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		failed++;
 	if (failed)
 		b->conf_loaded = 0; /* the controller may come back as another version */
+	slurm_trim_when_settled(b);
 	return failed;
 }
 
