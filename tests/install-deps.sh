@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what opsconsole needs to build and to run its tests on Debian 12
 # (as root): compilers and libraries, a real Slurm 22.05 with munge and
-# MariaDB, tmux for the end-to-end tests, jq and python3 to check JSON,
+# MariaDB, tmux and strace for the end-to-end tests, jq and python3 to check JSON,
 # rpm (rpmbuild) and cpio to build and unpack the .rpm, OpenSSH (server and
 # client) and iproute2 (ss) for the SSH tests' private sshd, clang
 # (libFuzzer) and valgrind for the reliability drills, debootstrap for the
@@ -13,7 +13,7 @@ pkgs=(
 	build-essential cmake pkg-config
 	libslurm-dev libncurses-dev libjansson-dev libssh-dev libcmocka-dev
 	slurmctld slurmd slurmdbd slurm-client munge mariadb-server
-	tmux procps util-linux passwd man-db groff-base jq python3 rpm cpio
+	tmux procps util-linux passwd man-db groff-base jq python3 rpm cpio strace
 	openssh-server openssh-client iproute2 debootstrap
 	clang libclang-rt-dev valgrind
 )

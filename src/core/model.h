@@ -483,6 +483,10 @@ enum oc_part_id { OC_PART_NODES, OC_PART_PARTITIONS, OC_PART_JOBS, OC_PART_RESV,
 /* Bits of enum oc_part_id: which parts a refresh asks for or a view shows. */
 #define OC_MASK(part) (1u << (part))
 #define OC_MASK_ALL ((1u << OC_PART_COUNT) - 1)
+/* With a refresh's mask: the node table is not on screen (the queue,
+ * quota views): its whole reload, which catches the changes slurmctld
+ * does not date, may wait longer (the libslurm backend). */
+#define OC_MASK_NODES_UNSEEN (1u << 30)
 
 /* ---- configuration: what `scontrol show config` prints ----------------- */
 

@@ -350,7 +350,10 @@ static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, 
 			}
 		}
 	}
-	struct oc_snapshot *next = oc_collector_refresh_once(c->backend, mask, prev);
+	unsigned ask = mask;
+	if (!(OC_FOCUS_PARTS(focus) & OC_MASK(OC_PART_NODES)))
+		ask |= OC_MASK_NODES_UNSEEN;
+	struct oc_snapshot *next = oc_collector_refresh_once(c->backend, ask, prev);
 	/* The first configuration came with this refresh: ping at once. */
 	if (next && !pinged && !prev->ctl.n && (pinged = ctl_ping(c->backend, next, &ctl)))
 		c->ping_due = mono_now() + c->medium_s;

@@ -30,8 +30,10 @@
 #include "core/jobreason.h"
 #include "source/slurm_reason.h"
 
-/* Seconds between whole loads of the node table (see refresh_nodes). */
+/* Seconds between whole loads of the node table (see refresh_nodes);
+ * while no view on screen shows the nodes, OC_NODES_FULL_UNSEEN_S. */
 #define OC_NODES_FULL_S 30
+#define OC_NODES_FULL_UNSEEN_S 300
 
 struct slurm_backend {
 	struct oc_backend base;
@@ -740,7 +742,7 @@ static time_t load_since(const struct slurm_backend *b, int part, time_t old_upd
 
 /* The node table of next. 1 when it failed, else 0. */
 static int refresh_nodes(struct slurm_backend *b, const struct oc_snapshot *prev, struct oc_snapshot *next,
-			 uint16_t show)
+			 uint16_t show, bool unseen)
 {
 	struct oc_part_status *st = &next->status[OC_PART_NODES];
 	const struct oc_nodes *old = prev ? prev->nodes : NULL;
@@ -753,8 +755,12 @@ static int refresh_nodes(struct slurm_backend *b, const struct oc_snapshot *prev
 	/* Whole every OC_NODES_FULL_S too: slurmctld leaves last_node_update
 	 * as it was for some changes (a reboot request; the power-saving
 	 * thread's powered down), so a load "since" would keep the old
-	 * state until something else changes. */
-	if (time(NULL) - b->nodes_full_at >= OC_NODES_FULL_S)
+	 * state until something else changes. Every OC_NODES_FULL_UNSEEN_S
+	 * while no view shows the nodes (at 2,000 nodes a whole load costs
+	 * 5-10 ms: docs/performance.md, P1w); a view that shows them asks
+	 * at once, and gets them whole when the last whole load is older
+	 * than OC_NODES_FULL_S. */
+	if (time(NULL) - b->nodes_full_at >= (unseen ? OC_NODES_FULL_UNSEEN_S : OC_NODES_FULL_S))
 		b->need_full |= OC_MASK(OC_PART_NODES);
 	bool full = b->need_full & OC_MASK(OC_PART_NODES);
 	time_t since = load_since(b, OC_PART_NODES, old ? old->h.slurm_update : 0);
@@ -875,7 +881,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	snprintf(next->slurm_user, sizeof(next->slurm_user), "%s", b->slurm_user);
 
 	if (mask & OC_MASK(OC_PART_NODES))
-		failed += refresh_nodes(b, prev, next, show);
+		failed += refresh_nodes(b, prev, next, show, (mask & OC_MASK_NODES_UNSEEN) != 0);
 
 	/* Partitions, jobs and reservations hold indexes into the node table:
 	 * when its layout (names, order) changed, partitions and reservations

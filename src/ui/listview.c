@@ -519,19 +519,31 @@ static const void *report_table(const struct oc_listview *lv, const struct oc_sn
 	}
 }
 
+/* The tables of s the list is made from, in made_tables' order; NULL
+ * for those the view does not read. */
+static void tables_of(const struct oc_listview *lv, const struct oc_snapshot *s, const void *t[5])
+{
+	unsigned r = lv->def->reads ? lv->def->reads : ~0u;
+	t[0] = (r & OC_LV_T_NODES) ? (const void *)s->nodes : NULL;
+	t[1] = (r & OC_LV_T_PARTITIONS) ? (const void *)s->partitions : NULL;
+	t[2] = (r & OC_LV_T_JOBS) ? (const void *)s->jobs : NULL;
+	t[3] = (r & OC_LV_T_RESV) ? (const void *)s->reservations : NULL;
+	t[4] = (r & OC_LV_T_REPORT) ? report_table(lv, s) : NULL;
+}
+
 static bool made_from(const struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	/* The tables compared are alive: lv->snap (still referenced by the app
 	 * while it moves to s) holds the ones the items were made from. */
 	const struct oc_snapshot *o = lv->snap;
-	return lv->def->pure_collect && lv->made && o && lv->made_tables[0] == (const void *)o->nodes &&
-	       lv->made_tables[1] == (const void *)o->partitions && lv->made_tables[2] == (const void *)o->jobs &&
-	       lv->made_tables[3] == (const void *)o->reservations && lv->app->now - lv->made_at < 60 &&
-	       lv->made_tables[0] == (const void *)s->nodes &&
-	       lv->made_tables[1] == (const void *)s->partitions && lv->made_tables[2] == (const void *)s->jobs &&
-	       lv->made_tables[3] == (const void *)s->reservations && lv->made_tables[4] == report_table(lv, o) &&
-	       lv->made_tables[4] == report_table(lv, s) && lv->made_hidden == lv->app->show_hidden &&
-	       strcmp(lv->made_arg, lv->arg) == 0;
+	if (!lv->def->pure_collect || !lv->made || !o)
+		return false;
+	const void *to[5], *ts[5];
+	tables_of(lv, o, to);
+	tables_of(lv, s, ts);
+	bool fresh = (lv->def->clock_free && !lv->filter[0]) || lv->app->now - lv->made_at < 60;
+	return fresh && memcmp(lv->made_tables, to, sizeof(to)) == 0 && memcmp(lv->made_tables, ts, sizeof(ts)) == 0 &&
+	       lv->made_hidden == lv->app->show_hidden && strcmp(lv->made_arg, lv->arg) == 0;
 }
 
 /* Collect the items from new tables, and remember what they came from. */
@@ -552,11 +564,7 @@ static void collect_all(struct oc_listview *lv, const struct oc_snapshot *s)
 	if (n)
 		memcpy(lv->all, lv->items, n * sizeof(*lv->all));
 	lv->nall = n;
-	lv->made_tables[0] = s->nodes;
-	lv->made_tables[1] = s->partitions;
-	lv->made_tables[2] = s->jobs;
-	lv->made_tables[3] = s->reservations;
-	lv->made_tables[4] = report_table(lv, s);
+	tables_of(lv, s, lv->made_tables);
 	lv->made_hidden = lv->app->show_hidden;
 	lv->made_at = lv->app->now;
 	snprintf(lv->made_arg, sizeof(lv->made_arg), "%s", lv->arg);
@@ -726,16 +734,6 @@ static void *dup_mem(const void *p, size_t n)
 	if (d)
 		memcpy(d, p, n);
 	return d;
-}
-
-/* The report table and the tables of s the list would be made from. */
-static void tables_of(const struct oc_listview *lv, const struct oc_snapshot *s, const void *t[5])
-{
-	t[0] = s->nodes;
-	t[1] = s->partitions;
-	t[2] = s->jobs;
-	t[3] = s->reservations;
-	t[4] = report_table(lv, s);
 }
 
 /* Start making the list from s on a thread; false when it could not be

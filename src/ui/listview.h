@@ -98,6 +98,15 @@ struct oc_listview_def {
 	 * are not collected again (nor filtered and sorted again when the
 	 * filter and sort did not change either). */
 	bool pure_collect;
+	/* The tables collect() and the cells read (OC_LV_T_*; 0: all of
+	 * them). A new table the view does not read (the node table, for
+	 * the queue) leaves its items as they are. */
+	unsigned reads;
+	/* The items do not depend on the clock (the queue: a running job's
+	 * time moves, but not its place among the others): they are not
+	 * collected again each minute, unless a filter (which may match the
+	 * text of a time) is set. */
+	bool clock_free;
 	/* collect(), the comparators and the cells use nothing but the
 	 * snapshot, lv->items, arg and the app's clock and show_hidden (no
 	 * priv, no src.rows: a copy of the list runs on another thread): a
@@ -109,6 +118,13 @@ struct oc_listview_def {
 	 * or not (a report view asks for its report there); NULL: none. */
 	void (*visible)(struct oc_listview *lv);
 };
+
+/* The tables of oc_listview_def.reads. */
+#define OC_LV_T_NODES 0x01u
+#define OC_LV_T_PARTITIONS 0x02u
+#define OC_LV_T_JOBS 0x04u
+#define OC_LV_T_RESV 0x08u
+#define OC_LV_T_REPORT 0x10u
 
 struct oc_listview {
 	const struct oc_listview_def *def;

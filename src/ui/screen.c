@@ -1221,6 +1221,19 @@ static SCREEN *term_open(bool no_mouse, char *err, size_t errlen)
 	}
 	nodelay(stdscr, TRUE);
 	curs_set(0);
+	/* ncurses 6.4 sends what it buffered to the terminal at every cursor
+	 * motion of an update until the screen has once been left and taken
+	 * again (newterm() leaves it in its "initial" state, in which
+	 * _nc_mvcur flushes, for terminfo programs): a second's update of
+	 * the running jobs' times was 50 write()s, not one. Leaving and
+	 * taking it once, before anything is drawn, makes it "running"
+	 * (docs/performance.md, P1w). */
+	endwin();
+	refresh();
+	/* Nor does an update look for typed keys (a poll() of the terminal
+	 * every few lines, a dozen a second on a 50-line screen): the keys
+	 * are read right after it, and an update is a few milliseconds. */
+	typeahead(-1);
 	return term;
 }
 

@@ -70,5 +70,25 @@ for try in 1 2 3; do
 done
 $same || fail "the screen the clock drew differs from the whole draw under it, three times (diffs above)"
 ok "the clock's partial draw is the whole draw, attributes included ($(count cells) partial draws)"
+
+# Each draw reaches the terminal in one write() (screen.c term_open:
+# ncurses 6.4 flushed at every cursor motion until the screen had once
+# been left and taken again, so that each changed cell, here the clock
+# on the first line and the job's TIME on another, was a write of its
+# own). The UI thread is the process's first; its writes to the terminal
+# are counted over 4 s against the draws the latency log saw meanwhile.
+pane=$(e2e_tmux display -p -t "$E2E_SESSION" '#{pane_pid}')
+pid=$(pgrep -P "$pane" -x opsconsole) || fail "no console under the tmux pane ($pane)"
+command -v strace >/dev/null || fail "strace is not installed (tests/install-deps.sh installs it)"
+trace=$(mktemp /tmp/oc-live-strace.XXXXXX)
+e2e_on_exit rm -f "$trace"
+draws0=$(grep -c '^draw ' "$lat" || true)
+timeout -s INT 4 strace -qq -e trace=write -e signal=none -p "$pid" -o "$trace" || true
+draws=$(($(grep -c '^draw ' "$lat" || true) - draws0))
+writes=$(grep -c '^write(1,' "$trace" || true)
+[ "$draws" -ge 2 ] || fail "only $draws draws in 4 s of strace (the clock draws one a second)"
+[ "$writes" -le $((draws + 1)) ] ||
+	fail "$writes writes to the terminal for $draws draws: more than one a draw ($(grep '^write(1,' "$trace" | head -3 | tr '\n' ' '))"
+ok "one write() to the terminal a draw ($writes writes, $draws draws)"
 e2e_keys q
 e2e_wait 'EXIT=0' 5

@@ -295,6 +295,48 @@ static void test_detached_and_back(void **state)
 	assert_int_equal(job_at(lv, 0), job_at(ref, 0));
 }
 
+/* The queue reads the jobs and partitions only: a new node or
+ * reservation table (the slow-rate reloads of parts the queue does not
+ * show), even minutes later, leaves its list as it is; a new partition
+ * table makes it again, and so does a minute with a filter set (a
+ * filter may match the text of a running job's time). */
+static void test_tables_it_reads(void **state)
+{
+	struct fixture *f = *state;
+	struct oc_listview *lv = f->lv;
+	struct oc_snapshot *s2 = snap_same(2, f->app->snap);
+	oc_nodes_unref(&s2->nodes);
+	s2->nodes = oc_nodes_new();
+	oc_reservations_unref(&s2->reservations);
+	s2->reservations = oc_reservations_new();
+	assert_non_null(s2->nodes);
+	assert_non_null(s2->reservations);
+	f->app->now += 300;
+	app_move(f->app, lv, NULL, s2);
+	assert_null(lv->job); /* nothing to make */
+	assert_ptr_equal(lv->snap, s2);
+	assert_int_equal(lv->nitems, 2000);
+	assert_int_equal(lv->made_at, 1000);
+
+	struct oc_snapshot *s3 = snap_same(3, s2);
+	oc_partitions_unref(&s3->partitions);
+	s3->partitions = oc_partitions_new();
+	assert_non_null(s3->partitions);
+	app_move(f->app, lv, NULL, s3);
+	assert_non_null(lv->job); /* a new partition table: made again */
+	take(lv);
+	assert_int_equal(lv->made_at, 1300);
+
+	oc_listview_set_filter(lv, "llama");
+	oc_listview_update(lv, f->app->snap);
+	take(lv);
+	f->app->now += 61;
+	app_move(f->app, lv, NULL, snap_same(4, s3));
+	assert_non_null(lv->job); /* a filter, a minute later: made again */
+	take(lv);
+	assert_int_equal(lv->made_at, 1361);
+}
+
 /* The list freed with a result in flight (quitting while sorting). */
 static void test_freed_in_flight(void **state)
 {
@@ -343,6 +385,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_superseded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_new_snapshot_meanwhile, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detached_and_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tables_it_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_freed_in_flight, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_context_count, setup, teardown),
 	};

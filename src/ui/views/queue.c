@@ -160,6 +160,9 @@ const struct oc_listview_def oc_lv_queue = {
 	.default_sort = NULL,
 	.collect = collect,
 	.pure_collect = true,
+	/* Jobs; partitions for the hidden ones (oc_job_rows). */
+	.reads = OC_LV_T_JOBS | OC_LV_T_PARTITIONS,
+	.clock_free = true,
 	.off_thread = true,
 	.tags = OC_TAG_JOBS,
 	.tag_key = tag_key,
