@@ -68,7 +68,10 @@ queue_filter() {
 e2e_start 200x40 --cluster llm-poc --view queue
 e2e_wait 'JOBID' 20
 queue_filter
-wait_cmd 10 test -n "$(agent_pids)"
+# Asked again until it is there (not "$(agent_pids)" once, empty when the
+# console is still connecting: slow under ASan).
+agent_up() { [ -n "$(agent_pids)" ]; }
+wait_cmd 20 agent_up
 ok "the console started the agent on the head node ($(agent_pids))"
 
 id=$(sl sbatch --parsable --hold -J "$name" -p debug --wrap 'sleep 600')
