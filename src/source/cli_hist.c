@@ -6,6 +6,9 @@
 #include "source/cli_parse.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,7 +343,8 @@ static int num_field(const char *s, double *v)
 	*v = strtod(s, &e);
 	while (*e == ' ')
 		e++;
-	return e == s || *e ? -1 : 0;
+	/* Not a number, or one no field of sprio holds ("1e999" is inf). */
+	return e == s || *e || !isfinite(*v) || fabs(*v) > 1e15 ? -1 : 0;
 }
 
 /* Split line at sep into at most n fields (the last keeps the rest). */
@@ -383,7 +387,8 @@ int oc_cli_parse_sprio(const char *text, size_t len, struct oc_jobinfo *t, char 
 		if (!*line)
 			continue;
 		double id, v[P_COUNT];
-		if (fields_split(line, '|', f, P_COUNT) != P_COUNT || num_field(f[P_ID], &id) < 0) {
+		if (fields_split(line, '|', f, P_COUNT) != P_COUNT || num_field(f[P_ID], &id) < 0 || id < 0 ||
+		    id > UINT32_MAX) {
 			snprintf(err, errlen, "sprio: unexpected line \"%.60s\"", line);
 			rc = -1;
 			break;
@@ -391,8 +396,10 @@ int oc_cli_parse_sprio(const char *text, size_t len, struct oc_jobinfo *t, char 
 		bool bad = false;
 		for (int k = P_SITE; k <= P_NICE; k++)
 			bad |= num_field(f[k], &v[k]) < 0;
+		/* Site and nice are ints. */
+		bad = bad || v[P_SITE] < INT_MIN || v[P_SITE] > INT_MAX || v[P_NICE] < INT_MIN || v[P_NICE] > INT_MAX;
 		if (bad) {
-			snprintf(err, errlen, "sprio: job %.0f: a factor that is not a number", id);
+			snprintf(err, errlen, "sprio: job %.0f: a factor that is not a number or out of range", id);
 			rc = -1;
 			break;
 		}

@@ -1073,6 +1073,21 @@ static void test_jobinfo(void **state)
 	assert_int_equal(oc_cli_parse_sprio(bad, sizeof(bad) - 1, ji, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not a number"));
 	assert_int_equal(oc_cli_parse_sprio("7|gpu\n", 6, ji, err, sizeof(err)), -1);
+	/* Numbers no field holds (found by fuzz.cli: "1e999" is inf, which
+	 * no integer holds), a negative job id, a site factor beyond an int:
+	 * refused, not converted. */
+	static const char *const out_of_range[] = {
+		"1e999|gpu|0|12|0|40|3|100|0|0|\n",
+		"-7|gpu|0|12|0|40|3|100|0|0|\n",
+		"7|gpu|1e999|12|0|40|3|100|0|0|\n",
+		"7|gpu|3000000000|12|0|40|3|100|0|0|\n",
+		"7|gpu|0|nan|0|40|3|100|0|0|\n",
+	};
+	for (size_t k = 0; k < sizeof(out_of_range) / sizeof(out_of_range[0]); k++) {
+		size_t n = ji->nprio;
+		assert_int_equal(oc_cli_parse_sprio(out_of_range[k], strlen(out_of_range[k]), ji, err, sizeof(err)), -1);
+		assert_int_equal(ji->nprio, n);
+	}
 	oc_jobinfo_unref(&ji);
 	free(t);
 
