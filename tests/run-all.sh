@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds (warnings are errors), and runs every
-# test: unit tests, then the real local cluster (started and stopped by
-# ctest's "cluster" fixture) with the cluster, end-to-end and benchmark
-# tests, on Debian 12's Slurm 22.05; then the same build and the unit,
-# cluster and end-to-end tests on Slurm 24.11 and 26.05 in Debian chroots;
-# then the build without libslurm (the CLI backend only) with the
-# unit tests and two end-to-end tests; then the unit, cluster, SSH and
-# end-to-end tests again under AddressSanitizer+UBSan; then a short libFuzzer run of every
-# parser (clang).
+# test: on Debian 12's Slurm 22.05, the unit, packaging and benchmark
+# tests and the "plain" cluster tests with the real local cluster (started
+# and stopped by ctest's "cluster" fixture); then the same build and the
+# unit, cluster and end-to-end tests on Slurm 24.11 and 26.05 in Debian
+# chroots; then the build without libslurm (the CLI backend only) with the
+# unit tests and a few end-to-end tests; then the unit tests and every
+# other cluster, SSH and end-to-end test on 22.05 under
+# AddressSanitizer+UBSan; then a short libFuzzer run of every parser
+# (clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -26,10 +27,15 @@ for suite in $majors; do
 	chroot_pids+=("$suite:$!")
 done
 
+stage() { echo "run-all: $1 at $((SECONDS / 60))m$((SECONDS % 60))s"; }
 cmake -S . -B build -DOC_WERROR=ON
 cmake --build build -j"$jobs"
-# A console or cluster left over from a demo must not interfere.
-ctest --test-dir build --output-on-failure --timeout 600
+# The normal build on 22.05: the unit and packaging tests, the benchmark
+# and the "plain" cluster tests (tests/CMakeLists.txt); its other cluster
+# and e2e tests run in the ASan+UBSan build below, and in the normal build
+# on 24.11 and 26.05, rather than twice on 22.05.
+stage "22.05 normal build"
+ctest --test-dir build --output-on-failure --timeout 600 -L 'unit|package|bench|plain'
 
 # Slurm 24.11 (Debian 13) and 26.05 (Debian sid): the same sources built in
 # a chroot of each, with warnings as errors; unit, cluster and end-to-end
@@ -86,29 +92,31 @@ for sp in "${stage_pids[@]}"; do
 	echo "==== stage $suite (build/stage-$suite.log) ===="
 	cat "build/stage-$suite.log"
 done
+stage "chroot stages done"
 [ "${#failed[@]}" -eq 0 ] || { echo "run-all: the ${failed[*]} stage failed (its output above)" >&2; exit 1; }
 
 # Without libslurm (OC_WITH_LIBSLURM=OFF): the console reads the cluster
 # with the Slurm commands. Same cluster folder; its fixture starts it again.
+stage "no libslurm"
 cmake -S . -B build-cli -DOC_WERROR=ON -DOC_WITH_LIBSLURM=OFF -DOC_CLUSTER_DIR="$top/build/cluster"
 cmake --build build-cli -j"$jobs"
 ctest --test-dir build-cli --output-on-failure -L unit
 ctest --test-dir build-cli --output-on-failure --timeout 600 -R '^(cluster\.(start|stop)|e2e\.(views|actions|job_actions|scheduler))$'
 
+stage "ASan+UBSan"
 cmake -S . -B build-asan -DOC_WERROR=ON -DOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 cmake --build build-asan -j"$jobs"
 ctest --test-dir build-asan --output-on-failure -L unit
 # The cluster and SSH tests and the console itself under ASan+UBSan,
 # driven in tmux against the cluster (leak reports off: ncurses' panel
-# library keeps one block for stdscr; e2e.valgrind checks leaks instead).
-# cluster.lifecycle tests the cluster script, not the console: not again;
-# cluster.rehearse_fresh runs the rehearsal code that cluster.rehearse runs.
-ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure --timeout 600 -L 'cluster|e2e' \
-	-E '^cluster\.(lifecycle|rehearse_fresh)$'
+# library keeps one block for stdscr; e2e.valgrind checks leaks instead):
+# every cluster and e2e test but the "plain" ones, run above.
+ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure --timeout 600 -L 'cluster|e2e' -LE plain
 
 # libFuzzer: every parser fuzzed for a short while (OC_FUZZ_SECONDS each,
 # about 2.5 minutes in all) from its seeds and the hostile corpus.
+stage "fuzz"
 CC=clang cmake -S . -B build-fuzz -DOC_WERROR=ON -DOC_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
 cmake --build build-fuzz -j"$jobs"
 ctest --test-dir build-fuzz --output-on-failure -L fuzz
-echo "run-all: all tests passed ($top)"
+echo "run-all: all tests passed ($top) in $((SECONDS / 60))m$((SECONDS % 60))s"
