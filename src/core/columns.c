@@ -124,18 +124,18 @@ static void p_gpus(const struct oc_cell_src *src, uint32_t row, char *buf, size_
 }
 
 static const struct oc_column part_cols[] = {
-	{"partition", "PARTITION", 10, false, false, false, p_name},
-	{"avail", "AVAIL", 5, false, false, false, p_avail},
-	{"timelimit", "TIMELIMIT", 11, true, false, false, p_time},
-	{"nodes", "NODES", 5, true, false, false, p_nodes},
-	{"alloc", "ALLOC", 5, true, false, false, p_alloc},
-	{"mix", "MIX", 4, true, false, false, p_mix},
-	{"idle", "IDLE", 4, true, false, false, p_idle},
-	{"drain", "DRN", 4, true, false, false, p_drain},
-	{"down", "DOWN", 4, true, false, false, p_down},
-	{"gpus", "GPUS A/T", 9, true, false, false, p_gpus},
-	{"running", "RUN", 4, true, false, false, p_run},
-	{"pending", "PEND", 0, true, false, false, p_pend},
+	{"partition", "PARTITION", 10, false, false, false, p_name, false},
+	{"avail", "AVAIL", 5, false, false, false, p_avail, false},
+	{"timelimit", "TIMELIMIT", 11, true, false, false, p_time, false},
+	{"nodes", "NODES", 5, true, false, false, p_nodes, false},
+	{"alloc", "ALLOC", 5, true, false, false, p_alloc, false},
+	{"mix", "MIX", 4, true, false, false, p_mix, false},
+	{"idle", "IDLE", 4, true, false, false, p_idle, false},
+	{"drain", "DRN", 4, true, false, false, p_drain, false},
+	{"down", "DOWN", 4, true, false, false, p_down, false},
+	{"gpus", "GPUS A/T", 9, true, false, false, p_gpus, false},
+	{"running", "RUN", 4, true, false, false, p_run, false},
+	{"pending", "PEND", 0, true, false, false, p_pend, false},
 };
 const struct oc_catalogue oc_cat_partitions = CATALOGUE("partitions", part_cols);
 
@@ -182,20 +182,20 @@ static void j_where(const struct oc_cell_src *src, uint32_t row, char *buf, size
 }
 
 static const struct oc_column queue_cols[] = {
-	{"jobid", "JOBID", 8, true, false, false, j_id},
-	{"partition", "PARTITION", 9, false, false, false, j_part},
-	{"name", "NAME", 8, false, false, false, j_name},
-	{"user", "USER", 8, false, false, false, j_user},
-	{"account", "ACCOUNT", 8, false, true, false, j_acct},
-	{"qos", "QOS", 10, false, true, true, j_qos},
-	{"state", "ST", 2, false, false, false, j_state},
-	{"time", "TIME", 10, true, false, false, j_time},
-	{"timelimit", "TIME_LIMIT", 10, true, true, true, j_limit},
-	{"nodes", "NODES", 5, true, false, false, j_nodes},
-	{"cpus", "CPUS", 5, true, true, true, j_cpus},
-	{"gpus", "GPUS", 4, true, false, false, j_gpus},
-	{"priority", "PRIORITY", 10, true, true, true, j_prio},
-	{"reason", "NODELIST(REASON)", 0, false, false, false, j_where},
+	{"jobid", "JOBID", 8, true, false, false, j_id, false},
+	{"partition", "PARTITION", 9, false, false, false, j_part, false},
+	{"name", "NAME", 8, false, false, false, j_name, false},
+	{"user", "USER", 8, false, false, false, j_user, false},
+	{"account", "ACCOUNT", 8, false, true, false, j_acct, false},
+	{"qos", "QOS", 10, false, true, true, j_qos, false},
+	{"state", "ST", 2, false, false, false, j_state, false},
+	{"time", "TIME", 10, true, false, false, j_time, true},
+	{"timelimit", "TIME_LIMIT", 10, true, true, true, j_limit, false},
+	{"nodes", "NODES", 5, true, false, false, j_nodes, false},
+	{"cpus", "CPUS", 5, true, true, true, j_cpus, false},
+	{"gpus", "GPUS", 4, true, false, false, j_gpus, false},
+	{"priority", "PRIORITY", 10, true, true, true, j_prio, false},
+	{"reason", "NODELIST(REASON)", 0, false, false, false, j_where, false},
 };
 const struct oc_catalogue oc_cat_queue = CATALOGUE("queue", queue_cols);
 
@@ -288,18 +288,18 @@ static void n_slurmd(const struct oc_cell_src *src, uint32_t row, char *buf, siz
 }
 
 static const struct oc_column node_cols[] = {
-	{"node", "NODE", 15, false, false, false, n_name},
-	{"state", "STATE", 7, false, false, false, n_state},
-	{"cpus", "CPUS", 7, true, false, false, n_cpus},
-	{"gpus", "GPUS", 5, true, false, false, n_gpus},
-	{"mem", "MEM", 11, true, true, true, n_mem},
-	{"partitions", "PARTITIONS", 16, false, true, true, n_parts},
-	{"reservation", "RESV", 10, false, true, false, n_resv},
-	{"slurmd", "SLURMD", 9, false, true, true, n_slurmd},
-	{"by", "BY", 8, false, false, false, n_by},
-	{"since", "SINCE", 11, false, true, false, n_since},
-	{"ago", "AGO", 4, true, false, false, n_ago},
-	{"reason", "REASON", 0, false, false, false, n_reason},
+	{"node", "NODE", 15, false, false, false, n_name, false},
+	{"state", "STATE", 7, false, false, false, n_state, false},
+	{"cpus", "CPUS", 7, true, false, false, n_cpus, false},
+	{"gpus", "GPUS", 5, true, false, false, n_gpus, false},
+	{"mem", "MEM", 11, true, true, true, n_mem, false},
+	{"partitions", "PARTITIONS", 16, false, true, true, n_parts, false},
+	{"reservation", "RESV", 10, false, true, false, n_resv, false},
+	{"slurmd", "SLURMD", 9, false, true, true, n_slurmd, false},
+	{"by", "BY", 8, false, false, false, n_by, false},
+	{"since", "SINCE", 11, false, true, false, n_since, false},
+	{"ago", "AGO", 4, true, false, false, n_ago, true},
+	{"reason", "REASON", 0, false, false, false, n_reason, false},
 };
 const struct oc_catalogue oc_cat_nodes = CATALOGUE("nodes", node_cols);
 
@@ -353,13 +353,13 @@ static void h_reason(const struct oc_cell_src *src, uint32_t row, char *buf, siz
 }
 
 static const struct oc_column health_cols[] = {
-	{"group", "SOURCE", 12, false, true, true, h_group},
-	{"node", "NODE", 15, false, false, false, h_node},
-	{"state", "STATE", 7, false, false, false, h_state},
-	{"by", "BY", 8, false, false, false, h_by},
-	{"since", "SINCE", 11, false, true, false, h_since},
-	{"ago", "AGO", 4, true, false, false, h_ago},
-	{"reason", "REASON", 0, false, false, false, h_reason},
+	{"group", "SOURCE", 12, false, true, true, h_group, false},
+	{"node", "NODE", 15, false, false, false, h_node, false},
+	{"state", "STATE", 7, false, false, false, h_state, false},
+	{"by", "BY", 8, false, false, false, h_by, false},
+	{"since", "SINCE", 11, false, true, false, h_since, false},
+	{"ago", "AGO", 4, true, false, false, h_ago, true},
+	{"reason", "REASON", 0, false, false, false, h_reason, false},
 };
 const struct oc_catalogue oc_cat_health = CATALOGUE("health", health_cols);
 
@@ -504,18 +504,18 @@ static void q_fairshare(const struct oc_cell_src *src, uint32_t row, char *buf, 
 }
 
 static const struct oc_column quota_cols[] = {
-	{"account", "ACCOUNT", 16, false, false, false, q_account},
-	{"gpus", "GPUS", 9, true, false, false, q_gpus},
-	{"bar", "USE OF GrpTRES", 16, false, false, false, q_bar},
-	{"running", "RUN", 4, true, false, false, q_running},
-	{"pending", "PEND G/J", 8, true, false, false, q_pending},
-	{"share", "SHARE", 5, true, true, false, q_share},
-	{"usage", "USAGE", 5, true, true, false, q_usage},
-	{"fairshare", "FS", 4, true, true, false, q_fairshare},
-	{"blocked", "BLOCKED", 0, false, false, false, q_blocked},
-	{"cpu", "CPU", 10, true, true, true, q_cpu},
-	{"mem", "MEM", 12, true, true, true, q_mem},
-	{"nodes", "NODES", 7, true, true, true, q_nodes},
+	{"account", "ACCOUNT", 16, false, false, false, q_account, false},
+	{"gpus", "GPUS", 9, true, false, false, q_gpus, false},
+	{"bar", "USE OF GrpTRES", 16, false, false, false, q_bar, false},
+	{"running", "RUN", 4, true, false, false, q_running, false},
+	{"pending", "PEND G/J", 8, true, false, false, q_pending, false},
+	{"share", "SHARE", 5, true, true, false, q_share, false},
+	{"usage", "USAGE", 5, true, true, false, q_usage, false},
+	{"fairshare", "FS", 4, true, true, false, q_fairshare, false},
+	{"blocked", "BLOCKED", 0, false, false, false, q_blocked, false},
+	{"cpu", "CPU", 10, true, true, true, q_cpu, false},
+	{"mem", "MEM", 12, true, true, true, q_mem, false},
+	{"nodes", "NODES", 7, true, true, true, q_nodes, false},
 };
 const struct oc_catalogue oc_cat_quota = CATALOGUE("quota", quota_cols);
 
@@ -553,15 +553,15 @@ static void r_duration(const struct oc_cell_src *src, uint32_t row, char *buf, s
 }
 
 static const struct oc_column resv_cols[] = {
-	{"name", "NAME", 18, false, false, false, r_name},
-	{"state", "STATE", 6, false, false, false, r_state},
-	{"nodes", "NODES", 20, false, false, false, r_nodes},
-	{"start", "START", 11, false, false, false, r_start},
-	{"end", "END", 11, false, true, false, r_end},
-	{"duration", "DURATION", 10, true, true, true, r_duration},
-	{"users", "USERS", 10, false, true, false, r_users},
-	{"accounts", "ACCOUNTS", 10, false, true, true, r_accounts},
-	{"flags", "FLAGS", 0, false, false, false, r_flags},
+	{"name", "NAME", 18, false, false, false, r_name, false},
+	{"state", "STATE", 6, false, false, false, r_state, true},
+	{"nodes", "NODES", 20, false, false, false, r_nodes, false},
+	{"start", "START", 11, false, false, false, r_start, false},
+	{"end", "END", 11, false, true, false, r_end, false},
+	{"duration", "DURATION", 10, true, true, true, r_duration, false},
+	{"users", "USERS", 10, false, true, false, r_users, false},
+	{"accounts", "ACCOUNTS", 10, false, true, true, r_accounts, false},
+	{"flags", "FLAGS", 0, false, false, false, r_flags, false},
 };
 const struct oc_catalogue oc_cat_reservations = CATALOGUE("reservations", resv_cols);
 
@@ -628,22 +628,22 @@ static void hj_requeues(const struct oc_cell_src *src, uint32_t row, char *buf, 
 }
 
 static const struct oc_column hist_cols[] = {
-	{"end", "END", 14, false, false, false, hj_end},
-	{"jobid", "JOBID", 10, true, false, false, hj_id},
-	{"user", "USER", 8, false, false, false, hj_user},
-	{"account", "ACCOUNT", 8, false, true, false, hj_acct},
-	{"partition", "PARTITION", 9, false, true, false, hj_part},
-	{"qos", "QOS", 8, false, true, true, hj_qos},
-	{"name", "NAME", 10, false, true, false, hj_name},
-	{"state", "STATE", 13, false, false, false, hj_state},
-	{"exit", "EXIT", 5, true, false, false, hj_exit},
-	{"elapsed", "ELAPSED", 11, true, false, false, hj_elapsed},
-	{"start", "START", 14, false, true, true, hj_start},
-	{"nodes", "NODES", 5, true, true, false, hj_nodes},
-	{"gpus", "GPUS", 4, true, false, false, hj_gpus},
-	{"requeues", "REQUEUES", 8, true, true, true, hj_requeues},
-	{"workdir", "WORKDIR", 20, false, true, true, hj_workdir},
-	{"nodelist", "NODELIST", 0, false, false, false, hj_nodelist},
+	{"end", "END", 14, false, false, false, hj_end, false},
+	{"jobid", "JOBID", 10, true, false, false, hj_id, false},
+	{"user", "USER", 8, false, false, false, hj_user, false},
+	{"account", "ACCOUNT", 8, false, true, false, hj_acct, false},
+	{"partition", "PARTITION", 9, false, true, false, hj_part, false},
+	{"qos", "QOS", 8, false, true, true, hj_qos, false},
+	{"name", "NAME", 10, false, true, false, hj_name, false},
+	{"state", "STATE", 13, false, false, false, hj_state, false},
+	{"exit", "EXIT", 5, true, false, false, hj_exit, false},
+	{"elapsed", "ELAPSED", 11, true, false, false, hj_elapsed, false},
+	{"start", "START", 14, false, true, true, hj_start, false},
+	{"nodes", "NODES", 5, true, true, false, hj_nodes, false},
+	{"gpus", "GPUS", 4, true, false, false, hj_gpus, false},
+	{"requeues", "REQUEUES", 8, true, true, true, hj_requeues, false},
+	{"workdir", "WORKDIR", 20, false, true, true, hj_workdir, false},
+	{"nodelist", "NODELIST", 0, false, false, false, hj_nodelist, false},
 };
 const struct oc_catalogue oc_cat_history = CATALOGUE("history", hist_cols);
 
@@ -681,13 +681,13 @@ static void ev_duration(const struct oc_cell_src *src, uint32_t row, char *buf, 
 }
 
 static const struct oc_column event_cols[] = {
-	{"start", "START", 14, false, false, false, ev_start},
-	{"end", "END", 14, false, true, false, ev_end},
-	{"duration", "DURATION", 11, true, true, false, ev_duration},
-	{"node", "NODE", 15, false, false, false, ev_node},
-	{"state", "STATE", 6, false, false, false, ev_state},
-	{"user", "USER", 8, false, false, false, ev_user},
-	{"reason", "REASON", 0, false, false, false, ev_reason},
+	{"start", "START", 14, false, false, false, ev_start, false},
+	{"end", "END", 14, false, true, false, ev_end, false},
+	{"duration", "DURATION", 11, true, true, false, ev_duration, true},
+	{"node", "NODE", 15, false, false, false, ev_node, false},
+	{"state", "STATE", 6, false, false, false, ev_state, false},
+	{"user", "USER", 8, false, false, false, ev_user, false},
+	{"reason", "REASON", 0, false, false, false, ev_reason, false},
 };
 const struct oc_catalogue oc_cat_events = CATALOGUE("events", event_cols);
 
@@ -744,13 +744,13 @@ static void fs_factor(const struct oc_cell_src *src, uint32_t row, char *buf, si
 }
 
 static const struct oc_column fairshare_cols[] = {
-	{"account", "ACCOUNT", 16, false, false, false, fs_account},
-	{"user", "USER", 10, false, false, false, fs_user},
-	{"rawshares", "RAWSHARES", 9, true, false, false, fs_raw_shares},
-	{"normshares", "NORMSHARES", 10, true, false, false, fs_norm_shares},
-	{"rawusage", "RAWUSAGE", 12, true, false, false, fs_raw_usage},
-	{"effectvusage", "EFFECTVUSAGE", 12, true, false, false, fs_efctv},
-	{"fairshare", "FAIRSHARE", 0, true, false, false, fs_factor},
+	{"account", "ACCOUNT", 16, false, false, false, fs_account, false},
+	{"user", "USER", 10, false, false, false, fs_user, false},
+	{"rawshares", "RAWSHARES", 9, true, false, false, fs_raw_shares, false},
+	{"normshares", "NORMSHARES", 10, true, false, false, fs_norm_shares, false},
+	{"rawusage", "RAWUSAGE", 12, true, false, false, fs_raw_usage, false},
+	{"effectvusage", "EFFECTVUSAGE", 12, true, false, false, fs_efctv, false},
+	{"fairshare", "FAIRSHARE", 0, true, false, false, fs_factor, false},
 };
 const struct oc_catalogue oc_cat_fairshare = CATALOGUE("fairshare", fairshare_cols);
 
@@ -767,10 +767,10 @@ OC_CELL_FIELD(sc_value, srow, value, oc_cell_str)
 OC_CELL_FIELD(sc_note, srow, note, oc_cell_str)
 
 static const struct oc_column sched_cols[] = {
-	{"group", "GROUP", 11, false, false, false, sc_group},
-	{"item", "ITEM", 32, false, false, false, sc_item},
-	{"value", "VALUE", 40, false, false, false, sc_value},
-	{"note", "NOTE", 0, false, false, false, sc_note},
+	{"group", "GROUP", 11, false, false, false, sc_group, false},
+	{"item", "ITEM", 32, false, false, false, sc_item, false},
+	{"value", "VALUE", 40, false, false, false, sc_value, false},
+	{"note", "NOTE", 0, false, false, false, sc_note, false},
 };
 const struct oc_catalogue oc_cat_sched = CATALOGUE("scheduler", sched_cols);
 

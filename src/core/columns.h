@@ -38,6 +38,10 @@ struct oc_column {
 	bool optional;        /* dropped first on narrow terminals */
 	bool hidden;          /* offered to views/NAME.json, not in the built-in layout */
 	oc_cell_fn cell;
+	/* The text (or its colour on screen) follows src->now, not only the
+	 * rows: the screen measures and compares these cells alone on a
+	 * second when only the clock moved. */
+	bool clock;
 };
 
 struct oc_catalogue {

@@ -876,6 +876,7 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	if (!s)
 		return;
+	lv->updates++;
 	if (lv->def->visible)
 		lv->def->visible(lv);
 	if (async_wanted(lv)) {
@@ -894,6 +895,7 @@ bool oc_listview_async_take(struct oc_listview *lv, char *note, size_t len)
 	if (!j || !atomic_load(&j->done))
 		return false;
 	lv->job = NULL;
+	lv->updates++;
 	if (note && len)
 		snprintf(note, len, "%s %zu items %.3f ms%s", j->what, j->sh.nitems, j->ms, j->ok ? "" : " failed");
 	struct oc_listview *sh = &j->sh;
@@ -1110,9 +1112,16 @@ static void listview_layout(const struct oc_listview *lv, int width, int *w)
 		w[flex] = rest > 4 ? rest : 4;
 }
 
-/* The widest text of each column in the rows [top, top + rows): kept in
- * content_w for the layout. Returns true when a column grew. */
-static bool measure_rows(struct oc_listview *lv, size_t top, int rows)
+/* Whether column c (on screen) follows the clock. */
+static bool col_clock(const struct oc_listview *lv, int c)
+{
+	return col_of(lv, lv->cols[c].def)->clock;
+}
+
+/* The widest text of each column (only those that follow the clock, with
+ * clock_only) in the rows [top, top + rows): kept in content_w for the
+ * layout. Returns true when a column grew. */
+static bool measure_rows(struct oc_listview *lv, size_t top, int rows, bool clock_only)
 {
 	bool grew = false;
 	char buf[512];
@@ -1123,6 +1132,8 @@ static bool measure_rows(struct oc_listview *lv, size_t top, int rows)
 		if (!lv->measured)
 			grew = lv->measured = true;
 		for (int c = 0; c < lv->ncols && c < 32; c++) {
+			if (clock_only && !col_clock(lv, c))
+				continue;
 			buf[0] = '\0';
 			cell_of(lv, lv->cols[c].def, item, buf, sizeof(buf));
 			int tw = oc_text_cols(buf);
@@ -1187,7 +1198,7 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
  * a hash of cell c's text and attribute; with only_changed, a cell whose
  * hash is the one already there is not drawn again. */
 static void draw_cells(struct oc_listview *lv, WINDOW *w, int y, int width, const int *cw, uint32_t item,
-		       attr_t base, bool plain, bool tagged, uint64_t *hash, bool only_changed)
+		       attr_t base, bool plain, bool tagged, uint64_t *hash, bool only_changed, bool clock_only)
 {
 	int used = 0;
 	wmove(w, y, 0);
@@ -1206,11 +1217,17 @@ static void draw_cells(struct oc_listview *lv, WINDOW *w, int y, int width, cons
 		const struct oc_col_ui *ui = lv->colui[def];
 		char buf[512];
 		buf[0] = '\0';
-		cell_of(lv, def, item, buf, sizeof(buf));
-		attr_t a = plain && ui && ui->role ? oc_theme_attr(ui->role(lv, item)) : base;
-		uint64_t h = hash_bytes(hash_bytes(OC_HASH0, &a, sizeof(a)), buf, strlen(buf));
-		bool same = only_changed && hash[c] == h;
-		hash[c] = h;
+		bool same;
+		attr_t a = base;
+		if (only_changed && clock_only && !col_clock(lv, c)) {
+			same = true; /* drawn from the same rows a second ago */
+		} else {
+			cell_of(lv, def, item, buf, sizeof(buf));
+			a = plain && ui && ui->role ? oc_theme_attr(ui->role(lv, item)) : base;
+			uint64_t h = hash_bytes(hash_bytes(OC_HASH0, &a, sizeof(a)), buf, strlen(buf));
+			same = only_changed && hash[c] == h;
+			hash[c] = h;
+		}
 		if (same) {
 			/* As drawn: the cell's width, then a space. */
 			used += cwid;
@@ -1236,19 +1253,22 @@ static void draw_cells(struct oc_listview *lv, WINDOW *w, int y, int width, cons
 
 /* Row number row of the list (past the end: blank) at line y; hash gets
  * the row's key and its cells' hashes (1 + ncols), and with only_changed
- * a row of the same key draws its changed cells only. */
-static void draw_row(struct oc_listview *lv, WINDOW *w, int y, int width, const int *cw, size_t row, uint64_t *hash,
-		     bool only_changed)
+ * a row of the same key draws its changed cells only (with clock_only,
+ * of the columns that follow the clock). Returns false when clock_only
+ * found a row that is not the one drawn there (the caller draws the
+ * whole screen). */
+static bool draw_row(struct oc_listview *lv, WINDOW *w, int y, int width, const int *cw, size_t row, uint64_t *hash,
+		     bool only_changed, bool clock_only)
 {
 	if (row >= lv->nitems) {
 		if (only_changed && hash[0] == 0)
-			return;
+			return true;
 		hash[0] = 0;
 		wmove(w, y, 0);
 		wattrset(w, A_NORMAL);
 		for (int i = 0; i < width; i++)
 			waddch(w, ' ');
-		return;
+		return !clock_only;
 	}
 	uint32_t item = lv->items[row];
 	bool selected = row == lv->sel;
@@ -1269,16 +1289,20 @@ static void draw_row(struct oc_listview *lv, WINDOW *w, int y, int width, const 
 	if (group && lv->def->group_text)
 		key = hash_bytes(key, text, strlen(text));
 	bool same_row = only_changed && hash[0] == key;
+	if (clock_only && !same_row)
+		return false;
 	hash[0] = key;
 	if (group && lv->def->group_text) {
 		if (same_row)
-			return;
+			return true;
 		wmove(w, y, 0);
 		wattrset(w, base);
 		oc_put_text(w, text, width, true, false);
-		return;
+		return true;
 	}
-	draw_cells(lv, w, y, width, cw, item, base, !selected && !tagged && !group, tagged, hash + 1, same_row);
+	draw_cells(lv, w, y, width, cw, item, base, !selected && !tagged && !group, tagged, hash + 1, same_row,
+		   clock_only);
+	return true;
 }
 
 void oc_listview_forget(struct oc_listview *lv)
@@ -1323,7 +1347,7 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 		lv->top = lv->sel;
 	if (lv->sel >= lv->top + (size_t)lv->page)
 		lv->top = lv->sel - (size_t)lv->page + 1;
-	measure_rows(lv, lv->top, rows);
+	measure_rows(lv, lv->top, rows, false);
 	int cw[32] = {0};
 	listview_layout(lv, width, cw);
 	draw_titles(lv, w, y, width, cw);
@@ -1333,7 +1357,7 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 	uint64_t scratch[33];
 	for (int r = 0; r < rows; r++)
 		draw_row(lv, w, y + 1 + r, width, cw, lv->top + (size_t)r,
-			 keep ? lv->drawn.cell + (size_t)r * (size_t)(1 + lv->ncols) : scratch, false);
+			 keep ? lv->drawn.cell + (size_t)r * (size_t)(1 + lv->ncols) : scratch, false, false);
 	wattrset(w, A_NORMAL);
 	if (lv->nitems == 0 && rows > 0) {
 		wmove(w, y + 1, 1);
@@ -1355,6 +1379,9 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 	lv->drawn.top = lv->top;
 	lv->drawn.sel = lv->sel;
 	lv->drawn.nitems = lv->nitems;
+	lv->drawn.snap = lv->snap;
+	lv->drawn.seq = lv->snap ? lv->snap->seq : 0;
+	lv->drawn.updates = lv->updates;
 }
 
 bool oc_listview_draw_tick(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
@@ -1365,17 +1392,28 @@ bool oc_listview_draw_tick(struct oc_listview *lv, WINDOW *w, int y, int h, int 
 	    lv->drawn.nitems != lv->nitems || lv->nitems == 0)
 		return false;
 	/* A new snapshot keeps the layout unless a column grew: every cell
-	 * is compared anyway. */
+	 * is compared anyway. The same snapshot a second later: only the
+	 * cells that follow the clock can have changed. */
 	listview_set_snap(lv, lv->pin ? lv->pin : lv->app->snap); /* what the items index */
-	measure_rows(lv, lv->top, h - 1);
+	bool clock_only = lv->def->pure_collect && lv->snap && lv->snap == lv->drawn.snap &&
+			  lv->snap->seq == lv->drawn.seq && lv->updates == lv->drawn.updates;
+	measure_rows(lv, lv->top, h - 1, clock_only);
 	int cw[32] = {0};
 	listview_layout(lv, width, cw);
 	if (memcmp(cw, lv->drawn.cw, sizeof(cw)) != 0)
 		return false;
 	for (int r = 0; r < h - 1; r++)
-		draw_row(lv, w, y + 1 + r, width, cw, lv->top + (size_t)r,
-			 lv->drawn.cell + (size_t)r * (size_t)(1 + lv->ncols), true);
+		if (!draw_row(lv, w, y + 1 + r, width, cw, lv->top + (size_t)r,
+			      lv->drawn.cell + (size_t)r * (size_t)(1 + lv->ncols), true, clock_only)) {
+			lv->drawn.valid = false;
+			return false;
+		}
 	wattrset(w, A_NORMAL);
+	lv->drawn.snap = lv->snap;
+	lv->drawn.seq = lv->snap ? lv->snap->seq : 0;
+	lv->drawn.updates = lv->updates;
+	if (clock_only)
+		lv->drawn.clock_ticks++;
 	return true;
 }
 

@@ -158,6 +158,10 @@ struct oc_listview {
 	 * shrinks while the view is open. */
 	int content_w[32];
 	bool measured;                   /* content_w has seen a row */
+	/* Counts oc_listview_update calls and results taken from the thread:
+	 * a draw_tick on the draw's snapshot with the same count has nothing
+	 * new but the clock. */
+	unsigned long updates;
 	char arg[128];                   /* e.g. the queue's partition */
 	/* What the items were last made from (pure_collect views): */
 	bool made;                       /* items match the fields below */
@@ -195,6 +199,13 @@ struct oc_listview {
 		size_t top, sel, nitems;
 		uint64_t *cell; /* rows x (1 + ncols) */
 		size_t cap;
+		/* The snapshot the rows were drawn from, its seq, lv->updates
+		 * then; clock_ticks counts the ticks that only measured and
+		 * compared the cells of clock columns (oc_column.clock). */
+		const struct oc_snapshot *snap;
+		uint64_t seq;
+		unsigned long updates;
+		unsigned long clock_ticks;
 	} drawn;
 };
 
@@ -224,7 +235,10 @@ void oc_listview_detach(struct oc_listview *lv);
 void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width);
 /* The clock moved or a new snapshot came, and the layout did not change:
  * draw again only the cells whose text or attribute changed since the
- * last draw (running jobs' times, ages, states), at the same place.
+ * last draw (running jobs' times, ages, states), at the same place. When
+ * only the clock moved (the same snapshot, no update since, a view whose
+ * cells read nothing else: pure_collect), only the cells of the columns
+ * that follow the clock (oc_column.clock) are made and compared.
  * Returns false, having drawn nothing that a whole draw would not draw
  * again, when that is not possible (no earlier draw of this layout, rows
  * came or went, the cursor moved, a view with lines above its table);

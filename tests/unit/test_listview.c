@@ -4,7 +4,8 @@
  * a result is being made the list keeps indexing the snapshot its items
  * came from (drawn meanwhile, and after the app has moved on and freed
  * its own); a view left and opened again finds its list; the cursor stays
- * on its job. Hand-made snapshots of 2,000 jobs; drawn into a curses
+ * on its job; a second that moved only the clock redraws the running
+ * jobs' times as a whole draw would. Hand-made snapshots of 2,000 jobs; drawn into a curses
  * window writing to /dev/null. Run under the sanitizers in CI. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -337,6 +338,68 @@ static void test_tables_it_reads(void **state)
 	assert_int_equal(lv->made_at, 1361);
 }
 
+/* Whether windows a and b (50x200) hold the same characters and attributes. */
+static bool same_window(WINDOW *a, WINDOW *b)
+{
+	chtype la[201], lb[201];
+	for (int y = 0; y < 50; y++) {
+		memset(la, 0, sizeof(la));
+		memset(lb, 0, sizeof(lb));
+		mvwinchnstr(a, y, 0, la, 200);
+		mvwinchnstr(b, y, 0, lb, 200);
+		if (memcmp(la, lb, sizeof(la)) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* A second later with the same snapshot, only the cells of the columns
+ * that follow the clock are made again (the running jobs' TIME): the
+ * window is what a whole draw at that second puts there. A new snapshot
+ * compares every cell; a time that widens its column makes the caller
+ * draw the whole screen. */
+static void test_clock_tick(void **state)
+{
+	struct fixture *f = *state;
+	struct oc_listview *lv = f->ref;
+	WINDOW *before = newwin(50, 200, 0, 0), *whole = newwin(50, 200, 0, 0);
+	assert_non_null(before);
+	assert_non_null(whole);
+	werase(win);
+	oc_listview_draw(lv, win, 0, 50, 200);
+	for (unsigned long k = 1; k <= 3; k++) {
+		overwrite(win, before);
+		f->app->now += 1;
+		assert_true(oc_listview_draw_tick(lv, win, 0, 50, 200));
+		assert_int_equal(lv->drawn.clock_ticks, k);
+		/* Running jobs are on screen: their TIME moved. */
+		assert_false(same_window(win, before));
+		struct oc_listview *fresh = oc_listview_new(f->app, &sync_def);
+		assert_non_null(fresh);
+		oc_listview_update(fresh, f->app->snap);
+		werase(whole);
+		oc_listview_draw(fresh, whole, 0, 50, 200);
+		oc_listview_free(&fresh);
+		if (!same_window(win, whole))
+			fail_msg("second %lu: the clock tick's window differs from a whole draw", k);
+	}
+	/* A new snapshot (the same tables): every cell compared. */
+	struct oc_snapshot *s2 = snap_same(2, f->app->snap);
+	app_move(f->app, lv, NULL, s2);
+	f->app->now += 1;
+	assert_true(oc_listview_draw_tick(lv, win, 0, 50, 200));
+	assert_int_equal(lv->drawn.clock_ticks, 3);
+	/* The same snapshot again: the clock alone. */
+	f->app->now += 1;
+	assert_true(oc_listview_draw_tick(lv, win, 0, 50, 200));
+	assert_int_equal(lv->drawn.clock_ticks, 4);
+	/* 400 days later the TIME column is wider: not drawn in part. */
+	f->app->now += 400 * 86400;
+	assert_false(oc_listview_draw_tick(lv, win, 0, 50, 200));
+	delwin(before);
+	delwin(whole);
+}
+
 /* The list freed with a result in flight (quitting while sorting). */
 static void test_freed_in_flight(void **state)
 {
@@ -387,6 +450,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_detached_and_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tables_it_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_freed_in_flight, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock_tick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_context_count, setup, teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,7 @@
  * core/cells.c) on snapshots built by hand: health rows and findings,
  * quota findings, part failures named, unknown partitions, plain ASCII
  * tables with hostile reasons, JSON that stays valid with bytes that are
- * not UTF-8. */
+ * not UTF-8; the columns whose cells follow the clock say so. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/cells.h"
+#include "core/columns.h"
 #include "core/health.h"
 #include "core/script.h"
 #include "core/strbuf.h"
@@ -474,6 +475,69 @@ static void test_counts_and_ends(void **state)
 	assert_string_equal(oc_cells_resv_until(&r, buf, sizeof(buf)), want);
 }
 
+/* Every cell of cat for rows 0..n-1 at now and at later times: a cell
+ * whose text changes must be in a column marked clock (the screen
+ * compares only those on a second when only the clock moved), and at
+ * least one marked column of the catalogue must change. */
+static void check_clock_cols(const struct oc_catalogue *cat, struct oc_cell_src *src, uint32_t n)
+{
+	static const time_t later[] = {1, 59, 3600, 90000, 400 * 86400};
+	time_t now = src->now;
+	bool moved = false;
+	for (int c = 0; c < cat->n; c++)
+		for (uint32_t row = 0; row < n; row++)
+			for (size_t k = 0; k < sizeof(later) / sizeof(later[0]); k++) {
+				char a[512] = "", b[512] = "";
+				src->now = now;
+				cat->cols[c].cell(src, row, a, sizeof(a));
+				src->now = now + later[k];
+				cat->cols[c].cell(src, row, b, sizeof(b));
+				if (strcmp(a, b) == 0)
+					continue;
+				if (!cat->cols[c].clock)
+					fail_msg("%s.%s row %u: \"%s\", %lld s later \"%s\", but not a clock column",
+						 cat->view, cat->cols[c].id, row, a, (long long)later[k], b);
+				moved = true;
+			}
+	src->now = now;
+	if (!moved)
+		fail_msg("%s: no clock column changed (is the test's snapshot right?)", cat->view);
+}
+
+static void test_clock_columns(void **state)
+{
+	(void)state;
+	struct oc_snapshot *s = health_snapshot();
+	struct oc_job *j = add_job(s, "team-a", OC_JOB_RUNNING, 0);
+	j->start_time = 999000;
+	j->nodes = "n5";
+	j->name = "train";
+	j->time_limit_min = 60;
+	j = add_job(s, "team-b", OC_JOB_PENDING, 0);
+	j->reason = "Priority";
+	j = add_job(s, "team-b", OC_JOB_COMPLETE, 0);
+	j->start_time = 999000;
+	j->end_time = 999500;
+	struct oc_reservation rv[3] = {
+		{.name = "maint", .nodes = "n[1-2]", .flags = "MAINT", .start_time = 1000500, .end_time = 1004000},
+		{.name = "now", .nodes = "n3", .start_time = 990000, .end_time = 1000100},
+		{.name = "old", .nodes = "n4", .start_time = 900000, .end_time = 990000},
+	};
+	s->reservations->v = rv;
+	s->reservations->n = 3;
+	struct oc_cell_src src = {.s = s, .now = 1000000};
+	check_clock_cols(&oc_cat_queue, &src, (uint32_t)s->jobs->n);
+	check_clock_cols(&oc_cat_reservations, &src, 3);
+	struct oc_node_places places = {0};
+	assert_int_equal(oc_node_places_fill(&places, s, false, src.now), 0);
+	src.extra = &places;
+	check_clock_cols(&oc_cat_nodes, &src, (uint32_t)s->nodes->n);
+	oc_node_places_free(&places);
+	s->reservations->v = NULL;
+	s->reservations->n = 0;
+	oc_snapshot_unref(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_views_and_cells),
 		cmocka_unit_test(test_counts_and_ends),
+		cmocka_unit_test(test_clock_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

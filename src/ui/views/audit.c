@@ -85,13 +85,13 @@ static enum oc_role r_result(struct oc_listview *lv, uint32_t item)
 }
 
 static const struct oc_column cat_cols[] = {
-	{"time", "TIME", 14, false, false, false, c_time},
-	{"user", "USER", 8, false, false, false, c_user},
-	{"action", "ACTION", 12, false, false, false, c_action},
-	{"targets", "TARGETS", 20, false, true, false, c_targets},
-	{"result", "RESULT", 7, false, false, false, c_result},
-	{"command", "COMMAND", 0, false, false, false, c_command},
-	{"error", "ERROR", 30, false, true, true, c_error},
+	{"time", "TIME", 14, false, false, false, c_time, false},
+	{"user", "USER", 8, false, false, false, c_user, false},
+	{"action", "ACTION", 12, false, false, false, c_action, false},
+	{"targets", "TARGETS", 20, false, true, false, c_targets, false},
+	{"result", "RESULT", 7, false, false, false, c_result, false},
+	{"command", "COMMAND", 0, false, false, false, c_command, false},
+	{"error", "ERROR", 30, false, true, true, c_error, false},
 };
 static const struct oc_catalogue catalogue = {"audit", cat_cols, (int)(sizeof(cat_cols) / sizeof(cat_cols[0]))};
 

@@ -387,12 +387,12 @@ static enum oc_role r_state(struct oc_listview *lv, uint32_t item)
 }
 
 static const struct oc_column cat_cols[] = {
-	{"no", "#", 3, true, false, false, c_no},
-	{"state", "STATE", 5, false, false, false, c_state},
-	{"id", "STEP", 22, false, false, false, c_id},
-	{"kind", "KIND", 6, false, true, false, c_kind},
-	{"took", "TOOK", 5, true, true, false, c_took},
-	{"title", "TITLE", 0, false, false, false, c_title},
+	{"no", "#", 3, true, false, false, c_no, false},
+	{"state", "STATE", 5, false, false, false, c_state, false},
+	{"id", "STEP", 22, false, false, false, c_id, false},
+	{"kind", "KIND", 6, false, true, false, c_kind, false},
+	{"took", "TOOK", 5, true, true, false, c_took, false},
+	{"title", "TITLE", 0, false, false, false, c_title, false},
 };
 static const struct oc_catalogue catalogue = {"rehearsal", cat_cols, (int)(sizeof(cat_cols) / sizeof(cat_cols[0]))};
 
