@@ -619,6 +619,7 @@ static void update_now(struct oc_listview *lv, const struct oc_snapshot *s)
 		listview_set_snap(lv, s); /* same tables: the items, order and cursor hold */
 		return;
 	}
+	lv->updates++;
 	uint32_t before = oc_listview_selected(lv);
 	/* Keep the cursor on the same node or job (item indexes change from
 	 * one snapshot to the next): remember its key. */
@@ -876,7 +877,6 @@ void oc_listview_update(struct oc_listview *lv, const struct oc_snapshot *s)
 {
 	if (!s)
 		return;
-	lv->updates++;
 	if (lv->def->visible)
 		lv->def->visible(lv);
 	if (async_wanted(lv)) {
@@ -1324,6 +1324,16 @@ static bool drawn_reserve(struct oc_listview *lv, int rows)
 	return true;
 }
 
+/* What the rows on screen were drawn from: the tables the view reads,
+ * and the list as made then. */
+static void drawn_from(struct oc_listview *lv)
+{
+	memset(lv->drawn.tables, 0, sizeof(lv->drawn.tables));
+	if (lv->snap)
+		tables_of(lv, lv->snap, lv->drawn.tables);
+	lv->drawn.updates = lv->updates;
+}
+
 void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
 {
 	lv->drawn.valid = false;
@@ -1379,9 +1389,7 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 	lv->drawn.top = lv->top;
 	lv->drawn.sel = lv->sel;
 	lv->drawn.nitems = lv->nitems;
-	lv->drawn.snap = lv->snap;
-	lv->drawn.seq = lv->snap ? lv->snap->seq : 0;
-	lv->drawn.updates = lv->updates;
+	drawn_from(lv);
 }
 
 bool oc_listview_draw_tick(struct oc_listview *lv, WINDOW *w, int y, int h, int width)
@@ -1395,8 +1403,11 @@ bool oc_listview_draw_tick(struct oc_listview *lv, WINDOW *w, int y, int h, int 
 	 * is compared anyway. The same snapshot a second later: only the
 	 * cells that follow the clock can have changed. */
 	listview_set_snap(lv, lv->pin ? lv->pin : lv->app->snap); /* what the items index */
-	bool clock_only = lv->def->pure_collect && lv->snap && lv->snap == lv->drawn.snap &&
-			  lv->snap->seq == lv->drawn.seq && lv->updates == lv->drawn.updates;
+	const void *t[5] = {0};
+	if (lv->snap)
+		tables_of(lv, lv->snap, t);
+	bool clock_only = lv->def->pure_collect && lv->snap && memcmp(t, lv->drawn.tables, sizeof(t)) == 0 &&
+			  lv->updates == lv->drawn.updates;
 	measure_rows(lv, lv->top, h - 1, clock_only);
 	int cw[32] = {0};
 	listview_layout(lv, width, cw);
@@ -1409,9 +1420,7 @@ bool oc_listview_draw_tick(struct oc_listview *lv, WINDOW *w, int y, int h, int 
 			return false;
 		}
 	wattrset(w, A_NORMAL);
-	lv->drawn.snap = lv->snap;
-	lv->drawn.seq = lv->snap ? lv->snap->seq : 0;
-	lv->drawn.updates = lv->updates;
+	drawn_from(lv);
 	if (clock_only)
 		lv->drawn.clock_ticks++;
 	return true;

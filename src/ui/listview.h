@@ -158,9 +158,9 @@ struct oc_listview {
 	 * shrinks while the view is open. */
 	int content_w[32];
 	bool measured;                   /* content_w has seen a row */
-	/* Counts oc_listview_update calls and results taken from the thread:
-	 * a draw_tick on the draw's snapshot with the same count has nothing
-	 * new but the clock. */
+	/* Counts the lists made (on this thread or taken from the other):
+	 * a draw_tick with the same count, on the tables the last draw read,
+	 * has nothing new but the clock. */
 	unsigned long updates;
 	char arg[128];                   /* e.g. the queue's partition */
 	/* What the items were last made from (pure_collect views): */
@@ -199,11 +199,11 @@ struct oc_listview {
 		size_t top, sel, nitems;
 		uint64_t *cell; /* rows x (1 + ncols) */
 		size_t cap;
-		/* The snapshot the rows were drawn from, its seq, lv->updates
-		 * then; clock_ticks counts the ticks that only measured and
-		 * compared the cells of clock columns (oc_column.clock). */
-		const struct oc_snapshot *snap;
-		uint64_t seq;
+		/* The tables the rows were drawn from (tables_of: those the
+		 * view reads), lv->updates then; clock_ticks counts the ticks
+		 * that only measured and compared the cells of clock columns
+		 * (oc_column.clock). */
+		const void *tables[5];
 		unsigned long updates;
 		unsigned long clock_ticks;
 	} drawn;
@@ -236,9 +236,10 @@ void oc_listview_draw(struct oc_listview *lv, WINDOW *w, int y, int h, int width
 /* The clock moved or a new snapshot came, and the layout did not change:
  * draw again only the cells whose text or attribute changed since the
  * last draw (running jobs' times, ages, states), at the same place. When
- * only the clock moved (the same snapshot, no update since, a view whose
- * cells read nothing else: pure_collect), only the cells of the columns
- * that follow the clock (oc_column.clock) are made and compared.
+ * only the clock moved (the tables the view reads are those of the last
+ * draw, the list was not made again since, and the view's cells read
+ * nothing else: pure_collect), only the cells of the columns that follow
+ * the clock (oc_column.clock) are made and compared.
  * Returns false, having drawn nothing that a whole draw would not draw
  * again, when that is not possible (no earlier draw of this layout, rows
  * came or went, the cursor moved, a view with lines above its table);

@@ -353,11 +353,11 @@ static bool same_window(WINDOW *a, WINDOW *b)
 	return true;
 }
 
-/* A second later with the same snapshot, only the cells of the columns
- * that follow the clock are made again (the running jobs' TIME): the
- * window is what a whole draw at that second puts there. A new snapshot
- * compares every cell; a time that widens its column makes the caller
- * draw the whole screen. */
+/* A second later on the same tables, only the cells of the columns that
+ * follow the clock are made again (the running jobs' TIME): the window
+ * is what a whole draw at that second puts there. A new table the view
+ * reads compares every cell; a time that widens its column makes the
+ * caller draw the whole screen. */
 static void test_clock_tick(void **state)
 {
 	struct fixture *f = *state;
@@ -383,16 +383,29 @@ static void test_clock_tick(void **state)
 		if (!same_window(win, whole))
 			fail_msg("second %lu: the clock tick's window differs from a whole draw", k);
 	}
-	/* A new snapshot (the same tables): every cell compared. */
-	struct oc_snapshot *s2 = snap_same(2, f->app->snap);
-	app_move(f->app, lv, NULL, s2);
-	f->app->now += 1;
-	assert_true(oc_listview_draw_tick(lv, win, 0, 50, 200));
-	assert_int_equal(lv->drawn.clock_ticks, 3);
-	/* The same snapshot again: the clock alone. */
+	/* A new snapshot with the same tables (slurmctld said "no change"):
+	 * the clock alone. */
+	app_move(f->app, lv, NULL, snap_same(2, f->app->snap));
 	f->app->now += 1;
 	assert_true(oc_listview_draw_tick(lv, win, 0, 50, 200));
 	assert_int_equal(lv->drawn.clock_ticks, 4);
+	/* A new job table (the same jobs) or a new partition table: every
+	 * cell compared; then the clock alone again. */
+	app_move(f->app, lv, NULL, snap_new(3, jobs_new(2000, 1, 7)));
+	f->app->now += 1;
+	assert_true(oc_listview_draw_tick(lv, win, 0, 50, 200));
+	assert_int_equal(lv->drawn.clock_ticks, 4);
+	struct oc_snapshot *s4 = snap_same(4, f->app->snap);
+	oc_partitions_unref(&s4->partitions);
+	s4->partitions = oc_partitions_new();
+	assert_non_null(s4->partitions);
+	app_move(f->app, lv, NULL, s4);
+	f->app->now += 1;
+	assert_true(oc_listview_draw_tick(lv, win, 0, 50, 200));
+	assert_int_equal(lv->drawn.clock_ticks, 4);
+	f->app->now += 1;
+	assert_true(oc_listview_draw_tick(lv, win, 0, 50, 200));
+	assert_int_equal(lv->drawn.clock_ticks, 5);
 	/* 400 days later the TIME column is wider: not drawn in part. */
 	f->app->now += 400 * 86400;
 	assert_false(oc_listview_draw_tick(lv, win, 0, 50, 200));
