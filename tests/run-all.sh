@@ -4,11 +4,11 @@
 # tests and the "plain" cluster tests with the real local cluster (started
 # and stopped by ctest's "cluster" fixture); then the same build and the
 # unit, cluster and end-to-end tests on Slurm 24.11 and 26.05 in Debian
-# chroots; then the build without libslurm (the CLI backend only) with the
-# unit tests and a few end-to-end tests; then the unit tests and every
-# other cluster, SSH and end-to-end test on 22.05 under
-# AddressSanitizer+UBSan; then a short libFuzzer run of every parser
-# (clang).
+# chroots, and beside them the other builds and a short libFuzzer run of
+# every parser (clang); then the build without libslurm (the CLI backend
+# only) with the unit tests and a few end-to-end tests; then the unit
+# tests and every other cluster, SSH and end-to-end test on 22.05 under
+# AddressSanitizer+UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -60,6 +60,26 @@ for v in "${shifted[@]}"; do
 	# Its clusters use up to 330 ports above the base (tests/cluster/).
 	[ "$((${v#*=} + 330))" -lt 32768 ] || serial=1
 done
+# Beside the chroot stages (their time goes mostly to Slurm's timers, not
+# to the cores): the builds without libslurm, with ASan+UBSan and with
+# clang for libFuzzer, then the fuzzers (OC_FUZZ_SECONDS each, about 3.5
+# minutes in all, from their seeds and the hostile corpus), at a low
+# priority (nice 10) so that the cluster tests get the cores when they
+# need them. Their output: build/side.log, printed after the stages.
+side() {
+	renice -n 10 -p "$BASHPID" >/dev/null
+	cmake -S . -B build-cli -DOC_WERROR=ON -DOC_WITH_LIBSLURM=OFF -DOC_CLUSTER_DIR="$top/build/cluster"
+	cmake --build build-cli -j"$jobs"
+	cmake -S . -B build-asan -DOC_WERROR=ON -DOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	cmake --build build-asan -j"$jobs"
+	CC=clang cmake -S . -B build-fuzz -DOC_WERROR=ON -DOC_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+	cmake --build build-fuzz -j"$jobs"
+	ctest --test-dir build-fuzz --output-on-failure -L fuzz
+}
+stage "builds and fuzzers beside the chroot stages (output in build/side.log)"
+(side) >build/side.log 2>&1 &
+side_pid=$!
+
 stage_pids=()
 n=0
 for sp in "${chroot_pids[@]}"; do
@@ -93,19 +113,22 @@ for sp in "${stage_pids[@]}"; do
 	cat "build/stage-$suite.log"
 done
 stage "chroot stages done"
+side_ok=1
+wait "$side_pid" || side_ok=0
+echo "==== builds and fuzzers (build/side.log) ===="
+cat build/side.log
+stage "builds and fuzzers done"
 [ "${#failed[@]}" -eq 0 ] || { echo "run-all: the ${failed[*]} stage failed (its output above)" >&2; exit 1; }
+[ "$side_ok" = 1 ] || { echo "run-all: a build or a fuzzer failed (build/side.log above)" >&2; exit 1; }
 
-# Without libslurm (OC_WITH_LIBSLURM=OFF): the console reads the cluster
-# with the Slurm commands. Same cluster folder; its fixture starts it again.
+# Without libslurm (OC_WITH_LIBSLURM=OFF, built above): the console reads
+# the cluster with the Slurm commands. Same cluster folder; its fixture
+# starts it again.
 stage "no libslurm"
-cmake -S . -B build-cli -DOC_WERROR=ON -DOC_WITH_LIBSLURM=OFF -DOC_CLUSTER_DIR="$top/build/cluster"
-cmake --build build-cli -j"$jobs"
 ctest --test-dir build-cli --output-on-failure -L unit
 ctest --test-dir build-cli --output-on-failure --timeout 600 -R '^(cluster\.(start|stop)|e2e\.(views|actions|job_actions|scheduler))$'
 
 stage "ASan+UBSan"
-cmake -S . -B build-asan -DOC_WERROR=ON -DOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build build-asan -j"$jobs"
 ctest --test-dir build-asan --output-on-failure -L unit
 # The cluster and SSH tests and the console itself under ASan+UBSan,
 # driven in tmux against the cluster (leak reports off: ncurses' panel
@@ -113,10 +136,4 @@ ctest --test-dir build-asan --output-on-failure -L unit
 # every cluster and e2e test but the "plain" ones, run above.
 ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure --timeout 600 -L 'cluster|e2e' -LE plain
 
-# libFuzzer: every parser fuzzed for a short while (OC_FUZZ_SECONDS each,
-# about 2.5 minutes in all) from its seeds and the hostile corpus.
-stage "fuzz"
-CC=clang cmake -S . -B build-fuzz -DOC_WERROR=ON -DOC_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build build-fuzz -j"$jobs"
-ctest --test-dir build-fuzz --output-on-failure -L fuzz
 echo "run-all: all tests passed ($top) in $((SECONDS / 60))m$((SECONDS % 60))s"

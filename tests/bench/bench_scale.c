@@ -374,6 +374,10 @@ struct ui_figures {
 	double p1_seconds, p1_console_ms, p1_watch_ms; /* whole process CPU over p1_seconds */
 	double p1_ui_ms;                               /* of which the UI thread's, -1: unknown */
 	double p1_reloads;                             /* tables loaded anew in its window, -1: unknown */
+	/* P1q: the console's CPU per second in the seconds of that window
+	 * with no table loaded anew (nor in the seconds either side), and
+	 * how many there were; -1: not measured. */
+	double p1q_ms_per_s, p1q_seconds;
 	/* P5 from outside (bench_keys): live [0] and slurmctld stopped [1] */
 	double o_p50[2], o_p99[2], o_max[2], o_noesc_p99[2], o_esc_p50[2], o_made_p50[2], o_made_max[2];
 	int o_made[2];
@@ -389,6 +393,7 @@ static void read_ui(const char *path, struct ui_figures *u)
 	memset(u, 0, sizeof(*u));
 	u->p1_ui_ms = -1;
 	u->p1_reloads = -1;
+	u->p1q_ms_per_s = u->p1q_seconds = -1;
 	FILE *f = path ? fopen(path, "r") : NULL;
 	if (!f)
 		return;
@@ -437,6 +442,8 @@ static void read_ui(const char *path, struct ui_figures *u)
 		else if (!strcmp(key, "p1_watch_cpu_ms")) u->p1_watch_ms = v;
 		else if (!strcmp(key, "p1_console_ui_thread_ms")) u->p1_ui_ms = v;
 		else if (!strcmp(key, "p1_console_reloads")) u->p1_reloads = v;
+		else if (!strcmp(key, "p1q_console_ms_per_s")) u->p1q_ms_per_s = v;
+		else if (!strcmp(key, "p1q_quiet_seconds")) u->p1q_seconds = v;
 		else if (!strcmp(key, "p4_console_rss_kb")) u->rss_kb = (long)v;
 		else if (!strcmp(key, "p4_console_rss_now_kb")) u->rss_now_kb = (long)v;
 		else if (!strcmp(key, "p4_snapshot_rss_kb")) u->snap_rss_kb = (long)v;
@@ -887,6 +894,20 @@ int main(int argc, char **argv)
 			}
 			if (ui.p1_watch_ms > 0 && ui.p1_console_ms > 0)
 				gate("P1w", ui.p1_console_ms / ui.p1_watch_ms, 0.5);
+			/* The same window without the seconds in which slurmctld
+			 * had changed a table: what an unchanged cluster costs.
+			 * Too few such seconds is said, never counted as met. */
+			if (ui.p1q_seconds >= 10 && ui.p1q_ms_per_s > 0) {
+				row("console per minute, its quiet seconds only", ui.p1q_ms_per_s * 60, "ms");
+				printf("       (%.0f of the window's %.0f seconds: no table loaded anew in them nor "
+				       "either side)\n",
+				       ui.p1q_seconds, ui.p1_seconds);
+				ratio("P1q", "quiet console / watch 'sinfo; squeue' (CPU)", ui.p1q_ms_per_s * 60,
+				      ui.p1_watch_ms * per_min, "<=", 0.01);
+			} else if (ui.p1q_seconds >= 0) {
+				printf("  P1q  not measured: %.0f quiet seconds in the window (10 needed)\n",
+				       ui.p1q_seconds);
+			}
 			printf("       (over %.0f s each, one after the other; the console's threads in ns, watch's "
 			       "CPU ticks of %.0f ms)\n",
 			       ui.p1_seconds, 1000.0 / (double)sysconf(_SC_CLK_TCK));

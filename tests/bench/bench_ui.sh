@@ -25,6 +25,9 @@
 #       redraws included, against `watch -n2 'sinfo; squeue'` in a window
 #       of the same size over the same time (watch's own CPU and its
 #       children's, which it waits for: cutime+cstime).
+#   P1q the console's CPU in the seconds of that window in which it
+#       loaded no table anew, nor in the seconds either side (its threads
+#       read once a second): what a cluster that did not change costs.
 # Each key is sent alone and the next one waits for its log line, so
 # every figure is one key. "key MS" in the log is measured inside the
 # program (key read to the end of doupdate()); the round trip
@@ -175,11 +178,30 @@ thread_ns() { # thread_ns PID: "TID NS" per thread
 	done
 }
 clk=$(getconf CLK_TCK)
+ns_sum() { awk '{s += $2} END {printf "%d", s}'; }
 cpu_window() { # cpu_window PID [ns]: ms of CPU over cpu_seconds
 	local a b na nb ms ns
 	a=$(ticks "$1") || die "cannot read /proc/$1/stat"
-	[[ ${2:-} == ns ]] && na=$(thread_ns "$1")
-	sleep "$cpu_seconds"
+	if [[ ${2:-} == ns ]]; then
+		na=$(thread_ns "$1")
+		# Each second of the window: the console's CPU (all threads,
+		# ns) and whether it loaded a table anew in it (its latency
+		# log), for P1q below; slept to whole seconds from the start.
+		local t0=${EPOCHREALTIME/./} i prev cur r rprev
+		prev=$(ns_sum <<<"$na")
+		rprev=$(reloads)
+		: >"$tmp/p1_seconds"
+		for ((i = 1; i <= cpu_seconds; i++)); do
+			sleep "$(awk -v t="$((t0 + i * 1000000 - ${EPOCHREALTIME/./}))" 'BEGIN {printf "%.6f", (t > 0 ? t : 0) / 1e6}')"
+			cur=$(thread_ns "$1" | ns_sum)
+			r=$(reloads)
+			echo "$((cur - prev)) $((r - rprev))" >>"$tmp/p1_seconds"
+			prev=$cur
+			rprev=$r
+		done
+	else
+		sleep "$cpu_seconds"
+	fi
 	b=$(ticks "$1") || die "process $1 ended during the CPU window"
 	ms=$(((b - a) * 1000 / clk))
 	if [[ ${2:-} == ns ]]; then
@@ -215,6 +237,13 @@ while ((SECONDS < settle_end && SECONDS - quiet_since < 10)); do
 done
 r0=$(reloads)
 console_cpu_ms=$(cpu_window "$pid" ns)
+# P1q: the console on a cluster that did not change: its CPU in the
+# seconds of that window with no table loaded anew in them nor in the
+# seconds either side (a whole load, its rows and its frame can spill
+# into the next second), per second; with how many such seconds.
+read -r p1q_seconds p1q_ms_per_s < <(awk '{c[NR] = $1; r[NR] = $2} END {
+	for (i = 1; i <= NR; i++) if (!r[i] && !r[i - 1] && !r[i + 1]) {n++; s += c[i]}
+	printf "%d %.4f\n", n, n ? s / n / 1e6 : -1}' "$tmp/p1_seconds")
 p1_reloads=$(($(reloads) - r0))
 p1_reload_tables=$({ grep '^snapshot [0-9]* [a-z]' "$log" || true; } | tail -n "+$((r0 + 1))" | cut -d' ' -f3- | tr ' ' '\n' | sort | uniq -c | awk '{printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1}')
 stop_console
@@ -329,6 +358,8 @@ tmux -L "$sock" send-keys -t idle:snap q
 	echo "p1_console_cpu_ms=$console_cpu_ms"
 	echo "p1_console_ui_thread_ms=$(cat "$tmp/ui_thread_ms" 2>/dev/null)"
 	echo "p1_console_reloads=$p1_reloads"
+	echo "p1q_quiet_seconds=$p1q_seconds"
+	echo "p1q_console_ms_per_s=$p1q_ms_per_s"
 	echo "p1_console_reload_tables=$p1_reload_tables"
 	echo "p1_watch_cpu_ms=$watch_cpu_ms"
 } >"$out"
