@@ -9,6 +9,7 @@
 #include <malloc.h>
 #endif
 #include <pwd.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,18 +50,48 @@ struct slurm_backend {
 	 * came back, so a failed fetch cannot leave stale indexes behind. */
 	unsigned need_full;
 	time_t nodes_full_at;  /* when the node table was last loaded whole */
-	double trim_at;        /* oc_mono_now() after which malloc_trim is due; 0: none */
 };
 
-/* A job load of this many records or more is given back to the system
- * (malloc_trim) once the job table has stayed the same for OC_TRIM_AFTER_S
- * seconds: three ticks of the fast rate. While the queue changes at every
- * tick or every other one, the next load reuses that memory instead of
- * faulting it in again (at 100,000 jobs, a trim after every load cost
- * 60-90 ms and made the next load 100-300 ms slower: docs/performance.md,
- * "P2b at 100,000 jobs"). */
+/* The memory of a job load of this many records or more, and of a history
+ * or events report, is given back to the system (malloc_trim) once
+ * OC_TRIM_AFTER_S seconds have passed without another such load. Until
+ * then the next load reuses that memory instead of faulting it in again.
+ * Measured at 10,000 jobs (docs/performance.md, "Memory kept between job
+ * loads"): a load into memory just given back costs about 50 ms more CPU
+ * than into memory kept, while a console keeping it spends about 0.3 ms
+ * more a second in the seconds that load nothing. Keeping it pays while
+ * loads come at most about 170 s apart, as on a scheduling queue, where
+ * slurmctld changes the job table about once a minute even when no job
+ * came or went. At 100,000 jobs a trim cost 60-90 ms by itself ("P2b at
+ * 100,000 jobs"). */
 #define OC_TRIM_RECORDS 5000
-#define OC_TRIM_AFTER_S 6.0
+#define OC_TRIM_AFTER_S 180.0
+
+/* When the last big load ended (oc_mono_now() in ms), 0: none since the
+ * last trim. Process-wide, as malloc's arenas are: the collector's thread
+ * loads the jobs, a report's thread the history. */
+static _Atomic long long big_load_ms;
+
+static void mark_big_load(void)
+{
+	atomic_store(&big_load_ms, (long long)(oc_mono_now() * 1000.0) | 1);
+}
+
+/* glibc gives freed memory back by itself: the top of a heap above
+ * M_TRIM_THRESHOLD (128 KiB) at every free, and a block of
+ * M_MMAP_THRESHOLD or more (dynamic, from 128 KiB) is a mapping of its
+ * own, unmapped when freed. A job reply's megabytes went back that way
+ * after each load whatever slurm_trim_when_settled did, and the next load
+ * faulted every page in again. Here the collector decides when memory goes
+ * back: no automatic trim, and only blocks of 32 MiB or more (glibc's
+ * highest threshold on 64 bits) get mappings of their own. */
+static void slurm_keep_memory(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
 
 const char *oc_slurm_build_version(void)
 {
@@ -822,7 +853,7 @@ static int refresh_jobs(struct slurm_backend *b, const struct oc_snapshot *prev,
 		 * back once the queue has stayed the same a while
 		 * (slurm_trim_when_settled). */
 		if (records >= OC_TRIM_RECORDS)
-			b->trim_at = oc_mono_now() + OC_TRIM_AFTER_S;
+			mark_big_load();
 		if (t) {
 			REPLACE_TABLE(jobs, oc_jobs_unref, t);
 			b->need_full &= ~OC_MASK(OC_PART_JOBS);
@@ -854,14 +885,17 @@ static int refresh_resv(struct slurm_backend *b, const struct oc_snapshot *prev,
 	return load_status(st, "reservations", loaded, t != NULL);
 }
 
-/* After a refresh: the memory of the last big job load back to the
- * system, when the job table has not been loaded anew for OC_TRIM_AFTER_S
- * (the console holds only its own, smaller copy of it). */
-static void slurm_trim_when_settled(struct slurm_backend *b)
+/* After a refresh: the memory of the last big load back to the system,
+ * when OC_TRIM_AFTER_S have passed without another (the console holds only
+ * its own, smaller copy of what it loaded). */
+static void slurm_trim_when_settled(void)
 {
-	if (!b->trim_at || oc_mono_now() < b->trim_at)
+	long long at = atomic_load(&big_load_ms);
+	if (!at || oc_mono_now() * 1000.0 < (double)at + OC_TRIM_AFTER_S * 1000.0)
 		return;
-	b->trim_at = 0;
+	/* A load that ended meanwhile keeps its memory for the next one. */
+	if (!atomic_compare_exchange_strong(&big_load_ms, &at, 0))
+		return;
 #ifdef __GLIBC__
 	malloc_trim(0);
 #endif
@@ -910,7 +944,7 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 		failed++;
 	if (failed)
 		b->conf_loaded = 0; /* the controller may come back as another version */
-	slurm_trim_when_settled(b);
+	slurm_trim_when_settled();
 	return failed;
 }
 
@@ -935,7 +969,9 @@ static int slurm_history(struct oc_backend *base, const char *since, const char 
 	struct slurm_backend *b = (struct slurm_backend *)base;
 	if (!report_ready(b, next, &next->hist_status, "history"))
 		return -1;
-	return oc_slurm_history_load(b->accounting, b->cluster, since, until, next);
+	int rc = oc_slurm_history_load(b->accounting, b->cluster, since, until, next);
+	mark_big_load();
+	return rc;
 }
 
 static int slurm_events(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
@@ -943,7 +979,9 @@ static int slurm_events(struct oc_backend *base, const char *since, const char *
 	struct slurm_backend *b = (struct slurm_backend *)base;
 	if (!report_ready(b, next, &next->ev_status, "events"))
 		return -1;
-	return oc_slurm_events_load(b->accounting, b->cluster, since, until, next);
+	int rc = oc_slurm_events_load(b->accounting, b->cluster, since, until, next);
+	mark_big_load();
+	return rc;
 }
 
 static int slurm_sched(struct oc_backend *base, const char *since, const char *until, struct oc_snapshot *next)
@@ -1054,6 +1092,7 @@ struct oc_backend *oc_slurm_backend_open(const char *slurm_conf, char *err, size
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	slurm_keep_memory();
 	slurm_init((slurm_conf && *slurm_conf) ? slurm_conf : NULL);
 	b->base.ops = &slurm_backend_ops;
 	return &b->base;

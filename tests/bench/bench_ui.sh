@@ -106,10 +106,10 @@ for ((r = 1; r <= runs; r++)); do
 done
 p6=$(printf '%s\n' "${paints[@]}" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}')
 
-# Peak RSS once the slow parts are in too and two refreshes have passed;
-# what holding the jobs costs once the queue has been the same for the
-# 6 s after which the console gives a big load's memory back (slurm_source.c,
-# OC_TRIM_AFTER_S), and a tick more.
+# Peak RSS once the slow parts are in too and two refreshes have passed,
+# and RSS then. The console keeps the memory of a big job load for the
+# next one until 180 s have passed without another (slurm_source.c,
+# OC_TRIM_AFTER_S), so RSS then is close to the peak.
 sleep 10
 rss=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
 rss_now=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")
