@@ -950,7 +950,8 @@ static void worker_ready(struct oc_app *app)
 
 /* The main loop's state between turns. */
 struct loop {
-	time_t last_second;
+	time_t last_second;  /* of the last frame */
+	bool woken;          /* the collector published new data */
 	bool waiting_to_quit;
 	bool tty_gone;       /* stdin hung up: quitting, not read again */
 	bool utf8;
@@ -977,16 +978,31 @@ static bool loop_quits(struct oc_app *app, struct loop *l)
 	return l->waiting_to_quit && !busy;
 }
 
+static int clock_step(const struct oc_app *app);
+
+/* Whether the clock reached its next step since the last frame. */
+static bool clock_stepped(const struct oc_app *app, const struct loop *l)
+{
+	int step = clock_step(app);
+	return app->now / step != l->last_second / step;
+}
+
 /* Draw when something changed or the clock moved; the latency log gets
  * the key's figures and the first full paint. */
 static void loop_draw(struct oc_app *app, struct loop *l)
 {
-	if (!app->dirty && !app->data_changed && app->now == l->last_second)
+	if (!app->dirty && !app->data_changed && !clock_stepped(app, l))
 		return;
+	/* A frame of the clock's step, no key nor new data in it (a refresh
+	 * slurmctld answered "no change" wakes nothing; its snapshot comes
+	 * with the step): the log says so, with the second drawn. */
+	bool clock_only = !app->dirty && !l->woken;
 	bool cells = !app->dirty && draw_tick(app);
 	if (!cells)
 		draw(app);
-	if (latency_log)
+	if (latency_log && clock_only)
+		fprintf(latency_log, "draw %s clock %lld\n", cells ? "cells" : "whole", (long long)app->now);
+	else if (latency_log)
 		fprintf(latency_log, "draw %s\n", cells ? "cells" : "whole");
 	app->dirty = false;
 	app->data_changed = false;
@@ -1007,13 +1023,24 @@ static void loop_draw(struct oc_app *app, struct loop *l)
 	}
 }
 
-/* Milliseconds to the next second of the clock (1 to 1000), when the
- * header's clock and the running jobs' times move. */
-static int ms_to_next_second(void)
+/* The clock's step in seconds: the header's clock, the running jobs'
+ * times and the ages move every 2 s, as often as the data is asked for
+ * and as watch -n2 redraws; every second with refresh_seconds under 2
+ * (docs/architecture.md, "The screen's clock"). A key, new data or a
+ * resize draws at once, the clock as it is then. */
+static int clock_step(const struct oc_app *app)
+{
+	return app->cfg->refresh_s > 0 && app->cfg->refresh_s < 2 ? 1 : 2;
+}
+
+/* Milliseconds to the next step of the clock (1 to step x 1000): the
+ * next second that is a multiple of the step. */
+static int ms_to_next_step(int step)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return 1000 - (int)(ts.tv_nsec / 1000000);
+	time_t next = (ts.tv_sec / step + 1) * step;
+	return (int)(next - ts.tv_sec) * 1000 - (int)(ts.tv_nsec / 1000000);
 }
 
 /* The second on the clock, by the clock the wake-up is timed by: glibc's
@@ -1046,9 +1073,9 @@ static int loop_poll(struct oc_app *app, struct loop *l)
 			pfd[4 + npolled++] =
 				(struct pollfd){.fd = app->overlay[i].ops->fd(app->overlay[i].priv), .events = POLLIN};
 		}
-	/* Woken once a second, just after it turned; everything else has a
-	 * descriptor (signals: signal_pipe). */
-	int rc = poll(pfd, (nfds_t)(4 + npolled), ms_to_next_second() + 1);
+	/* Woken at each step of the clock, just after it turned; everything
+	 * else has a descriptor (signals: signal_pipe). */
+	int rc = poll(pfd, (nfds_t)(4 + npolled), ms_to_next_step(clock_step(app)) + 1);
 	if (rc < 0 && errno != EINTR)
 		return -1;
 	if (rc > 0 && (pfd[3].revents & POLLIN)) {
@@ -1057,8 +1084,10 @@ static int loop_poll(struct oc_app *app, struct loop *l)
 			;
 		app->dirty = true; /* a resize, noted by ncurses for the next read */
 	}
-	if (rc > 0 && (pfd[1].revents & POLLIN))
+	if (rc > 0 && (pfd[1].revents & POLLIN)) {
 		hooks->ack(hooks->ctx);
+		l->woken = true;
+	}
 	if (rc > 0 && (pfd[2].revents & POLLIN))
 		worker_ready(app);
 	for (int i = 0; rc > 0 && i < npolled; i++)
@@ -1318,7 +1347,10 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 		setvbuf(latency_log, NULL, _IOLBF, 0);
 	while (!loop_quits(app, &l)) {
 		app->now = app->cfg->frozen_at ? app->cfg->frozen_at : clock_second();
-		take_snapshot(app);
+		/* A refresh that changed nothing does not wake the loop: its
+		 * snapshot (the data's age) is taken at the clock's step. */
+		if (l.woken || app->dirty || clock_stepped(app, &l))
+			take_snapshot(app);
 		char made[96];
 		if (oc_listview_async_take(app->view[app->cur], made, sizeof(made))) {
 			app->dirty = true;
@@ -1326,6 +1358,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 				fprintf(latency_log, "list made %s\n", made);
 		}
 		loop_draw(app, &l);
+		l.woken = false;
 		if (loop_poll(app, &l) < 0)
 			break;
 		loop_keys(app, &l);

@@ -19,10 +19,11 @@
  * SIGSTOP that process (slurmctld) once the program is ready, SIGCONT it
  * at the end.
  *
- * The console redraws its clock once a second, within 250 ms of the
- * second's turn: keys are written only between 300 and 650 ms into a
- * second, after the pty has been quiet for --quiet ms, so that a clock
- * frame is never taken for a key's. A key that draws nothing within
+ * The console redraws its clock at each step of it (every 2 s, or every
+ * second with refresh_seconds under 2), within 250 ms of the second's
+ * turn: keys are written only between 300 and 650 ms into a second,
+ * after the pty has been quiet for --quiet ms, so that a clock frame is
+ * never taken for a key's. A key that draws nothing within
  * 500 ms is an error (the list must be keys that change the screen).
  *
  * Uses forkpty(3) and terminfo (tigetstr) rather than a terminal

@@ -24,7 +24,7 @@ scancel "$jobid"
 e2e_wait_gone "^ +$jobid " 20
 ok "cancelled job left the queue view"
 
-# Once a second the clock moves and only what changed is drawn again
+# Every 2 s the clock moves and only what changed is drawn again
 # (screen.c draw_tick, "draw cells" in the latency log): the running job's
 # TIME advances with no key pressed, and the screen drawn that way is the
 # screen a whole draw (Ctrl-L) makes, clock figures aside, attributes
@@ -49,8 +49,21 @@ t1=${BASH_REMATCH[1]}
 e2e_wait_gone "^ +$rjob .* R +$t1 " 10
 e2e_wait "$row_re" 2
 ok "the running job's TIME moved on by itself ($t1, then more): the clock's redraw"
+# The clock steps every 2 s with refresh_seconds 2 (screen.c clock_step):
+# the frames the clock alone made fall on even seconds, 2 s or more apart.
+n0=$(grep -c ' clock ' "$lat" || true)
+more_clock() { [ "$(grep -c ' clock ' "$lat" || true)" -ge $((n0 + 3)) ]; }
+wait_cmd 10 more_clock
+secs=$(grep ' clock ' "$lat" | tail -n +$((n0 + 1)) | awk '{ print $4 }' | tr '\n' ' ')
+prev=
+for s in $secs; do
+	((s % 2 == 0)) || fail "a frame of the clock at an odd second ($s of: $secs)"
+	[ -z "$prev" ] || ((s - prev >= 2)) || fail "frames of the clock $prev and $s less than 2 s apart"
+	prev=$s
+done
+ok "the clock's frames come every 2 s, on even seconds ($secs)"
 mask() { sed -E 's/[0-9]+:[0-9]{2}(:[0-9]{2})?/T/g; s/updated [0-9]+s ago/updated Ns ago/'; }
-count() { grep -c "^draw $1\$" "$lat" || true; }
+count() { grep -cE "^draw $1( |\$)" "$lat" || true; }
 more() { [ "$(count "$1")" -gt "$2" ]; } # more "draw $1" lines than $2
 same=false
 for try in 1 2 3; do
@@ -83,10 +96,10 @@ command -v strace >/dev/null || fail "strace is not installed (tests/install-dep
 trace=$(mktemp /tmp/oc-live-strace.XXXXXX)
 e2e_on_exit rm -f "$trace"
 draws0=$(grep -c '^draw ' "$lat" || true)
-timeout -s INT 4 strace -qq -e trace=write -e signal=none -p "$pid" -o "$trace" || true
+timeout -s INT 5 strace -qq -e trace=write -e signal=none -p "$pid" -o "$trace" || true
 draws=$(($(grep -c '^draw ' "$lat" || true) - draws0))
 writes=$(grep -c '^write(1,' "$trace" || true)
-[ "$draws" -ge 2 ] || fail "only $draws draws in 4 s of strace (the clock draws one a second)"
+[ "$draws" -ge 2 ] || fail "only $draws draws in 5 s of strace (the clock draws one every 2 s)"
 [ "$writes" -le $((draws + 1)) ] ||
 	fail "$writes writes to the terminal for $draws draws: more than one a draw ($(grep '^write(1,' "$trace" | head -3 | tr '\n' ' '))"
 ok "one write() to the terminal a draw ($writes writes, $draws draws)"
