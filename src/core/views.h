@@ -12,18 +12,30 @@
 /* A part a view shows but can take less fresh: refreshed at the medium
  * rate (five times the fast interval) while the view is on screen. */
 #define OC_MASK_MEDIUM(part) (1u << (16 + (part)))
+/* A part a view neither shows nor refreshes at a faster rate but reads
+ * (a panel it opens, a check it runs): refreshed at the slow rate. The
+ * parts a view neither shows nor reads follow at the idle rate (twice the
+ * slow interval), as do all parts of a view with no focus (the reports). */
+#define OC_MASK_SLOW(part) (1u << (24 + (part)))
 /* The parts (OC_MASK bits) of a focus, fast or medium. */
 #define OC_FOCUS_PARTS(f) (((f) | ((f) >> 16)) & OC_MASK_ALL)
 
 /* The parts each view shows, refreshed at the fast rate while it is on
  * screen (the others follow at the slow rate): fewer requests per tick. */
-#define OC_FOCUS_PARTITIONS (OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS))
+#define OC_FOCUS_PARTITIONS                                                                                \
+	(OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS) | OC_MASK_SLOW(OC_PART_RESV))
+/* The queue shows the jobs and reads the partitions only for the hidden
+ * ones: the others come at the idle rate (a job's panel takes them at
+ * the slow rate while it is open: collector.c). */
 #define OC_FOCUS_QUEUE (OC_MASK(OC_PART_JOBS))
-#define OC_FOCUS_NODES (OC_MASK(OC_PART_NODES))
+/* A node's panel lists its jobs, reservations and partitions. */
+#define OC_FOCUS_NODES                                                                                     \
+	(OC_MASK(OC_PART_NODES) | OC_MASK_SLOW(OC_PART_JOBS) | OC_MASK_SLOW(OC_PART_RESV) |                \
+	 OC_MASK_SLOW(OC_PART_PARTITIONS))
 /* Quota: use against limits comes live from the association manager (a
  * small request); the jobs (pending GPUs, jobs on a limit) are a full
  * queue load whenever anything changed, so they follow at the medium rate. */
-#define OC_FOCUS_QUOTA (OC_MASK(OC_PART_ACCT) | OC_MASK_MEDIUM(OC_PART_JOBS))
+#define OC_FOCUS_QUOTA (OC_MASK(OC_PART_ACCT) | OC_MASK_MEDIUM(OC_PART_JOBS) | OC_MASK_SLOW(OC_PART_PARTITIONS))
 
 /* One line of the partitions overview (sinfo-style counts). */
 struct oc_part_row {

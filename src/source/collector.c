@@ -18,7 +18,7 @@
 
 struct oc_collector {
 	struct oc_backend *backend;
-	double fast_s, medium_s, slow_s;
+	double fast_s, medium_s, slow_s, idle_s;
 
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -41,6 +41,7 @@ struct oc_collector {
 	int pipe_rd, pipe_wr;
 	atomic_llong inflight_since;
 	double ping_due; /* the controllers are pinged again then (collector thread only) */
+	double pinged_at; /* and were last pinged then */
 	atomic_ulong refreshes;
 	_Atomic double cpu_s;
 };
@@ -267,10 +268,31 @@ void oc_collector_ping_once(struct oc_backend *b, struct oc_snapshot *s, int dat
 	s->ctl = ctl;
 }
 
+/* When the controllers are pinged next, after a ping that found ctl: every
+ * medium interval, but on a cluster with one controller every slow
+ * interval, its requests saying the rest: while they work it answers and
+ * is in control; when one fails, it is pinged before every refresh
+ * (collector_run). */
+static void ping_done(struct oc_collector *c, const struct oc_controllers *ctl)
+{
+	c->pinged_at = mono_now();
+	c->ping_due = c->pinged_at + (ctl->n == 1 ? c->slow_s : c->medium_s);
+}
+
+/* With c->lock held: the parts read but not shown, which follow at the
+ * slow rate rather than the idle one: the focus's OC_MASK_SLOW() bits, and
+ * every part while a job's panel is open (it explains a wait with the
+ * accounting, the partitions and the reservations). */
+static unsigned collector_keep(const struct oc_collector *c)
+{
+	return ((c->focus >> 24) & OC_MASK_ALL) | (c->rep[OC_REPORT_JOB].on ? OC_MASK_ALL : 0u);
+}
+
 /* With c->lock held: the parts due now (all of them when a refresh was
  * requested), after making parts that came into focus due at once. *now
  * is the time the mask was taken at. */
-static unsigned collector_due_mask(struct oc_collector *c, double due[], unsigned *sched_focus, double *now)
+static unsigned collector_due_mask(struct oc_collector *c, double due[], double every[], unsigned *sched_focus,
+				   double *now)
 {
 	/* Parts that came into focus (the screen switched views, maybe
 	 * while a refresh was running) are due now. */
@@ -279,6 +301,14 @@ static unsigned collector_due_mask(struct oc_collector *c, double due[], unsigne
 		if ((gained & OC_MASK(p)) && due[p] > mono_now())
 			due[p] = mono_now();
 	*sched_focus = c->focus;
+	/* Parts now read but scheduled at the idle rate (a job's panel
+	 * opened) are due a slow interval after their last load. */
+	unsigned keep = collector_keep(c);
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if ((keep & OC_MASK(p)) && every[p] > c->slow_s) {
+			due[p] -= every[p] - c->slow_s;
+			every[p] = c->slow_s;
+		}
 	*now = mono_now();
 	unsigned mask = 0;
 	if (c->now_requested) {
@@ -314,7 +344,7 @@ static void collector_sleep(struct oc_collector *c, const double due[], double n
  * counts the time it took and schedules those parts again by focus. The
  * new snapshot, or NULL. */
 static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, struct oc_snapshot *prev,
-					 unsigned focus, double due[])
+					 unsigned focus, unsigned keep, double due[], double every[])
 {
 	double cpu0 = thread_cpu();
 	atomic_store(&c->inflight_since, (long long)time(NULL));
@@ -330,7 +360,7 @@ static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, 
 	if (trouble || mono_now() >= c->ping_due) {
 		pinged = ctl_ping(c->backend, prev, &ctl);
 		if (pinged) {
-			c->ping_due = mono_now() + c->medium_s;
+			ping_done(c, &ctl);
 			struct oc_controllers mid = ctl;
 			oc_ctl_judge(&mid, &prev->ctl, -1, 0, time(NULL));
 			struct oc_snapshot *shown = oc_ctl_changed(&mid, &prev->ctl) ? snapshot_next(prev) : NULL;
@@ -356,7 +386,7 @@ static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, 
 	struct oc_snapshot *next = oc_collector_refresh_once(c->backend, ask, prev);
 	/* The first configuration came with this refresh: ping at once. */
 	if (next && !pinged && !prev->ctl.n && (pinged = ctl_ping(c->backend, next, &ctl)))
-		c->ping_due = mono_now() + c->medium_s;
+		ping_done(c, &ctl);
 	if (next && pinged) {
 		oc_ctl_judge(&ctl, &prev->ctl, ctl_data_ok(next, mask), ctl_boot(next), time(NULL));
 		next->ctl = ctl;
@@ -368,10 +398,13 @@ static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, 
 
 	double after = mono_now();
 	for (int p = 0; p < OC_PART_COUNT; p++)
-		if (mask & OC_MASK(p))
-			due[p] = after + ((focus & OC_MASK(p))		? c->fast_s
-					  : (focus & OC_MASK_MEDIUM(p)) ? c->medium_s
-									: c->slow_s);
+		if (mask & OC_MASK(p)) {
+			every[p] = (focus & OC_MASK(p))		 ? c->fast_s
+				   : (focus & OC_MASK_MEDIUM(p)) ? c->medium_s
+				   : (keep & OC_MASK(p))	 ? c->slow_s
+								 : c->idle_s;
+			due[p] = after + every[p];
+		}
 	return next;
 }
 
@@ -438,11 +471,12 @@ static void collector_report(struct oc_collector *c, enum oc_report kind)
 	 * part, which are then due only at the slow interval: the ping goes
 	 * with the view's own reload when it is due (a second early: the two
 	 * share the medium interval, and a ping due just after a reload would
-	 * wait for the next one). */
-	if (next && kind == OC_REPORT_SCHED && mono_now() + 1.0 >= c->ping_due) {
+	 * wait for the next one). The view shows them: at the medium rate
+	 * on a cluster with one controller too. */
+	if (next && kind == OC_REPORT_SCHED && mono_now() + 1.0 >= c->pinged_at + c->medium_s) {
 		struct oc_controllers ctl;
 		if (ctl_ping(c->backend, next, &ctl)) {
-			c->ping_due = mono_now() + c->medium_s;
+			ping_done(c, &ctl);
 			/* A failed sdiag says nothing of who is in control. */
 			oc_ctl_judge(&ctl, &next->ctl, next->sched_status.error[0] ? -1 : 1, ctl_boot(next), time(NULL));
 			next->ctl = ctl;
@@ -461,10 +495,12 @@ static void collector_report(struct oc_collector *c, enum oc_report kind)
 static void *collector_main(void *arg)
 {
 	struct oc_collector *c = arg;
-	double due[OC_PART_COUNT];
+	double due[OC_PART_COUNT], every[OC_PART_COUNT];
 	double start = mono_now();
-	for (int p = 0; p < OC_PART_COUNT; p++)
+	for (int p = 0; p < OC_PART_COUNT; p++) {
 		due[p] = start; /* everything at once */
+		every[p] = c->slow_s;
+	}
 
 	pthread_mutex_lock(&c->lock);
 	/* A view that shows no part (history, events, scheduler) asks for
@@ -487,7 +523,7 @@ static void *collector_main(void *arg)
 	bool first = true;
 	while (!c->quit) {
 		double now;
-		unsigned mask = collector_due_mask(c, due, &sched_focus, &now);
+		unsigned mask = collector_due_mask(c, due, every, &sched_focus, &now);
 		/* A report due goes before the parts the screen does not show
 		 * (it is what the screen shows, or the node panel's). */
 		enum oc_report due_rep = OC_REPORT_NONE;
@@ -520,7 +556,7 @@ static void *collector_main(void *arg)
 		if (mask & OC_MASK(OC_PART_PARTITIONS))
 			mask |= OC_MASK(OC_PART_NODES);
 		struct oc_snapshot *prev = oc_snapshot_ref(c->current);
-		unsigned focus = c->focus;
+		unsigned focus = c->focus, keep = collector_keep(c);
 		/* r, or a write just applied: the small tables whole (the
 		 * queue's changes are always marked). */
 		bool full = c->full_requested;
@@ -530,7 +566,7 @@ static void *collector_main(void *arg)
 			c->backend->ops->invalidate(c->backend, OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_PARTITIONS) |
 									OC_MASK(OC_PART_RESV));
 
-		struct oc_snapshot *next = collector_run(c, mask, prev, focus, due);
+		struct oc_snapshot *next = collector_run(c, mask, prev, focus, keep, due, every);
 
 		pthread_mutex_lock(&c->lock);
 		collector_publish(c, next);
@@ -555,6 +591,7 @@ struct oc_collector *oc_collector_start(const struct oc_collector_config *cfg, c
 	c->fast_s = cfg->fast_s > 0 ? cfg->fast_s : 2.0;
 	c->slow_s = cfg->slow_s > 0 ? cfg->slow_s : c->fast_s * 10;
 	c->medium_s = c->fast_s * 5 < c->slow_s ? c->fast_s * 5 : c->slow_s;
+	c->idle_s = c->slow_s * 2;
 	c->focus = cfg->focus ? cfg->focus : OC_MASK_ALL;
 	c->platform = cfg->platform;
 	snprintf(c->pclog, sizeof(c->pclog), "%s", cfg->pclog ? cfg->pclog : "");

@@ -1,6 +1,7 @@
 /* collector.h: the thread that owns all Slurm I/O. It refreshes the parts
- * the screen shows at the fast interval and the others at the slow one,
- * and publishes immutable snapshots. The UI thread only takes references
+ * the screen shows at the fast interval, those it reads at the slow one
+ * and the others at the idle one (twice the slow), and publishes
+ * immutable snapshots. The UI thread only takes references
  * to published snapshots: it never waits on Slurm. */
 #ifndef OC_SOURCE_COLLECTOR_H
 #define OC_SOURCE_COLLECTOR_H
@@ -17,9 +18,11 @@ struct oc_collector;
 struct oc_collector_config {
 	struct oc_backend *backend; /* taken over by the collector */
 	double fast_s;              /* interval for the parts in focus (default 2) */
-	double slow_s;              /* interval for the others (default 10 x fast) */
+	double slow_s;              /* interval for the parts read, not shown (default 10 x fast);
+	                               the others at twice it */
 	unsigned focus;             /* OC_MASK() bits fetched at the fast rate,
-	                               OC_MASK_MEDIUM() bits at five times it */
+	                               OC_MASK_MEDIUM() bits at five times it,
+	                               OC_MASK_SLOW() bits at the slow rate */
 	int platform;               /* the profile's (enum oc_platform, UNKNOWN: detect) */
 	const char *pclog;          /* ParallelCluster's clustermgtd log ("" or NULL: the default) */
 };
@@ -44,7 +47,8 @@ struct oc_snapshot *oc_collector_current(struct oc_collector *c);
 
 /* Which parts the screen shows now: OC_MASK() bits fetched at the fast
  * rate, OC_MASK_MEDIUM() bits (core/views.h) at five times the fast
- * interval; parts that come into focus are fetched at once. */
+ * interval, OC_MASK_SLOW() bits at the slow one, the others at twice
+ * that; parts that come into focus are fetched at once. */
 void oc_collector_set_focus(struct oc_collector *c, unsigned mask);
 
 /* Load a report for [since, until] (time specs of core/timespec.h, until

@@ -15,6 +15,7 @@
 #include "actions/worker.h"
 #include "core/platform.h"
 #include "core/strbuf.h"
+#include "core/views.h"
 #include "rehearsal/checklist.h"
 #include "rehearsal/report.h"
 #include "rehearsal/runner.h"
@@ -708,8 +709,10 @@ const struct oc_listview_def oc_lv_rehearsal = {
 	.name = "rehearsal",
 	.title = "Rehearsal",
 	/* The parts the steps' checks read most: a change window's read the
-	 * reservations too. */
-	.focus = OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV),
+	 * reservations too; the others read the partitions and the
+	 * accounting (slurmdbd's state). */
+	.focus = OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_RESV) |
+		 OC_MASK_SLOW(OC_PART_PARTITIONS) | OC_MASK_SLOW(OC_PART_ACCT),
 	.cat = &catalogue,
 	.ui = cols,
 	.nui = (int)(sizeof(cols) / sizeof(cols[0])),

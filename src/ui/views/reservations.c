@@ -114,7 +114,8 @@ static const char *selected(struct oc_listview *lv, uint32_t item, enum oc_sel w
 const struct oc_listview_def oc_lv_reservations = {
 	.name = "reservations",
 	.title = "Resv",
-	.focus = OC_MASK(OC_PART_RESV) | OC_MASK(OC_PART_NODES),
+	.focus = OC_MASK(OC_PART_RESV) | OC_MASK(OC_PART_NODES) | OC_MASK_SLOW(OC_PART_JOBS) |
+		 OC_MASK_SLOW(OC_PART_PARTITIONS),
 	.cat = &oc_cat_reservations,
 	.ui = cols,
 	.nui = (int)(sizeof(cols) / sizeof(cols[0])),

@@ -1,0 +1,234 @@
+/* test_collector.c: how often the collector thread (source/collector.c)
+ * asks for each part and pings the controllers, by focus: the parts a view
+ * shows at the fast rate, those it reads (OC_MASK_SLOW) at the slow rate,
+ * the others at the idle rate (twice the slow), every part at the slow
+ * rate while a job's panel is open, and the pings every slow interval on a
+ * cluster with one controller but every medium one with two. The backend
+ * is a stand-in that notes when each part was asked for and answers "no
+ * change": what is under test is the collector's schedule, on short
+ * intervals (fast 0.05 s, medium 0.25 s, slow 0.5 s, idle 1 s).
+ *
+ * Times are checked from below (a part is never asked for sooner than its
+ * interval: a busy machine only makes requests later) and, where a rate
+ * must be the faster of two, by the shortest gap seen over several. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "core/views.h"
+#include "source/cli_parse.h"
+#include "source/collector.h"
+
+#define MAX_CALLS 256
+#define FAST 0.05
+#define SLOW 0.5
+#define IDLE (2 * SLOW)
+#define MEDIUM (5 * FAST)
+
+struct stub {
+	struct oc_backend base;
+	const char *config;
+	/* When each part (and the pings, at OC_PART_COUNT) was asked for. */
+	double at[OC_PART_COUNT + 1][MAX_CALLS];
+	int n[OC_PART_COUNT + 1];
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void note(struct stub *s, int what)
+{
+	if (s->n[what] < MAX_CALLS)
+		s->at[what][s->n[what]++] = mono();
+}
+
+static int stub_refresh(struct oc_backend *b, unsigned mask, const struct oc_snapshot *prev,
+			struct oc_snapshot *next)
+{
+	struct stub *s = (struct stub *)b;
+	(void)prev;
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if (mask & OC_MASK(p)) {
+			note(s, p);
+			oc_part_status_ok(&next->status[p], time(NULL));
+		}
+	if (!next->config || !next->config->n) {
+		/* The first refresh: the configuration, held from then on. */
+		struct oc_config *cfg = NULL;
+		char err[128];
+		assert_int_equal(oc_cli_parse_config(s->config, strlen(s->config), NULL, &cfg, err, sizeof(err)), 0);
+		oc_config_unref(&next->config);
+		next->config = cfg;
+	}
+	snprintf(next->cluster, sizeof(next->cluster), "stub");
+	return 0;
+}
+
+static void stub_ping(struct oc_backend *b, struct oc_controllers *c)
+{
+	note((struct stub *)b, OC_PART_COUNT);
+	for (int i = 0; i < c->n; i++)
+		c->v[i].state = OC_CTLD_UP;
+	c->error[0] = '\0';
+}
+
+static int stub_job(struct oc_backend *b, const char *since, const char *until, struct oc_snapshot *next)
+{
+	(void)b, (void)since, (void)until;
+	oc_part_status_ok(&next->jobinfo_status, time(NULL));
+	return 0;
+}
+
+static void stub_close(struct oc_backend *b)
+{
+	(void)b; /* the test's own */
+}
+
+static const struct oc_backend_ops stub_ops = {
+	.name = "stub",
+	.refresh = stub_refresh,
+	.job = stub_job,
+	.ping = stub_ping,
+	.close = stub_close,
+};
+
+static const char one_ctld[] = "SlurmctldHost[0] = head(127.0.0.1)\n";
+static const char two_ctld[] = "SlurmctldHost[0] = oc-ctld1(127.0.0.1)\n"
+			       "SlurmctldHost[1] = oc-ctld2(127.0.0.2)\n";
+
+static void sleep_s(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+/* Runs a collector on a new stub with focus for seconds; if
+ * job_panel_after > 0, opens a job's panel (the job report) that many
+ * seconds in. The stub, which the caller frees. */
+static struct stub *run(const char *config, unsigned focus, double seconds, double job_panel_after)
+{
+	struct stub *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	st->base.ops = &stub_ops;
+	st->config = config;
+	struct oc_collector_config cfg = {.backend = &st->base, .fast_s = FAST, .slow_s = SLOW, .focus = focus};
+	char err[256];
+	struct oc_collector *c = oc_collector_start(&cfg, err, sizeof(err));
+	assert_non_null(c);
+	if (job_panel_after > 0) {
+		sleep_s(job_panel_after);
+		oc_collector_set_report(c, OC_REPORT_JOB, "42", NULL);
+		seconds -= job_panel_after;
+	}
+	sleep_s(seconds);
+	assert_true(oc_collector_stop(&c));
+	return st;
+}
+
+/* The shortest gap between two requests of what (after its first, which
+ * the start makes at once); -1 when asked for fewer than min_calls times. */
+static double min_gap(const struct stub *st, int what, int min_calls)
+{
+	if (st->n[what] < min_calls)
+		return -1;
+	double m = 1e9;
+	for (int i = 2; i < st->n[what]; i++) {
+		double g = st->at[what][i] - st->at[what][i - 1];
+		if (g < m)
+			m = g;
+	}
+	return m;
+}
+
+static void expect_rate(const struct stub *st, int what, const char *name, double every)
+{
+	double gap = min_gap(st, what, 3);
+	if (gap < 0)
+		fail_msg("%s: asked for %d times, want at least 3", name, st->n[what]);
+	/* Never sooner than its interval (1 % for the clocks' rounding)... */
+	if (gap < every * 0.99)
+		fail_msg("%s: asked for again after %.3f s, want every %.2f s", name, gap, every);
+	/* ...and at that rate, not the next slower one (twice it). */
+	if (gap > every * 1.8)
+		fail_msg("%s: at best every %.3f s, want every %.2f s", name, gap, every);
+}
+
+static const char *const part_names[] = {"nodes", "partitions", "jobs", "reservations", "accounting", "pings"};
+
+/* The queue view: the jobs fast; the others, neither shown nor read, at
+ * the idle rate; one controller: pinged every slow interval. */
+static void test_queue_one_controller(void **state)
+{
+	(void)state;
+	struct stub *st = run(one_ctld, OC_FOCUS_QUEUE, 4 * IDLE + 0.2, 0);
+	assert_true(st->n[OC_PART_JOBS] >= 20);
+	for (int p = 0; p < OC_PART_COUNT; p++)
+		if (p != OC_PART_JOBS)
+			expect_rate(st, p, part_names[p], IDLE);
+	expect_rate(st, OC_PART_COUNT, "pings (one controller)", SLOW);
+	free(st);
+}
+
+/* Two controllers: pinged every medium interval (which is in control
+ * can change while every request works). */
+static void test_two_controllers(void **state)
+{
+	(void)state;
+	struct stub *st = run(two_ctld, OC_FOCUS_QUEUE, 2 * IDLE + 0.2, 0);
+	expect_rate(st, OC_PART_COUNT, "pings (two controllers)", MEDIUM);
+	free(st);
+}
+
+/* The nodes view: the nodes fast; the jobs, reservations and partitions
+ * (a node's panel lists them) at the slow rate; the accounting idle. */
+static void test_nodes_view_reads(void **state)
+{
+	(void)state;
+	struct stub *st = run(one_ctld, OC_FOCUS_NODES, 4 * IDLE + 0.2, 0);
+	assert_true(st->n[OC_PART_NODES] >= 20);
+	expect_rate(st, OC_PART_JOBS, "jobs", SLOW);
+	expect_rate(st, OC_PART_RESV, "reservations", SLOW);
+	expect_rate(st, OC_PART_PARTITIONS, "partitions", SLOW);
+	expect_rate(st, OC_PART_ACCT, "accounting", IDLE);
+	free(st);
+}
+
+/* A job's panel opened on the queue view: every part at the slow rate,
+ * the first of them a slow interval after its last load, not an idle one. */
+static void test_job_panel(void **state)
+{
+	(void)state;
+	double opened = SLOW / 2;
+	struct stub *st = run(one_ctld, OC_FOCUS_QUEUE, opened + 4 * SLOW + 0.2, opened);
+	expect_rate(st, OC_PART_ACCT, "accounting (job panel open)", SLOW);
+	expect_rate(st, OC_PART_RESV, "reservations (job panel open)", SLOW);
+	/* The second load came a slow interval after the first. */
+	assert_true(st->n[OC_PART_ACCT] >= 2);
+	double second = st->at[OC_PART_ACCT][1] - st->at[OC_PART_ACCT][0];
+	if (second > SLOW * 1.8)
+		fail_msg("accounting: loaded again %.3f s after the first, want %.2f s", second, SLOW);
+	free(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_queue_one_controller),
+		cmocka_unit_test(test_two_controllers),
+		cmocka_unit_test(test_nodes_view_reads),
+		cmocka_unit_test(test_job_panel),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
