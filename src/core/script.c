@@ -45,7 +45,7 @@ const char *oc_script_view_list(void)
 unsigned oc_script_view_parts(enum oc_script_view v)
 {
 	switch (v) {
-	case OC_SCRIPT_PARTITIONS: return OC_FOCUS_PARTITIONS;
+	case OC_SCRIPT_PARTITIONS: return OC_FOCUS_PARTS(OC_FOCUS_PARTITIONS);
 	case OC_SCRIPT_QUEUE: return OC_MASK(OC_PART_JOBS) | OC_MASK(OC_PART_PARTITIONS);
 	case OC_SCRIPT_NODES:
 		return OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_RESV);

@@ -15,13 +15,15 @@
 /* A part a view neither shows nor refreshes at a faster rate but reads
  * (a panel it opens, a check it runs): refreshed at the slow rate. The
  * parts a view neither shows nor reads follow at the idle rate (twice the
- * slow interval), as do all parts of a view with no focus (the reports). */
+ * slow interval); a view that shows no part (the reports: a node's panel
+ * opens from the events) takes them all at the slow rate. */
 #define OC_MASK_SLOW(part) (1u << (24 + (part)))
 /* The parts (OC_MASK bits) of a focus, fast or medium. */
 #define OC_FOCUS_PARTS(f) (((f) | ((f) >> 16)) & OC_MASK_ALL)
 
 /* The parts each view shows, refreshed at the fast rate while it is on
- * screen (the others follow at the slow rate): fewer requests per tick. */
+ * screen (the others follow at the slow or idle rate): fewer requests per
+ * tick. */
 #define OC_FOCUS_PARTITIONS                                                                                \
 	(OC_MASK(OC_PART_PARTITIONS) | OC_MASK(OC_PART_NODES) | OC_MASK(OC_PART_JOBS) | OC_MASK_SLOW(OC_PART_RESV))
 /* The queue shows the jobs and reads the partitions only for the hidden

@@ -280,12 +280,16 @@ static void ping_done(struct oc_collector *c, const struct oc_controllers *ctl)
 }
 
 /* With c->lock held: the parts read but not shown, which follow at the
- * slow rate rather than the idle one: the focus's OC_MASK_SLOW() bits, and
+ * slow rate rather than the idle one: the focus's OC_MASK_SLOW() bits;
  * every part while a job's panel is open (it explains a wait with the
- * accounting, the partitions and the reservations). */
+ * accounting, the partitions and the reservations) and on a view that
+ * shows no part (the reports: the events open a node's panel, and the
+ * header's age and the pings follow the refreshes). */
 static unsigned collector_keep(const struct oc_collector *c)
 {
-	return ((c->focus >> 24) & OC_MASK_ALL) | (c->rep[OC_REPORT_JOB].on ? OC_MASK_ALL : 0u);
+	if (!OC_FOCUS_PARTS(c->focus) || c->rep[OC_REPORT_JOB].on)
+		return OC_MASK_ALL;
+	return (c->focus >> 24) & OC_MASK_ALL;
 }
 
 /* With c->lock held: the parts due now (all of them when a refresh was
@@ -348,8 +352,9 @@ static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, 
 {
 	double cpu0 = thread_cpu();
 	atomic_store(&c->inflight_since, (long long)time(NULL));
-	/* The controllers are pinged every medium interval, and before every
-	 * refresh while requests fail or none is in control: a failover
+	/* The controllers are pinged with a refresh every medium interval
+	 * (slow with one controller: ping_done), and before every refresh
+	 * while requests fail or none is in control: a failover
 	 * shows before the requests (which libslurm holds until the backup
 	 * took over, up to 1.5 x SlurmctldTimeout) come back. */
 	bool trouble = prev->ctl.n && prev->ctl.in_control < 0;
