@@ -213,6 +213,10 @@ static void h_refresh_now(void *ctx)
 {
 	oc_collector_refresh_now(((struct hooks_ctx *)ctx)->c);
 }
+static void h_refresh_parts(void *ctx, unsigned mask)
+{
+	oc_collector_refresh_parts(((struct hooks_ctx *)ctx)->c, mask);
+}
 static int h_wake_fd(void *ctx)
 {
 	return oc_collector_fd(((struct hooks_ctx *)ctx)->c);
@@ -610,6 +614,7 @@ static int console_run_ui(struct console *c, char *err, size_t errlen)
 		.current = h_current,
 		.set_focus = h_set_focus,
 		.refresh_now = h_refresh_now,
+		.refresh_parts = h_refresh_parts,
 		.wake_fd = h_wake_fd,
 		.ack = h_ack,
 		.inflight_since = h_inflight,

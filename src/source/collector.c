@@ -25,6 +25,7 @@ struct oc_collector {
 	pthread_cond_t wake;     /* collector waits here */
 	pthread_cond_t done_cv;  /* stop waits here for the thread to end */
 	bool quit, done, now_requested, full_requested;
+	unsigned now_parts; /* parts asked for now (a form opened), with their last_update */
 	unsigned focus;
 	/* The reports (history, events), each loaded while rep[kind].on,
 	 * every rep_period_s and on request. */
@@ -319,6 +320,8 @@ static unsigned collector_due_mask(struct oc_collector *c, double due[], double 
 		mask = OC_MASK_ALL;
 		c->now_requested = false;
 	}
+	mask |= c->now_parts;
+	c->now_parts = 0;
 	for (int p = 0; p < OC_PART_COUNT; p++)
 		if (*now >= due[p])
 			mask |= OC_MASK(p);
@@ -678,6 +681,14 @@ void oc_collector_refresh_now(struct oc_collector *c)
 		c->rep[k].due = 0;
 	c->now_requested = true;
 	c->full_requested = true;
+	pthread_cond_signal(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void oc_collector_refresh_parts(struct oc_collector *c, unsigned mask)
+{
+	pthread_mutex_lock(&c->lock);
+	c->now_parts |= mask & OC_MASK_ALL;
 	pthread_cond_signal(&c->wake);
 	pthread_mutex_unlock(&c->lock);
 }

@@ -62,6 +62,11 @@ void oc_collector_set_report(struct oc_collector *c, enum oc_report kind, const 
 /* Fetch every part now (and the report, when one is loaded). */
 void oc_collector_refresh_now(struct oc_collector *c);
 
+/* Fetch the parts in mask now, each asked with its last_update as at any
+ * refresh (a form opened: its choices and checks read parts the view may
+ * hold at the idle rate). */
+void oc_collector_refresh_parts(struct oc_collector *c, unsigned mask);
+
 /* A file descriptor that becomes readable when a snapshot is published;
  * call oc_collector_ack() to drain it. */
 int oc_collector_fd(const struct oc_collector *c);

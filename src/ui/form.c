@@ -449,6 +449,11 @@ bool oc_form_open(struct oc_app *app, const struct oc_form_kind *kind, const cha
 	d->kind = kind;
 	d->state = state;
 	d->stage = ST_FORM;
+	/* Its choices (partitions, QoS, reservations) and checks read parts
+	 * the view may hold at the idle rate (a minute): ask for them now,
+	 * so that they are a refresh old when the form needs them. */
+	if (app->hooks && app->hooks->refresh_parts)
+		app->hooks->refresh_parts(app->hooks->ctx, OC_MASK_ALL);
 	snprintf(d->title, sizeof(d->title), "%s", title ? title : kind->title);
 	if (oc_overlay_push(app, &form_ops, d) < 0)
 		return false;

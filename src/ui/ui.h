@@ -18,6 +18,8 @@ struct oc_ui_hooks {
 	/* The parts the screen shows now. */
 	void (*set_focus)(void *ctx, unsigned mask);
 	void (*refresh_now)(void *ctx);
+	/* The parts in mask now, "no change" allowed (NULL: none). */
+	void (*refresh_parts)(void *ctx, unsigned mask);
 	/* Readable when a new snapshot is there; ack drains it. */
 	int (*wake_fd)(void *ctx);
 	void (*ack)(void *ctx);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Job actions end to end, in the queue view, each read back with squeue:
 # a held job of alice gets a time limit (T), is released (e), held again
-# (h); two tagged jobs are cancelled at once (c); USR1 reaches a running
+# (h); a QoS made a moment before the QoS form opens is among its
+# choices; two tagged jobs are cancelled at once (c); USR1 reaches a running
 # job's batch shell (K: its trap writes a marker); a bad time limit and a
 # job id not in the queue are refused in the form, with nothing sent. Each
 # apply leaves an intent and an outcome line in the audit log. Outside the
@@ -53,6 +54,27 @@ e2e_wait "new time limit for 1 job: $held" 20
 [ "$(field "$held" %l)" = "2:00:00" ] || fail "squeue says time limit $(field "$held" %l)"
 ok "time limit changed, squeue shows 2:00:00"
 e2e_keys Escape
+
+# A QoS made while the console runs is among the QoS form's choices at
+# once: the form asks for the accounting when it opens (the queue view
+# holds it at the idle rate, a minute; the apply above loaded it last).
+fresh="e2e_fresh_$$"
+sacctmgr -i add qos "$fresh" >/dev/null || fail "sacctmgr could not add qos $fresh"
+e2e_on_exit sacctmgr -i delete qos "$fresh"
+wait_cmd 20 sh -c "scontrol show assoc_mgr flags=qos | grep -q 'QOS=$fresh('"
+e2e_keys :
+e2e_type setqos
+e2e_keys Enter
+e2e_wait 'Change the QoS' 5
+end=$((SECONDS + 10))
+until e2e_keys C-o && e2e_wait 'normal_qos' 5 && grep -q "$fresh" <<<"$E2E_LAST"; do
+	[ "$SECONDS" -lt "$end" ] || fail "the QoS choices lack $fresh, made before the form opened"
+	e2e_keys Escape
+	e2e_wait_gone 'normal_qos' 5
+done
+ok "a QoS made a moment before is among the form's choices"
+e2e_keys Escape Escape
+e2e_wait_gone 'Change the QoS' 5
 
 # Release, then hold again: squeue's reason follows.
 e2e_keys e

@@ -251,6 +251,47 @@ static void test_job_panel(void **state)
 	free(st);
 }
 
+/* A form opened on the queue view asks for the parts it reads now
+ * (oc_collector_refresh_parts): those come within a refresh, not at the
+ * idle rate; the others keep their rate. */
+static void test_refresh_parts(void **state)
+{
+	(void)state;
+	struct stub *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	st->base.ops = &stub_ops;
+	st->config = one_ctld;
+	struct oc_collector_config cfg = {
+		.backend = &st->base, .fast_s = FAST, .slow_s = SLOW, .focus = OC_FOCUS_QUEUE};
+	char err[256];
+	struct oc_collector *c = oc_collector_start(&cfg, err, sizeof(err));
+	assert_non_null(c);
+	sleep_s(IDLE / 4);
+	double asked = mono();
+	oc_collector_refresh_parts(c, OC_MASK(OC_PART_ACCT) | OC_MASK(OC_PART_RESV));
+	sleep_s(IDLE / 4);
+	assert_true(oc_collector_stop(&c));
+	assert_false(st->bad_config);
+	for (int p = 0; p < OC_PART_COUNT; p++) {
+		bool wanted = p == OC_PART_ACCT || p == OC_PART_RESV;
+		if (p == OC_PART_JOBS)
+			continue;
+		if (!wanted && st->n[p] != 1)
+			fail_msg("%s: asked for %d times in %.2f s, want once (idle every %.2f s)", part_names[p], st->n[p],
+				 IDLE / 2, IDLE);
+		if (!wanted)
+			continue;
+		if (st->n[p] != 2)
+			fail_msg("%s: asked for %d times, want twice (at the start, then when the form asked)",
+				 part_names[p], st->n[p]);
+		double after = st->at[p][1] - asked;
+		if (after < 0 || after > 2 * FAST)
+			fail_msg("%s: asked for %.3f s after the form's request, want within %.2f s", part_names[p], after,
+				 2 * FAST);
+	}
+	free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_nodes_view_reads),
 		cmocka_unit_test(test_report_view),
 		cmocka_unit_test(test_job_panel),
+		cmocka_unit_test(test_refresh_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
