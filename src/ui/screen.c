@@ -309,7 +309,11 @@ static void stale_text(struct oc_app *app, char *buf, size_t len)
 		if (s->ctl.n > 1)
 			snprintf(failover, sizeof(failover), "; a backup takes over after SlurmctldTimeout (%.24s)",
 				 timeout ? timeout : "?");
-		snprintf(buf, len, " STALE: slurmctld not answering since %s (%llds)%s; data from %s ", since,
+		/* The CLI backend waits for a command (on the head node: or
+		 * its data agent), which can be slow by itself: 26.05's squeue
+		 * --all --json of 10,000 jobs takes 13 s (docs/ssh.md). */
+		snprintf(buf, len, " STALE: %s since %s (%llds)%s; data from %s ",
+			 app->cfg->libslurm_version ? "slurmctld not answering" : "Slurm commands not done", since,
 			 (long long)(now - inflight), failover, data);
 	}
 }

@@ -21,7 +21,9 @@
 # Each figure is measured N times (default 3), the three consoles taking
 # turns; printed are the medians of ms of CPU per minute, the spread
 # (lowest-highest) and the ratio of the medians to "local"'s; the target
-# is agent <= 1.2 x local on both. Needs OC_CLUSTER_DIR, OC_BIN, and the test
+# is agent <= 1.2 x local on both. A cli console that shows STALE (its
+# commands slower than the stale rule) is measured all the same and the
+# report says so; a local or agent one that does is an error. Needs OC_CLUSTER_DIR, OC_BIN, and the test
 # sshd (tests/ssh/sshd.sh start) with OC_SSHD_DIR. Exits 1 when something
 # could not be measured.
 set -euo pipefail
@@ -92,7 +94,7 @@ sessions() { ps -e -o ppid= | awk -v d="$daemon" '$1 == d' | wc -l; }
 
 # measure KIND PHASE: "head_ms console_ms" per minute.
 measure() {
-	local kind=$1 env=(env)
+	local kind=$1 phase=$2 env=(env)
 	[[ $kind == local ]] || env+=(-u SLURM_CONF)
 	env+=("XDG_CONFIG_HOME=$tmp/$kind" TERM=screen LANG=C.UTF-8)
 	(($(sessions) == 0)) || die "another SSH session to the test sshd is open: the head node's figure would include it"
@@ -118,7 +120,18 @@ measure() {
 	sleep "$secs"
 	if [[ $kind == local ]]; then b=$(ticks "$pid"); else b=$(tree_ticks); fi
 	c1=$(ticks "$pid")
-	tmux -L "$sock" capture-pane -p -t b | grep -q 'STALE' && die "$kind: the console shows STALE: $(tmux -L "$sock" capture-pane -p -t b | grep STALE)"
+	local stale
+	stale=$(tmux -L "$sock" capture-pane -p -t b | grep -m1 'STALE' || true)
+	if [[ -n $stale ]]; then
+		# Through the commands alone a refresh can take longer than the
+		# stale rule allows (26.05: one `squeue --all --json` of 10,000
+		# jobs takes 13 s): what the head node pays is still measured,
+		# and the report says the data was stale. Local and agent: the
+		# measurement is broken.
+		[[ $kind == cli ]] || die "$kind: the console shows STALE: $stale"
+		echo "$phase: $stale" >>"$tmp/stale"
+		echo "bench_remote: $kind showed$stale" >&2
+	fi
 	tmux -L "$sock" send-keys -t b q
 	end=$((SECONDS + 20))
 	while kill -0 "$pid" 2>/dev/null; do
@@ -126,7 +139,9 @@ measure() {
 		sleep 0.2
 	done
 	tmux -L "$sock" kill-server 2>/dev/null || true
-	end=$((SECONDS + 20))
+	# (A command of the cli console can outlive it: 26.05's squeue --json
+	# of 10,000 jobs runs 13 s.)
+	end=$((SECONDS + 60))
 	while (($(sessions) > 0)) && ((SECONDS < end)); do sleep 0.2; done
 	echo "$(((b - a) * 1000 * 60 / clk / secs)) $(((c1 - c0) * 1000 * 60 / clk / secs))"
 }
@@ -147,7 +162,7 @@ for phase in unchanged churning; do
 	declare -A heads=() cons=()
 	for ((run = 1; run <= runs; run++)); do
 		for kind in local agent cli; do
-			r=$(measure "$kind") && [[ -n $r ]] || exit 1
+			r=$(measure "$kind" "$phase") && [[ -n $r ]] || exit 1
 			read -r h c <<<"$r"
 			heads[$kind]+=" $h"
 			cons[$kind]+=" $c"
@@ -170,5 +185,9 @@ for phase in unchanged churning; do
 		scontrol release "$held" >/dev/null 2>&1 || true
 	fi
 done
+if [[ -s $tmp/stale ]]; then
+	echo "cli: the console showed STALE at the end of $(wc -l <"$tmp/stale") of its windows (its commands took longer than the stale rule allows):" | tee -a "$tmp/report"
+	sort -u "$tmp/stale" | sed 's/^/  /' | tee -a "$tmp/report"
+fi
 [[ -n $out ]] && cp "$tmp/report" "$out"
 exit 0
