@@ -539,6 +539,8 @@ static void *collector_main(void *arg)
 			if (c->rep[k].on && now >= c->rep[k].due)
 				due_rep = (enum oc_report)k;
 		if (due_rep) {
+			/* The parts asked for now (r, a form) come next. */
+			c->now_parts |= mask;
 			collector_report(c, due_rep);
 			continue;
 		}

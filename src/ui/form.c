@@ -18,6 +18,7 @@
 #include "core/views.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/listview.h"
 #include "ui/overlay.h"
 
 enum stage { ST_FORM, ST_PREVIEW, ST_CONFIRM, ST_BUSY, ST_RESULT, ST_CHOOSE };
@@ -450,10 +451,14 @@ bool oc_form_open(struct oc_app *app, const struct oc_form_kind *kind, const cha
 	d->state = state;
 	d->stage = ST_FORM;
 	/* Its choices (partitions, QoS, reservations) and checks read parts
-	 * the view may hold at the idle rate (a minute): ask for them now,
-	 * so that they are a refresh old when the form needs them. */
-	if (app->hooks && app->hooks->refresh_parts)
-		app->hooks->refresh_parts(app->hooks->ctx, OC_MASK_ALL);
+	 * the view may hold at the idle rate (a minute): ask for those now,
+	 * so that they are a refresh old when the form needs them (the
+	 * parts the view shows are at most one old anyway). */
+	if (app->hooks && app->hooks->refresh_parts) {
+		unsigned shown = OC_FOCUS_PARTS(app->view[app->cur]->def->focus);
+		if (OC_MASK_ALL & ~shown)
+			app->hooks->refresh_parts(app->hooks->ctx, OC_MASK_ALL & ~shown);
+	}
 	snprintf(d->title, sizeof(d->title), "%s", title ? title : kind->title);
 	if (oc_overlay_push(app, &form_ops, d) < 0)
 		return false;

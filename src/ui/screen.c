@@ -309,11 +309,12 @@ static void stale_text(struct oc_app *app, char *buf, size_t len)
 		if (s->ctl.n > 1)
 			snprintf(failover, sizeof(failover), "; a backup takes over after SlurmctldTimeout (%.24s)",
 				 timeout ? timeout : "?");
-		/* The CLI backend waits for a command (on the head node: or
-		 * its data agent), which can be slow by itself: 26.05's squeue
-		 * --all --json of 10,000 jobs takes 13 s (docs/ssh.md). */
+		/* The CLI backend waits for a command or the data agent, and
+		 * cannot tell why it is slow: slurmctld, or the command itself
+		 * (26.05's squeue --all --json of 10,000 jobs takes 13 s,
+		 * docs/ssh.md). */
 		snprintf(buf, len, " STALE: %s since %s (%llds)%s; data from %s ",
-			 app->cfg->libslurm_version ? "slurmctld not answering" : "Slurm commands not done", since,
+			 app->cfg->libslurm_version ? "slurmctld not answering" : "refresh not done", since,
 			 (long long)(now - inflight), failover, data);
 	}
 }

@@ -128,7 +128,7 @@ measure() {
 		# jobs takes 13 s): what the head node pays is still measured,
 		# and the report says the data was stale. Local and agent: the
 		# measurement is broken.
-		[[ $kind == cli ]] || die "$kind: the console shows STALE: $stale"
+		[[ $kind == cli && $stale == *'refresh not done'* ]] || die "$kind: the console shows STALE: $stale"
 		echo "$phase: $stale" >>"$tmp/stale"
 		echo "bench_remote: $kind showed$stale" >&2
 	fi
@@ -143,6 +143,18 @@ measure() {
 	# of 10,000 jobs runs 13 s.)
 	end=$((SECONDS + 60))
 	while (($(sessions) > 0)) && ((SECONDS < end)); do sleep 0.2; done
+	# The agent ends at the end of its session's stdin; on 26.05 it was
+	# seen to outlive the session (the next console then found it).
+	local t0=$SECONDS
+	end=$((SECONDS + 60))
+	while pgrep -f "^$OC_BIN agent" >/dev/null && ((SECONDS < end)); do sleep 0.2; done
+	if pgrep -f "^$OC_BIN agent" >/dev/null; then
+		echo "bench_remote: $kind: an agent still runs 60 s after its console quit: killed" >&2
+		pkill -f "^$OC_BIN agent" || true
+		sleep 1
+	elif ((SECONDS > t0)); then
+		echo "bench_remote: $kind: the agent ended $((SECONDS - t0)) s after its session" >&2
+	fi
 	echo "$(((b - a) * 1000 * 60 / clk / secs)) $(((c1 - c0) * 1000 * 60 / clk / secs))"
 }
 
@@ -187,7 +199,7 @@ for phase in unchanged churning; do
 done
 if [[ -s $tmp/stale ]]; then
 	echo "cli: the console showed STALE at the end of $(wc -l <"$tmp/stale") of its windows (its commands took longer than the stale rule allows):" | tee -a "$tmp/report"
-	sort -u "$tmp/stale" | sed 's/^/  /' | tee -a "$tmp/report"
+	sed 's/^/  /' "$tmp/stale" | tee -a "$tmp/report"
 fi
 [[ -n $out ]] && cp "$tmp/report" "$out"
 exit 0

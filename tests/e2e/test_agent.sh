@@ -114,7 +114,7 @@ for c in sinfo squeue scontrol sacctmgr sacct sprio sdiag sbatch scancel; do
 	real=$(command -v "$c") || fail "$c not found"
 	{
 		echo '#!/bin/sh'
-		[ "$c" = squeue ] && echo "sleep \$(cat $xdg/squeue-delay)"
+		[ "$c" = squeue ] && echo "sleep \$(cat '$xdg/squeue-delay')"
 		echo "exec $real \"\$@\""
 	} >"$xdg/bin/$c"
 	chmod 0755 "$xdg/bin/$c"
@@ -135,12 +135,13 @@ e2e_wait 'EXIT=0' 10
 ok "quit while a command over SSH still runs: exit 0"
 
 # A command slower than the stale rule (26.05's squeue --all --json of
-# 10,000 jobs takes 13 s): the banner says the commands are not done,
-# not that slurmctld does not answer, which the console cannot know.
+# 10,000 jobs takes 13 s): the banner says the refresh is not done, not
+# that slurmctld does not answer, which the console cannot know.
 echo 12 >"$xdg/squeue-delay"
 e2e_start 200x40 --cluster llm-poc --view queue
-e2e_wait 'STALE: Slurm commands not done since [0-9:]+ \([0-9]+s\); data from' 20
+e2e_wait 'STALE: refresh not done since [0-9:]+ \([0-9]+s\)' 20
 e2e_keys q
 e2e_wait 'EXIT=0' 10
-ok "a command slower than the stale rule: STALE says the Slurm commands are not done"
+wait_cmd 20 sh -c "! pgrep -f '^/bin/sh $xdg/bin/squeue'"
+ok "a command slower than the stale rule: STALE says the refresh is not done"
 e2e_exit

@@ -59,6 +59,9 @@ e2e_keys Escape
 # once: the form asks for the accounting when it opens (the queue view
 # holds it at the idle rate, a minute; the apply above loaded it last).
 fresh="e2e_fresh_$$"
+# (Not a wait for a condition: the refresh the apply asked for, tens of
+# ms, must be over, or it and not the form could bring the new QoS.)
+sleep 1
 sacctmgr -i add qos "$fresh" >/dev/null || fail "sacctmgr could not add qos $fresh"
 e2e_on_exit sacctmgr -i delete qos "$fresh"
 wait_cmd 20 sh -c "scontrol show assoc_mgr flags=qos | grep -q 'QOS=$fresh('"
