@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_remote.sh: what a console costs the head node (issue 20, item 6).
 #
-#   bench_remote.sh [--seconds S] [--runs N] [--out FILE]
+#   bench_remote.sh [--seconds S] [--runs N] [--phase unchanged|churning|both] [--out FILE]
 #
 # On the running test cluster as it is (fill its queue first, for example
 # `run_bench.sh --jobs 10000 --main 10000 --runs 1 --keep`), the console
@@ -17,7 +17,8 @@
 # commands; a command that ended is in its parent's cutime), and the
 # console's own CPU besides (it runs elsewhere in the field). Twice: on the
 # unchanged cluster, then churning (a pending job held and released every
-# second: the job table changes at every refresh of every console).
+# second: the job table changes at every refresh of every console), or the
+# one --phase names.
 # Each figure is measured N times (default 3), the three consoles taking
 # turns; printed are the medians of ms of CPU per minute, the spread
 # (lowest-highest) and the ratio of the medians to "local"'s; the target
@@ -28,9 +29,17 @@
 # could not be measured.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-secs=60 out="" runs=3
+secs=60 out="" runs=3 phases="unchanged churning"
 while (($#)); do
 	case $1 in
+	--phase)
+		case $2 in
+		unchanged | churning) phases=$2 ;;
+		both) phases="unchanged churning" ;;
+		*) echo "bench_remote: --phase is unchanged, churning or both" >&2; exit 2 ;;
+		esac
+		shift 2
+		;;
 	--seconds) secs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--runs) runs=$2; shift 2 ;;
@@ -101,15 +110,24 @@ measure() {
 	tmux -L "$sock" new-session -d -s b -x 200 -y 50 "$(printf '%q ' "${env[@]}" "$OC_BIN" --cluster llm-poc --view queue)"
 	local pid end
 	pid=$(tmux -L "$sock" display-message -p -t b '#{pane_pid}')
-	[[ $(cat "/proc/$pid/comm" 2>/dev/null) == opsconsole ]] ||
-		die "$kind: the tmux pane's process $pid is $(cat "/proc/$pid/comm" 2>/dev/null), not opsconsole"
+	# (The pane runs env, which then execs the console.)
+	end=$((SECONDS + 10))
+	until [[ $(cat "/proc/$pid/comm" 2>/dev/null) == opsconsole ]]; do
+		((SECONDS < end)) || die "$kind: the tmux pane's process $pid is $(cat "/proc/$pid/comm" 2>/dev/null), not opsconsole"
+		sleep 0.1
+	done
 	end=$((SECONDS + 60))
 	until tmux -L "$sock" capture-pane -p -t b | grep -q 'JOBID'; do
 		((SECONDS < end)) || die "$kind: the queue view did not come up in 60 s: $(tmux -L "$sock" capture-pane -p -t b | head -5)"
 		sleep 0.5
 	done
 	if [[ $kind == agent ]]; then
-		pgrep -f "^$OC_BIN agent" >/dev/null || die "agent: no 'opsconsole agent' runs on the head node"
+		# (The view's header comes before its data, which the agent brings.)
+		end=$((SECONDS + 30))
+		until pgrep -f "^$OC_BIN agent" >/dev/null; do
+			((SECONDS < end)) || die "agent: no 'opsconsole agent' runs on the head node"
+			sleep 0.2
+		done
 	elif [[ $kind == cli ]]; then
 		! pgrep -f "^$OC_BIN agent" >/dev/null || die "cli: an agent runs though the profile has none"
 	fi
@@ -164,7 +182,7 @@ stats() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print v[int((NR 
 	echo "bench_remote: $njobs jobs in the queue, $secs s per figure, $runs runs, Slurm $(sinfo -V | awk '{print $2}')"
 	printf '%-10s %-7s %12s %14s %14s %8s\n' phase console "head ms/min" "(spread)" "console ms/min" "x local"
 } | tee "$tmp/report"
-for phase in unchanged churning; do
+for phase in $phases; do
 	if [[ $phase == churning ]]; then
 		held=$(squeue -h -t PD -o %i | awk 'NR == 1')
 		[[ -n $held ]] || die "no pending job to churn"
