@@ -653,9 +653,17 @@ static int console_run_ui(struct console *c, char *err, size_t errlen)
 	return oc_ui_run(&ucfg, &hooks, err, errlen);
 }
 
-/* Stops what the console started, stderr back last. */
-static void console_stop(struct console *c)
+/* How long the quit waits for node probe threads still closing their
+ * SSH sessions (one whose command hangs is not waited for). */
+#define QUIT_PROBE_WAIT_S 1.0
+
+/* Stops what the console started, stderr back last. Returns false when a
+ * thread was left running (a probe's command, a stuck write, a long
+ * command over SSH): the process must then end without its exit
+ * handlers (main_console). */
+static bool console_stop(struct console *c)
 {
+	bool probes_ended = oc_probe_threads_wait(QUIT_PROBE_WAIT_S);
 	oc_probe_runner_free(&c->probe_runner);
 	bool writer_free = oc_worker_stop(&c->worker);
 	if (writer_free)
@@ -666,6 +674,7 @@ static void console_stop(struct console *c)
 	if (writer_free && collector_stopped)
 		oc_setup_close(&c->su); /* the transport outlives backend and writer */
 	restore_stderr(c->saved_stderr);
+	return probes_ended && writer_free && collector_stopped;
 }
 
 /* The console on a terminal. Returns the exit code. */
@@ -690,12 +699,19 @@ static int main_console(struct main_opts *o)
 	console_rehearsal(&c);
 	console_start_probes(&c);
 	rc = console_run_ui(&c, err, sizeof(err));
-	console_stop(&c);
+	bool all_stopped = console_stop(&c);
 	if (rc) {
 		fprintf(stderr, "opsconsole: %s\n", err);
-		return 1;
+		rc = 1;
 	}
-	return 0;
+	if (!all_stopped) {
+		/* exit() would run libssh's destructor and libcrypto's exit
+		 * handler under the thread still in them (a crash at the quit,
+		 * seen after a node probe timed out): end without them. */
+		fflush(NULL);
+		_exit(rc);
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)

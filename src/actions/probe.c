@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +36,20 @@ struct oc_probe {
 };
 
 /* Engine threads alive in this process (any probe): the runner they use
- * must stay until they end. */
-static atomic_int probe_live_threads;
+ * must stay until they end, and the process must not run its libraries'
+ * exit handlers under them (oc_probe_threads_wait). */
+static pthread_mutex_t probe_live_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t probe_live_cv = PTHREAD_COND_INITIALIZER;
+static int probe_live_threads;
+
+static void probe_live_add(int d)
+{
+	pthread_mutex_lock(&probe_live_lock);
+	probe_live_threads += d;
+	if (probe_live_threads == 0)
+		pthread_cond_broadcast(&probe_live_cv);
+	pthread_mutex_unlock(&probe_live_lock);
+}
 
 struct probe_job {
 	struct oc_probe *p;
@@ -184,7 +195,7 @@ static void probe_node_exit(struct oc_probe *p, size_t i)
 	p->active--;
 	pthread_cond_signal(&p->cv);
 	probe_wake(p);
-	atomic_fetch_sub(&probe_live_threads, 1);
+	probe_live_add(-1);
 	probe_unref_locked(p);
 }
 
@@ -246,12 +257,12 @@ static int probe_launch_locked(struct oc_probe *p, size_t i)
 		job->p = p;
 		job->i = i;
 		p->refs++;
-		atomic_fetch_add(&probe_live_threads, 1);
+		probe_live_add(1);
 		rc = pthread_create(&t, &at, probe_node_thread, job) == 0 ? 0 : -1;
 		pthread_attr_destroy(&at);
 		if (rc < 0) {
 			p->refs--;
-			atomic_fetch_sub(&probe_live_threads, 1);
+			probe_live_add(-1);
 		}
 	}
 	if (rc < 0) {
@@ -295,7 +306,7 @@ static void *probe_coordinator(void *arg)
 		ts.tv_nsec = (long)((earliest - (double)ts.tv_sec) * 1e9);
 		pthread_cond_timedwait(&p->cv, &p->lock, &ts);
 	}
-	atomic_fetch_sub(&probe_live_threads, 1);
+	probe_live_add(-1);
 	probe_unref_locked(p);
 	return NULL;
 }
@@ -354,11 +365,11 @@ struct oc_probe *oc_probe_start(const struct oc_probe_config *cfg, const struct 
 	pthread_t t;
 	pthread_attr_init(&at);
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-	atomic_fetch_add(&probe_live_threads, 1);
+	probe_live_add(1);
 	int rc = pthread_create(&t, &at, probe_coordinator, p);
 	pthread_attr_destroy(&at);
 	if (rc != 0) {
-		atomic_fetch_sub(&probe_live_threads, 1);
+		probe_live_add(-1);
 		snprintf(err, errlen, "cannot start the probe thread: %s", strerror(rc));
 		probe_destroy(p);
 		return NULL;
@@ -465,12 +476,31 @@ void oc_probe_runner_free(struct oc_probe_runner **r)
 	if (!r || !*r)
 		return;
 	/* Threads still in a call use the runner: leave it to the process. */
-	if (atomic_load(&probe_live_threads) == 0) {
+	pthread_mutex_lock(&probe_live_lock);
+	bool alone = probe_live_threads == 0;
+	pthread_mutex_unlock(&probe_live_lock);
+	if (alone) {
 		if ((*r)->ops && (*r)->ops->free_ctx)
 			(*r)->ops->free_ctx((*r)->ctx);
 		free(*r);
 	}
 	*r = NULL;
+}
+
+bool oc_probe_threads_wait(double seconds)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	double end = (double)until.tv_nsec / 1e9 + (seconds > 0 ? seconds : 0);
+	until.tv_sec += (time_t)end;
+	until.tv_nsec = (long)((end - (double)(time_t)end) * 1e9);
+	pthread_mutex_lock(&probe_live_lock);
+	int rc = 0;
+	while (probe_live_threads > 0 && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&probe_live_cv, &probe_live_lock, &until);
+	bool none = probe_live_threads == 0;
+	pthread_mutex_unlock(&probe_live_lock);
+	return none;
 }
 
 const char *oc_probe_state_name(enum oc_probe_node_state s)

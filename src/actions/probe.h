@@ -49,8 +49,16 @@ struct oc_probe_runner {
 	void *ctx;
 };
 
-/* Free a runner made by the source layer and clear *r. */
+/* Free a runner made by the source layer and clear *r (left to the
+ * process while an engine thread still runs). */
 void oc_probe_runner_free(struct oc_probe_runner **r);
+
+/* Wait up to seconds for every engine thread of every probe to end (a
+ * cancelled or timed-out node's thread ends when its command returns).
+ * Returns true when none is left. A program that quits while one is left
+ * must not run its exit handlers: libssh's and libcrypto's tear down what
+ * the thread still uses (main.c ends with _exit then). */
+bool oc_probe_threads_wait(double seconds);
 
 /* Where a node is. */
 enum oc_probe_node_state {

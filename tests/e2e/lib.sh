@@ -69,8 +69,25 @@ fail() {
 		echo "---- last screen ----" >&2
 		printf '%s\n' "$E2E_LAST" >&2
 		echo "---------------------" >&2
+		e2e_stderr_logs >&2
 	fi
 	exit 1
+}
+
+# e2e_stderr_logs: the end of the logs the console's stderr goes to while
+# its screen is up (libslurm's messages, a sanitizer's report), from the
+# state folder of the last e2e_start, those written since the test began.
+E2E_MARK=$(mktemp /tmp/oc-e2e-mark.XXXXXX)
+e2e_on_exit rm -f "$E2E_MARK"
+e2e_stderr_logs() {
+	local state f
+	state=$(sed -n 's/.*XDG_STATE_HOME=\([^ ]*\).*/\1/p' <<<"${E2E_ENV:-}")
+	state=${state:-${XDG_STATE_HOME:-${HOME:-/root}/.local/state}}
+	for f in "$state"/opsconsole/*.log; do
+		[ "$f" -nt "$E2E_MARK" ] || continue
+		echo "---- the end of $f ----"
+		tail -n 30 "$f"
+	done
 }
 
 # e2e_start COLSxROWS ARGS...: start opsconsole in a detached tmux session.

@@ -4,7 +4,8 @@
  * results arrive through the pipe, at most `parallel` nodes at once, a
  * node that does not answer is "no answer after N s" on time even when
  * the runner ignores its timeout, an unreachable node, a failing command,
- * cancel, and freeing while a thread is still in a call. */
+ * cancel, freeing while a thread is still in a call, and waiting for
+ * the threads left (the quit's oc_probe_threads_wait). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -221,24 +222,33 @@ static void test_no_answer(void **state)
 		sleep_ms(50);
 }
 
+/* Node 0 of a probe on the "hang" node, running and in its call (2 s at
+ * most). */
+static void start_hang(struct oc_probe **pp, size_t n, const struct oc_probe_target *t)
+{
+	struct oc_probe_config pc = config(30, 1);
+	char err[256] = "";
+	*pp = oc_probe_start(&pc, &stub_runner, t, n, err, sizeof(err));
+	assert_non_null(*pp);
+	struct oc_probe_node_result r;
+	for (double t0 = now_s(); now_s() - t0 < 2;) {
+		get(*pp, 0, &r);
+		if (r.state == OC_PROBE_NODE_RUNNING && atomic_load(&stub_busy) > 0)
+			break;
+		sleep_ms(10);
+	}
+	assert_int_equal(r.state, OC_PROBE_NODE_RUNNING);
+}
+
 /* Cancel: every node not finished says so at once; a slot never frees
  * up for the waiting ones. */
 static void test_cancel(void **state)
 {
 	(void)state;
 	struct oc_probe_target t[3] = {{"hang", "127.0.0.1"}, {"a", "127.0.0.1"}, {"b", "127.0.0.1"}};
-	struct oc_probe_config pc = config(30, 1);
-	char err[256] = "";
-	struct oc_probe *p = oc_probe_start(&pc, &stub_runner, t, 3, err, sizeof(err));
-	assert_non_null(p);
+	struct oc_probe *p;
+	start_hang(&p, 3, t);
 	struct oc_probe_node_result r;
-	for (double t0 = now_s(); now_s() - t0 < 2;) {
-		get(p, 0, &r);
-		if (r.state == OC_PROBE_NODE_RUNNING)
-			break;
-		sleep_ms(10);
-	}
-	assert_int_equal(r.state, OC_PROBE_NODE_RUNNING);
 	get(p, 1, &r);
 	assert_int_equal(r.state, OC_PROBE_NODE_WAITING);
 	double t0 = now_s();
@@ -252,6 +262,26 @@ static void test_cancel(void **state)
 	oc_probe_free(&p);
 	while (atomic_load(&stub_busy) > 0)
 		sleep_ms(50);
+}
+
+/* The quit waits for threads still in a call, not longer than it says:
+ * a cancelled node's hung command (2.5 s) outlasts a short wait, which
+ * says so; a longer one sees the thread end, and the runner can go. */
+static void test_threads_wait(void **state)
+{
+	(void)state;
+	struct oc_probe_target t[1] = {{"hang", "127.0.0.1"}};
+	struct oc_probe *p;
+	start_hang(&p, 1, t);
+	double t0 = now_s();
+	assert_false(oc_probe_free(&p));
+	assert_false(oc_probe_threads_wait(0.2));
+	double waited = now_s() - t0;
+	assert_true(waited >= 0.19 && waited < 1.5);
+	assert_true(oc_probe_threads_wait(10));
+	assert_true(now_s() - t0 < 5);
+	assert_int_equal(atomic_load(&stub_busy), 0); /* the session was closed first */
+	assert_true(oc_probe_threads_wait(0)); /* none left: at once */
 }
 
 /* A command that cannot be run makes the node unreachable; one the
@@ -309,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_parallel_results),
 		cmocka_unit_test(test_no_answer),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_threads_wait),
 		cmocka_unit_test(test_run_errors),
 		cmocka_unit_test(test_refusals),
 	};
