@@ -104,6 +104,17 @@ ok "after the agent was killed the console reads the queue with the Slurm comman
 e2e_keys q
 e2e_wait 'EXIT=0' 10
 
+# A console quit with its agent running: the agent ends with the session
+# (EOF on its stdin), it is not left on the head node.
+e2e_start 200x40 --cluster llm-poc --view nodes
+e2e_wait '^ gpu-st-b300-1 ' 20
+wait_cmd 20 agent_up
+e2e_keys q
+e2e_wait 'EXIT=0' 10
+start=$SECONDS
+wait_cmd 10 sh -c "! pgrep -f '^$OC_BIN agent'"
+ok "the agent ended with the console's session ($((SECONDS - start)) s after the quit)"
+
 # Not installed: the Slurm commands from the start, and --version says why.
 # Their squeue takes 3 s (a wrapper in slurm_bin), as at 10,000 jobs over
 # SSH: a quit during it must not free the transport the collector still
