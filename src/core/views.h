@@ -14,8 +14,8 @@
 #define OC_MASK_MEDIUM(part) (1u << (16 + (part)))
 /* A part a view neither shows nor refreshes at a faster rate but reads
  * (a panel it opens, a check it runs): refreshed at the slow rate. The
- * parts a view neither shows nor reads follow at the idle rate (twice the
- * slow interval); a view that shows no part (the reports: a node's panel
+ * parts a view neither shows nor reads follow at the idle rate (ten times
+ * the slow interval: OC_IDLE_FACTOR); a view that shows no part (the reports: a node's panel
  * opens from the events) takes them all at the slow rate. */
 #define OC_MASK_SLOW(part) (1u << (24 + (part)))
 /* The parts (OC_MASK bits) of a focus, fast or medium. */

@@ -601,7 +601,7 @@ struct oc_collector *oc_collector_start(const struct oc_collector_config *cfg, c
 	c->fast_s = cfg->fast_s > 0 ? cfg->fast_s : 2.0;
 	c->slow_s = cfg->slow_s > 0 ? cfg->slow_s : c->fast_s * 10;
 	c->medium_s = c->fast_s * 5 < c->slow_s ? c->fast_s * 5 : c->slow_s;
-	c->idle_s = c->slow_s * 2;
+	c->idle_s = c->slow_s * OC_IDLE_FACTOR;
 	c->focus = cfg->focus ? cfg->focus : OC_MASK_ALL;
 	c->platform = cfg->platform;
 	snprintf(c->pclog, sizeof(c->pclog), "%s", cfg->pclog ? cfg->pclog : "");

@@ -1,6 +1,6 @@
 /* collector.h: the thread that owns all Slurm I/O. It refreshes the parts
  * the screen shows at the fast interval, those it reads at the slow one
- * and the others at the idle one (twice the slow), and publishes
+ * and the others at the idle one (OC_IDLE_FACTOR times the slow), and publishes
  * immutable snapshots. The UI thread only takes references
  * to published snapshots: it never waits on Slurm. */
 #ifndef OC_SOURCE_COLLECTOR_H
@@ -15,11 +15,19 @@
 
 struct oc_collector;
 
+/* The idle interval (the parts the view neither shows nor reads) in slow
+ * intervals: 300 s by default. A view that comes on screen, a job's
+ * panel and a form ask for what they need at once (collector.c), so what
+ * is not on screen need not be polled; that it is at all keeps a view
+ * switch from painting data older than a few minutes before its refresh
+ * lands (docs/performance.md, P1q). */
+#define OC_IDLE_FACTOR 10
+
 struct oc_collector_config {
 	struct oc_backend *backend; /* taken over by the collector */
 	double fast_s;              /* interval for the parts in focus (default 2) */
 	double slow_s;              /* interval for the parts read, not shown (default 10 x fast);
-	                               the others at twice it */
+	                               the others at OC_IDLE_FACTOR times it */
 	unsigned focus;             /* OC_MASK() bits fetched at the fast rate,
 	                               OC_MASK_MEDIUM() bits at five times it,
 	                               OC_MASK_SLOW() bits at the slow rate */

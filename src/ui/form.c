@@ -451,7 +451,7 @@ bool oc_form_open(struct oc_app *app, const struct oc_form_kind *kind, const cha
 	d->state = state;
 	d->stage = ST_FORM;
 	/* Its choices (partitions, QoS, reservations) and checks read parts
-	 * the view may hold at the idle rate (a minute): ask for those now,
+	 * the view may hold at the idle rate (five minutes): ask for those now,
 	 * so that they are a refresh old when the form needs them (the
 	 * parts the view shows are at most one old anyway). */
 	if (app->hooks && app->hooks->refresh_parts) {

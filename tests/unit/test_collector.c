@@ -1,13 +1,13 @@
 /* test_collector.c: how often the collector thread (source/collector.c)
  * asks for each part and pings the controllers, by focus: the parts a view
  * shows at the fast rate, those it reads (OC_MASK_SLOW) at the slow rate,
- * the others at the idle rate (twice the slow), every part at the slow
+ * the others at the idle rate (OC_IDLE_FACTOR times the slow), every part at the slow
  * rate while a job's panel is open or on a view that shows no part, and
  * the pings every slow interval on a
  * cluster with one controller but every medium one with two. The backend
  * is a stand-in that notes when each part was asked for and answers "no
  * change": what is under test is the collector's schedule, on short
- * intervals (fast 0.05 s, medium 0.25 s, slow 0.5 s, idle 1 s).
+ * intervals (fast 0.05 s, medium 0.25 s, slow 0.5 s, idle 5 s).
  *
  * Times are checked from below (a part is never asked for sooner than its
  * interval: a busy machine only makes requests later) and, where a rate
@@ -28,10 +28,10 @@
 #include "source/cli_parse.h"
 #include "source/collector.h"
 
-#define MAX_CALLS 256
+#define MAX_CALLS 512
 #define FAST 0.05
 #define SLOW 0.5
-#define IDLE (2 * SLOW)
+#define IDLE (OC_IDLE_FACTOR * SLOW)
 #define MEDIUM (5 * FAST)
 
 struct stub {
@@ -196,7 +196,7 @@ static const char *const part_names[] = {"nodes", "partitions", "jobs", "reserva
 static void test_queue_one_controller(void **state)
 {
 	(void)state;
-	struct stub *st = run(one_ctld, OC_FOCUS_QUEUE, 4 * IDLE + 0.2, 0);
+	struct stub *st = run(one_ctld, OC_FOCUS_QUEUE, 2 * IDLE + 1.0, 0);
 	assert_true(st->n[OC_PART_JOBS] >= 20);
 	for (int p = 0; p < OC_PART_COUNT; p++)
 		if (p != OC_PART_JOBS)
@@ -210,7 +210,7 @@ static void test_queue_one_controller(void **state)
 static void test_two_controllers(void **state)
 {
 	(void)state;
-	struct stub *st = run(two_ctld, OC_FOCUS_QUEUE, 2 * IDLE + 0.2, 0);
+	struct stub *st = run(two_ctld, OC_FOCUS_QUEUE, 4 * SLOW + 0.2, 0);
 	expect_rate(st, OC_PART_COUNT, "pings (two controllers)", MEDIUM);
 	free(st);
 }
@@ -220,7 +220,7 @@ static void test_two_controllers(void **state)
 static void test_nodes_view_reads(void **state)
 {
 	(void)state;
-	struct stub *st = run(one_ctld, OC_FOCUS_NODES, 4 * IDLE + 0.2, 0);
+	struct stub *st = run(one_ctld, OC_FOCUS_NODES, 2 * IDLE + 1.0, 0);
 	assert_true(st->n[OC_PART_NODES] >= 20);
 	expect_rate(st, OC_PART_JOBS, "jobs", SLOW);
 	expect_rate(st, OC_PART_RESV, "reservations", SLOW);
@@ -261,12 +261,12 @@ static void test_job_panel(void **state)
 /* A form opened on the queue view asks for the parts it reads now
  * (oc_collector_refresh_parts): those come again at once, not at the idle
  * rate; the others keep their rate. Intervals of its own (slow 2 s, idle
- * 4 s) so that a busy machine has seconds of margin: in the 1.25 s
+ * 20 s) so that a busy machine has seconds of margin: in the 1.25 s
  * watched, a part at the idle rate is asked for once. */
 static void test_refresh_parts(void **state)
 {
 	(void)state;
-	const double slow = 2.0, idle = 2 * slow;
+	const double slow = 2.0, idle = OC_IDLE_FACTOR * slow;
 	struct stub *st = calloc(1, sizeof(*st));
 	assert_non_null(st);
 	st->base.ops = &stub_ops;
