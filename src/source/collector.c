@@ -347,6 +347,22 @@ static void collector_sleep(struct oc_collector *c, const double due[], double n
 	pthread_cond_timedwait(&c->wake, &c->lock, &ts);
 }
 
+double oc_collector_fast_wait(double rt, double every, double lead)
+{
+	if (every < 1 || every != (double)(long long)every || lead < 0 || lead >= every / 2)
+		return every;
+	double at = (double)((long long)((rt + every / 2 + lead) / every) + 1) * every - lead;
+	return at - rt;
+}
+
+/* Seconds from now to the next fast refresh (oc_collector_fast_wait). */
+static double fast_wait(const struct oc_collector *c)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return oc_collector_fast_wait((double)ts.tv_sec + (double)ts.tv_nsec / 1e9, c->fast_s, OC_FAST_LEAD_S);
+}
+
 /* Without c->lock: refreshes the parts in mask from prev (released here),
  * counts the time it took and schedules those parts again by focus. The
  * new snapshot, or NULL. */
@@ -405,13 +421,14 @@ static struct oc_snapshot *collector_run(struct oc_collector *c, unsigned mask, 
 	atomic_fetch_add(&c->refreshes, 1);
 
 	double after = mono_now();
+	double fast = fast_wait(c);
 	for (int p = 0; p < OC_PART_COUNT; p++)
 		if (mask & OC_MASK(p)) {
 			every[p] = (focus & OC_MASK(p))		 ? c->fast_s
 				   : (focus & OC_MASK_MEDIUM(p)) ? c->medium_s
 				   : (keep & OC_MASK(p))	 ? c->slow_s
 								 : c->idle_s;
-			due[p] = after + every[p];
+			due[p] = after + (every[p] == c->fast_s ? fast : every[p]);
 		}
 	return next;
 }

@@ -23,6 +23,21 @@ struct oc_collector;
  * lands (docs/performance.md, P1q). */
 #define OC_IDLE_FACTOR 10
 
+/* The fast parts are asked for on the screen's clock: OC_FAST_LEAD_S
+ * before the whole second its next step shows (screen.c steps on
+ * multiples of 2 s, or of 1 s with a fast interval under 2), so that the
+ * frame of that step follows the request while the CPU is still warm:
+ * after two idle seconds a request costs about twice what it costs right
+ * after other work, and so does a frame (docs/performance.md, "The fast
+ * refresh on the screen's clock"). */
+#define OC_FAST_LEAD_S 0.05
+
+/* Seconds from realtime rt to the next fast refresh: lead before the next
+ * multiple of every that is at least every / 2 away (one interval apart
+ * once in step), when every is a whole number of seconds and lead under
+ * half of it; else every itself. */
+double oc_collector_fast_wait(double rt, double every, double lead);
+
 struct oc_collector_config {
 	struct oc_backend *backend; /* taken over by the collector */
 	double fast_s;              /* interval for the parts in focus (default 2) */
@@ -55,8 +70,8 @@ struct oc_snapshot *oc_collector_current(struct oc_collector *c);
 
 /* Which parts the screen shows now: OC_MASK() bits fetched at the fast
  * rate, OC_MASK_MEDIUM() bits (core/views.h) at five times the fast
- * interval, OC_MASK_SLOW() bits at the slow one, the others at twice
- * that; parts that come into focus are fetched at once. */
+ * interval, OC_MASK_SLOW() bits at the slow one, the others at the idle
+ * one; parts that come into focus are fetched at once. */
 void oc_collector_set_focus(struct oc_collector *c, unsigned mask);
 
 /* Load a report for [since, until] (time specs of core/timespec.h, until

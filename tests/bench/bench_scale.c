@@ -449,6 +449,10 @@ struct ui_figures {
 	int o_keys[2];
 	char o_slowest[2][512];
 	long rss_kb, rss_now_kb, snap_rss_kb, snap_jobs;
+	/* P4 again at the end of the console's run (after P5 and P1): its
+	 * peak, how long it ran (s) and the whole job loads it took; 0: not
+	 * in the file. */
+	long long_rss_kb, long_seconds, long_job_loads;
 	int keys, keys_stop;
 	char ui_note[160];
 };
@@ -513,6 +517,9 @@ static void read_ui(const char *path, struct ui_figures *u)
 		else if (!strcmp(key, "p4_console_rss_now_kb")) u->rss_now_kb = (long)v;
 		else if (!strcmp(key, "p4_snapshot_rss_kb")) u->snap_rss_kb = (long)v;
 		else if (!strcmp(key, "p4_snapshot_jobs")) u->snap_jobs = (long)v;
+		else if (!strcmp(key, "p4_long_rss_kb")) u->long_rss_kb = (long)v;
+		else if (!strcmp(key, "p4_long_seconds")) u->long_seconds = (long)v;
+		else if (!strcmp(key, "p4_long_job_loads")) u->long_job_loads = (long)v;
 	}
 	fclose(f);
 }
@@ -999,6 +1006,14 @@ int main(int argc, char **argv)
 			printf("       (holding: %.4f; the bare job load alone: %.4f; console above it: %.1f MB)\n",
 			       (double)ui.rss_now_kb / (double)squeue_rss, (double)bare_rss / (double)squeue_rss,
 			       (double)(ui.rss_kb - bare_rss) / 1024);
+			if (ui.long_rss_kb) {
+				row("console peak RSS at the end of its run (VmHWM)", (double)ui.long_rss_kb / 1024,
+				    "MB");
+				char what[96];
+				snprintf(what, sizeof(what), "peak after %ld s and %ld job loads / squeue", ui.long_seconds,
+					 ui.long_job_loads);
+				ratio("P4", what, (double)ui.long_rss_kb, (double)squeue_rss, "<=", 1.0);
+			}
 		}
 		for (int k = 0; k < 2; k++) {
 			if (!ui.o_keys[k]) {

@@ -8,7 +8,9 @@
 #   P4  its peak RSS (VmHWM) after that frame and two more refreshes, and
 #       its RSS then (VmRSS: what holding the jobs costs); and the peak RSS
 #       of the console opened on the same queue recorded (--record, then
-#       --snapshot: holding the jobs without libslurm's load);
+#       --snapshot: holding the jobs without libslurm's load); and its
+#       peak RSS again at the end of its run (after P5 and P1), with how
+#       long it ran and how many whole job loads it took (the first too);
 #   P5  key to screen in the queue view: moves, page keys, sorting by each
 #       column, a filter typed character by character and cleared, views
 #       switched and back, KEYS keys in all; then the same with slurmctld
@@ -154,10 +156,15 @@ pct() { # pct FILE P: the P-th percentile (nearest rank)
 	sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100+0.999999); if (i<1) i=1; printf "%.3f", v[i]}'
 }
 
+# Whole job loads the console took, counted before its log is emptied
+# (for P4 over its whole run).
+job_loads() { grep -a -c '^snapshot [0-9]* .*jobs' "$log" || true; }
+loads_before=$(job_loads)
 : >"$log"
 run_keys live
 cp "$tmp/live.all" "$tmp/live.in"
 kill -STOP "$ctld"
+loads_before=$((loads_before + $(job_loads)))
 : >"$log"
 run_keys stopped
 kill -CONT "$ctld"
@@ -246,6 +253,14 @@ read -r p1q_seconds p1q_ms_per_s < <(awk '{c[NR] = $1; r[NR] = $2} END {
 	printf "%d %.4f\n", n, n ? s / n / 1e6 : -1}' "$tmp/p1_seconds")
 p1_reloads=$(($(reloads) - r0))
 p1_reload_tables=$({ grep '^snapshot [0-9]* [a-z]' "$log" || true; } | tail -n "+$((r0 + 1))" | cut -d' ' -f3- | tr ' ' '\n' | sort | uniq -c | awk '{printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1}')
+# P4 over the console's whole run: its peak RSS now, after the keys, the
+# stopped slurmctld and the P1 window, with how long it ran and how many
+# whole job loads it took, the first one too (each leaves its memory in the
+# heap for the next one: P4 above is read 10 s after the first frame).
+long_rss=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
+[[ -n $long_rss ]] || die "cannot read VmHWM of $pid after the P1 window"
+long_seconds=$((($(now_ns) - t_start) / 1000000000))
+long_job_loads=$((loads_before + $(job_loads)))
 stop_console
 tmux -L "$sock" new-window -d -t idle -n watch \
 	"env SLURM_CONF=$(printf '%q' "$SLURM_CONF") TERM=screen watch -n2 'sinfo; squeue'"
@@ -322,6 +337,9 @@ tmux -L "$sock" send-keys -t idle:snap q
 	echo "p4_console_rss_now_kb=$rss_now"
 	echo "p4_snapshot_rss_kb=$snap_rss"
 	echo "p4_snapshot_jobs=$snap_jobs"
+	echo "p4_long_rss_kb=$long_rss"
+	echo "p4_long_seconds=$long_seconds"
+	echo "p4_long_job_loads=$long_job_loads"
 	echo "p5_keys=$(wc -l <"$tmp/live.in")"
 	echo "p5_p50=$(pct "$tmp/live.in" 50)"
 	echo "p5_p99=$(pct "$tmp/live.in" 99)"

@@ -340,9 +340,42 @@ static void test_refresh_parts_report_due(void **state)
 	free(st);
 }
 
+/* Doubles within eps (cmocka's assert_float_equal compares floats, and
+ * casts before it subtracts). */
+#define assert_near(a, b, eps) assert_true((a) - (b) < (eps) && (b) - (a) < (eps))
+
+/* The fast refresh on the screen's clock: lead before a multiple of the
+ * interval, at least half an interval away, one interval apart once in
+ * step; an interval that is not whole seconds (or a lead of half of it or
+ * more) is waited as it is. */
+static void test_fast_wait(void **state)
+{
+	(void)state;
+	assert_near(oc_collector_fast_wait(100.30, 2, 0.05), 1.65, 1e-9);   /* to 101.95 */
+	assert_near(oc_collector_fast_wait(101.00, 2, 0.05), 2.95, 1e-9);   /* 101.95 is too near */
+	assert_near(oc_collector_fast_wait(10.20, 1, 0.05), 0.75, 1e-9);    /* to 10.95 */
+	assert_near(oc_collector_fast_wait(7.0, 0.05, 0.01), 0.05, 1e-12);  /* the unit tests' FAST */
+	assert_near(oc_collector_fast_wait(7.0, 2.5, 0.05), 2.5, 1e-12);
+	assert_near(oc_collector_fast_wait(7.0, 2, 1.0), 2, 1e-12);
+	assert_near(oc_collector_fast_wait(7.0, 2, -0.1), 2, 1e-12);
+	/* In step: each refresh (taking 3 ms) is followed by one a whole
+	 * interval after it started, at 0.05 before an even second. */
+	double rt = 1796518000.37;
+	rt += oc_collector_fast_wait(rt, 2, 0.05);
+	for (int i = 0; i < 50; i++) {
+		double at = rt;
+		double wait = oc_collector_fast_wait(at + 0.003, 2, 0.05);
+		rt = at + 0.003 + wait;
+		assert_near(rt - at, 2.0, 1e-6);
+		double frac = rt / 2 - (double)(long long)(rt / 2);
+		assert_near(frac, 1 - 0.025, 1e-6);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fast_wait),
 		cmocka_unit_test(test_queue_one_controller),
 		cmocka_unit_test(test_two_controllers),
 		cmocka_unit_test(test_nodes_view_reads),
