@@ -150,7 +150,23 @@ mixed_teardown() {
 	done
 }
 
+# Pending jobs that are not the benchmark's (the demo's, a test's) are held
+# for the run: the scheduler would plan them onto the nodes bench_fill
+# counts as free for its running jobs. Released at the end, --keep or not.
+held=()
+hold_others() {
+	local pending others
+	pending=$(squeue -h -t PD -o '%i %u %r' 2>&1) || { echo "run_bench: squeue failed: $pending" >&2; return 1; }
+	others=$(awk -v u=",$1," 'index(u, "," $2 ",") == 0 && $3 !~ /^JobHeld/ {print $1}' <<<"$pending")
+	[[ -n $others ]] || return 0
+	read -r -a held <<<"$(tr '\n' ' ' <<<"$others")"
+	scontrol hold "${held[@]}" >&2 || { echo "run_bench: could not hold the pending jobs ${held[*]}" >&2; return 1; }
+	echo "run_bench: held ${#held[@]} pending jobs not the benchmark's: ${held[*]}" >&2
+}
 restore() {
+	if ((${#held[@]})); then
+		scontrol release "${held[@]}" >&2 || echo "run_bench: could not release the held jobs ${held[*]}" >&2
+	fi
 	((keep)) && return 0
 	echo "run_bench: cancelling the benchmark's jobs, restoring slurm.conf" >&2
 	local failed=0
@@ -174,6 +190,7 @@ if [[ $workload == mixed ]]; then
 else
 	users=benchuser fill=()
 fi
+hold_others "$users,benchuser" || exit 1
 
 # settle: wait until the pending reasons of the new jobs stop changing
 # (the scheduler sets them) and no finished job of benchuser is left (the
