@@ -114,11 +114,21 @@ static const char *slurm_errtext(void)
 	 * SLURM_ERROR, "Unspecified error" (a 24.11 slurmctld to libslurm
 	 * 22.05), or "Insane message length" (26.05), or a protocol version
 	 * error. Say what these usually mean. */
+	static _Thread_local char hint[160];
 	if (e == SLURM_ERROR || e == SLURM_PROTOCOL_INSANE_MSG_LENGTH || e == SLURM_PROTOCOL_VERSION_ERROR ||
 	    e == SLURM_UNEXPECTED_MSG_ERROR) {
-		static _Thread_local char hint[120];
 		snprintf(hint, sizeof(hint), "%s (slurmctld of another major than libslurm %s?)", slurm_strerror(e),
 			 oc_slurm_build_version());
+		return hint;
+	}
+	/* A 26.05 slurmctld closes the connection of a 22.05 client with the
+	 * request's end unread, so the client meets the reset first in about
+	 * one request of six ("Connection reset by peer" or "Broken pipe",
+	 * counted with tests/chroot/mismatch.sh's cluster). The same errors
+	 * come when slurmctld dies during a request: name both causes. */
+	if (e == ECONNRESET || e == EPIPE) {
+		snprintf(hint, sizeof(hint), "%s (slurmctld restarted, or of another major than libslurm %s?)",
+			 slurm_strerror(e), oc_slurm_build_version());
 		return hint;
 	}
 	return slurm_strerror(e);

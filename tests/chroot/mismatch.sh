@@ -10,6 +10,9 @@
 #   - the console, in tmux, shows the STALE banner with that reason, keys
 #     answer, q quits with 0;
 #   - `--once partitions` fails with exit 2 and the same reason.
+# Against 26.05 about one request in six meets a reset connection instead of
+# an answer it cannot read; that error names the other major too (see
+# docs/architecture.md, "another major").
 # Run by tests/run-all.sh after the chroot stages (needs build/src/opsconsole
 # and a made chroot). Its cluster has its own folder and ports (+200).
 set -euo pipefail
