@@ -487,6 +487,13 @@ enum oc_part_id { OC_PART_NODES, OC_PART_PARTITIONS, OC_PART_JOBS, OC_PART_RESV,
  * quota views): its whole reload, which catches the changes slurmctld
  * does not date, may wait longer (the libslurm backend). */
 #define OC_MASK_NODES_UNSEEN (1u << 30)
+/* With a refresh's mask: the controller's configuration, when not loaded
+ * yet, may wait for the next refresh (the first one, which loads only
+ * what the screen shows: the screen is drawn without waiting for the
+ * configuration's request and the controllers' ping that follows it).
+ * Ignored when the accounting part is asked for (it needs to know
+ * whether the cluster has accounting). */
+#define OC_MASK_CONF_LATER (1u << 29)
 
 /* ---- configuration: what `scontrol show config` prints ----------------- */
 

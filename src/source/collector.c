@@ -578,6 +578,9 @@ static void *collector_main(void *arg)
 			if (shown && (mask & shown))
 				mask &= shown;
 			first = false;
+			/* The configuration (and the controllers' ping that
+			 * waits for it) comes with the next refresh too. */
+			mask |= OC_MASK_CONF_LATER;
 		}
 		/* Nodes and partitions go together: partitions index nodes. */
 		if (mask & OC_MASK(OC_PART_PARTITIONS))

@@ -918,7 +918,8 @@ static int slurm_refresh(struct oc_backend *base, unsigned mask, const struct oc
 	int failed = 0;
 	uint16_t show = SHOW_ALL;
 
-	if (!b->conf_loaded)
+	bool conf_later = (mask & OC_MASK_CONF_LATER) && !(mask & OC_MASK(OC_PART_ACCT));
+	if (!b->conf_loaded && !conf_later)
 		backend_load_conf(b, next);
 	snprintf(next->cluster, sizeof(next->cluster), "%s", b->cluster);
 	snprintf(next->slurm_version, sizeof(next->slurm_version), "%s", b->version);

@@ -2,9 +2,14 @@
 # bench_ui.sh OUT [RUNS] [KEYS] [CPU_SECONDS]: the real opsconsole in tmux
 # against the running cluster, measured through its latency log
 # (OC_LATENCY_LOG) and /proc:
-#   P6  time from starting it (just before `tmux new-window`) to the first
-#       frame of the queue view drawn with the jobs loaded, median of RUNS,
-#       and what `tmux new-window` costs by itself (a window running date);
+#   P6  time from the console's exec (bash's $EPOCHREALTIME in the window,
+#       just before `exec opsconsole`) to the first frame of the queue
+#       view drawn with the jobs loaded, median of RUNS; against the wall
+#       time of one `squeue` (output discarded) run by this script just
+#       before each start, median of RUNS: both sides under the same load
+#       of slurmctld. Also the time from just before `tmux new-window` to
+#       that frame, and what `tmux new-window` costs by itself (a window
+#       running date);
 #   P4  its peak RSS (VmHWM) after that frame and two more refreshes, and
 #       its RSS then (VmRSS: what holding the jobs costs); and the peak RSS
 #       of the console opened on the same queue recorded (--record, then
@@ -76,22 +81,44 @@ for ((r = 1; r <= 5; r++)); do
 done
 spawn_ms=$(printf '%s\n' "${spawns[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
 
-# start: a new window running the console on the queue view; sets win.
+# The window's command: the time just before the console's exec, then
+# the console on the queue view.
+cat >"$tmp/launch" <<EOF
+#!/usr/bin/env bash
+export LC_ALL=C
+printf '%s\\n' "\$EPOCHREALTIME" >$tmp/t_exec
+exec env TERM=screen LANG=C.UTF-8 OC_LATENCY_LOG=$log $(printf '%q ' "$OC_BIN") --cluster llm-poc --view queue
+EOF
+chmod +x "$tmp/launch"
+
+# start: a new window running the console on the queue view; sets
+# paint_ms (from before `tmux new-window`), exec_ms (from the exec) and pid.
 start_console() {
-	rm -f "$log" # the console only creates its latency log, never appends to one
+	rm -f "$log" "$tmp/t_exec" # the console only creates its latency log, never appends to one
 
 	t_start=$(now_ns)
-	tmux -L "$sock" new-window -d -t idle -n oc \
-		"env TERM=screen LANG=C.UTF-8 OC_LATENCY_LOG=$log $(printf '%q ' "$OC_BIN") --cluster llm-poc --view queue"
+	tmux -L "$sock" new-window -d -t idle -n oc "$tmp/launch"
 	local end=$((SECONDS + 60))
 	until grep -q '^first_full_paint' "$log" 2>/dev/null; do
 		((SECONDS < end)) || die "no first full paint within 60 s"
 		sleep 0.01
 	done
-	local t1
+	local t1 t_exec
 	t1=$(awk '/^first_full_paint/ {print $2; exit}' "$log")
+	t_exec=$(cat "$tmp/t_exec")
+	[[ $t_exec =~ ^[0-9]+\.[0-9]+$ ]] || die "no time of the console's exec ($t_exec)"
 	paint_ms=$(awk -v a="$t_start" -v b="$t1" 'BEGIN {printf "%.1f", (b - a / 1e9) * 1000}')
+	exec_ms=$(awk -v a="$t_exec" -v b="$t1" 'BEGIN {printf "%.1f", (b - a) * 1000}')
 	pid=$(tmux -L "$sock" display-message -p -t idle:oc '#{pane_pid}')
+}
+
+# One squeue's wall time (fork, exec, wait; output discarded), in ms.
+squeue_wall() {
+	local a b
+	a=$EPOCHREALTIME
+	squeue >/dev/null || die "squeue failed"
+	b=$EPOCHREALTIME
+	awk -v a="$a" -v b="$b" 'BEGIN {printf "%.1f", (b - a) * 1000}'
 }
 stop_console() {
 	tmux -L "$sock" send-keys -t idle:oc q
@@ -100,13 +127,18 @@ stop_console() {
 	kill "$pid" 2>/dev/null || true
 }
 
-paints=()
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
+paints=() execs=() squeues=()
 for ((r = 1; r <= runs; r++)); do
+	squeues+=("$(squeue_wall)")
 	start_console
 	paints+=("$paint_ms")
+	execs+=("$exec_ms")
 	if ((r < runs)); then stop_console; fi
 done
-p6=$(printf '%s\n' "${paints[@]}" | sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}')
+p6=$(median "${paints[@]}")
+p6_exec=$(median "${execs[@]}")
+p6_squeue=$(median "${squeues[@]}")
 
 # Peak RSS once the slow parts are in too and two refreshes have passed,
 # and RSS then. The console keeps the memory of a big job load for the
@@ -331,6 +363,10 @@ tmux -L "$sock" send-keys -t idle:snap q
 
 {
 	echo "p6_first_paint_ms=$p6"
+	echo "p6_exec_paint_ms=$p6_exec"
+	echo "p6_squeue_ms=$p6_squeue"
+	echo "p6_exec_paints=${execs[*]}"
+	echo "p6_squeues=${squeues[*]}"
 	echo "p6_spawn_ms=$spawn_ms"
 	echo "p6_runs=$runs"
 	echo "p4_console_rss_kb=$rss"

@@ -17,6 +17,32 @@
 #include "source/collector.h"
 #include "source/source.h"
 
+/* The first test of the group, on the backend as cluster_util_setup
+ * opened it (the configuration not loaded yet): a first refresh with
+ * OC_MASK_CONF_LATER loads the jobs and not the configuration; the next
+ * one, without it, loads the configuration. */
+static void test_conf_later(void **state)
+{
+	(void)state;
+	struct oc_snapshot *a =
+		oc_collector_refresh_once(cluster_util_backend, OC_MASK(OC_PART_JOBS) | OC_MASK_CONF_LATER, NULL);
+	assert_non_null(a);
+	assert_string_equal(a->status[OC_PART_JOBS].error, "");
+	assert_true(a->status[OC_PART_JOBS].fetched);
+	assert_true(a->jobs->n > 0);
+	assert_string_equal(a->slurm_version, "");
+	assert_string_equal(a->cluster, "");
+	assert_int_equal(a->config->n, 0);
+	struct oc_snapshot *b = oc_collector_refresh_once(cluster_util_backend, OC_MASK(OC_PART_JOBS), a);
+	assert_non_null(b);
+	assert_string_equal(b->status[OC_PART_JOBS].error, "");
+	assert_string_equal(b->cluster, "llm-poc");
+	assert_true(strlen(b->slurm_version) >= 5);
+	assert_true(b->config->n > 0);
+	oc_snapshot_unref(&a);
+	oc_snapshot_unref(&b);
+}
+
 static void test_full_refresh(void **state)
 {
 	(void)state;
@@ -251,6 +277,7 @@ static void test_partition_rows(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conf_later), /* first: the configuration not loaded yet */
 		cmocka_unit_test(test_full_refresh),
 		cmocka_unit_test(test_nodes_match_sinfo),
 		cmocka_unit_test(test_jobs_match_squeue),
