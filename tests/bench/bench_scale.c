@@ -2,6 +2,7 @@
  * and squeue as processes on the same cluster (issue 8, P1-P6).
  *
  *   bench_scale [--runs N] [--p3-seconds S] [--ui FILE] [--quick] [--gate]
+ *   bench_scale --poll-floor SECONDS     (P1q's floor, for bench_ui.sh)
  *
  * SLURM_CONF selects the cluster (tests/bench/run_bench.sh enlarges the
  * local one and fills its queue). Every figure is a median of N runs, CPU
@@ -446,6 +447,11 @@ struct ui_figures {
 	 * with no table loaded anew (nor in the seconds either side), and
 	 * how many there were; -1: not measured. */
 	double p1q_ms_per_s, p1q_seconds;
+	/* P1q's floor (bench_scale --poll-floor): a program asking only
+	 * libslurm's "no change" job request every 2 s; ms a minute (-1: not
+	 * measured), its request (ms) and its sleep and wake (us), the quiet
+	 * requests and those that found the queue changed. */
+	double floor_ms_min, floor_req_ms, floor_wake_us, floor_quiet, floor_changed;
 	/* P5 from outside (bench_keys): live [0] and slurmctld stopped [1] */
 	double o_p50[2], o_p99[2], o_max[2], o_noesc_p99[2], o_esc_p50[2], o_made_p50[2], o_made_max[2];
 	int o_made[2];
@@ -466,6 +472,7 @@ static void read_ui(const char *path, struct ui_figures *u)
 	u->p1_ui_ms = -1;
 	u->p1_reloads = -1;
 	u->p1q_ms_per_s = u->p1q_seconds = -1;
+	u->floor_ms_min = u->floor_quiet = -1;
 	FILE *f = path ? fopen(path, "r") : NULL;
 	if (!f)
 		return;
@@ -527,6 +534,11 @@ static void read_ui(const char *path, struct ui_figures *u)
 		else if (!strcmp(key, "p1_seconds")) u->p1_seconds = v;
 		else if (!strcmp(key, "p1_console_cpu_ms")) u->p1_console_ms = v;
 		else if (!strcmp(key, "p1_watch_cpu_ms")) u->p1_watch_ms = v;
+		else if (!strcmp(key, "poll_floor_ms_per_min")) u->floor_ms_min = v;
+		else if (!strcmp(key, "poll_floor_request_ms")) u->floor_req_ms = v;
+		else if (!strcmp(key, "poll_floor_wake_us")) u->floor_wake_us = v;
+		else if (!strcmp(key, "poll_floor_quiet")) u->floor_quiet = v;
+		else if (!strcmp(key, "poll_floor_changed")) u->floor_changed = v;
 		else if (!strcmp(key, "p1_console_ui_thread_ms")) u->p1_ui_ms = v;
 		else if (!strcmp(key, "p1_console_reloads")) u->p1_reloads = v;
 		else if (!strcmp(key, "p1q_console_ms_per_s")) u->p1q_ms_per_s = v;
@@ -663,12 +675,80 @@ static int bare_load(void)
 	return 0;
 }
 
+/* --poll-floor SECONDS: what any program pays to ask slurmctld every 2 s
+ * whether the queue changed, and nothing else: libslurm's job request
+ * with the last answer's time, on the 2 s steps of the wall clock (as the
+ * console's collector and watch -n2 do), for SECONDS. P1q's floor: the
+ * console's quiet minute is this request plus its own drawing. Prints
+ * key=value lines: the requests answered "no change" and those that came
+ * back with the queue (slurmctld changed it: not counted), and, over the
+ * quiet ones, the median CPU of a whole 2 s step (asleep, woken, the
+ * request) as ms a minute, of the request alone (ms) and of the sleep and
+ * the waking alone (us). Exit 1 when a request fails or none was quiet. */
+static int poll_floor(double secs)
+{
+	slurm_init(NULL);
+	job_info_msg_t *m = NULL;
+	if (slurm_load_jobs(0, &m, SHOW_ALL) != SLURM_SUCCESS || !m) {
+		fprintf(stderr, "bench_scale --poll-floor: job load failed: %s\n", slurm_strerror(errno));
+		return 1;
+	}
+	time_t last = m->last_update;
+	slurm_free_job_info_msg(m);
+	int max = (int)(secs / 2) + 2, quiet = 0, changed = 0;
+	double *step = calloc((size_t)max, sizeof(double)), *req = calloc((size_t)max, sizeof(double));
+	double *wake = calloc((size_t)max, sizeof(double));
+	if (!step || !req || !wake)
+		return 1;
+	double end = wall() + secs, c_prev = -1;
+	while (wall() < end && quiet + changed < max) {
+		struct timespec now, next;
+		clock_gettime(CLOCK_REALTIME, &now);
+		next.tv_sec = (now.tv_sec / 2 + 1) * 2;
+		next.tv_nsec = 0;
+		double c0 = cpu_self();
+		while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
+		double c1 = cpu_self();
+		m = NULL;
+		int rc = slurm_load_jobs(last, &m, SHOW_ALL);
+		int e = errno;
+		double c2 = cpu_self();
+		if (rc == SLURM_SUCCESS && m) {
+			last = m->last_update;
+			slurm_free_job_info_msg(m);
+			changed++;
+		} else if (e == SLURM_NO_CHANGE_IN_DATA) {
+			if (c_prev >= 0) { /* the first step's sleep began mid-step */
+				step[quiet] = c2 - c_prev;
+				req[quiet] = c2 - c1;
+				wake[quiet] = c1 - c0;
+				quiet++;
+			}
+		} else {
+			fprintf(stderr, "bench_scale --poll-floor: job request failed: %s\n", slurm_strerror(e));
+			return 1;
+		}
+		c_prev = c2;
+	}
+	printf("poll_floor_quiet=%d\npoll_floor_changed=%d\n", quiet, changed);
+	if (!quiet) {
+		fprintf(stderr, "bench_scale --poll-floor: no request answered \"no change\" in %.0f s\n", secs);
+		return 1;
+	}
+	printf("poll_floor_ms_per_min=%.3f\npoll_floor_request_ms=%.4f\npoll_floor_wake_us=%.1f\n",
+	       median(step, quiet) * 1e3 * 30, median(req, quiet) * 1e3, median(wake, quiet) * 1e6);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--bare-load") == 0)
 		return bare_load();
 	if (argc >= 3 && strcmp(argv[1], "--rusage") == 0)
 		return child_rusage(argv + 2);
+	if (argc == 3 && strcmp(argv[1], "--poll-floor") == 0)
+		return poll_floor(atof(argv[2]) >= 4 ? atof(argv[2]) : 4);
 	int runs = 9, quick = 0;
 	double p3_secs = 60;
 	const char *ui_path = NULL;
@@ -999,6 +1079,26 @@ int main(int argc, char **argv)
 			} else if (ui.p1q_seconds >= 0) {
 				printf("  P1q  not measured: %.0f quiet seconds in the window (10 needed)\n",
 				       ui.p1q_seconds);
+			}
+			/* The floor under P1q: what a program pays that does
+			 * nothing but the console's quiet request. Printed, not a
+			 * target; unknown when no request of it was quiet. */
+			if (ui.floor_ms_min > 0 && ui.p1_watch_ms > 0) {
+				row("libslurm's \"no change\" request alone, per minute", ui.floor_ms_min, "ms");
+				printf("       (a program doing nothing else, every 2 s: %.0f quiet requests, %.0f that "
+				       "found the queue changed not counted; a request %.2f ms, asleep 2 s and woken "
+				       "%.0f us)\n",
+				       ui.floor_quiet, ui.floor_changed, ui.floor_req_ms, ui.floor_wake_us);
+				printf("  %-4s %-48s %10.4f  (not a target)\n", "P1q", "floor: that request alone / watch",
+				       ui.floor_ms_min / (ui.p1_watch_ms * per_min));
+				if (ui.p1q_seconds >= 10 && ui.p1q_ms_per_s > 0)
+					row("console's quiet minute above that floor", ui.p1q_ms_per_s * 60 - ui.floor_ms_min,
+					    "ms");
+			} else if (ui.floor_quiet >= 0) {
+				printf("  P1q  floor not measured: %.0f quiet requests of %.0f\n", ui.floor_quiet,
+				       ui.floor_quiet + ui.floor_changed);
+			} else {
+				printf("  P1q  floor not measured (no poll_floor_ figures)\n");
 			}
 			printf("       (over %.0f s each, one after the other; the console's threads in ns, watch's "
 			       "CPU ticks of %.0f ms)\n",

@@ -35,6 +35,8 @@
 #   P1q the console's CPU in the seconds of that window in which it
 #       loaded no table anew, nor in the seconds either side (its threads
 #       read once a second): what a cluster that did not change costs.
+#       Its floor: `bench_scale --poll-floor CPU_SECONDS`, a program that
+#       only asks libslurm every 2 s whether the queue changed.
 # Each key is sent alone and the next one waits for its log line, so
 # every figure is one key. "key MS" in the log is measured inside the
 # program (key read to the end of doupdate()); the round trip
@@ -300,6 +302,15 @@ wpid=$(tmux -L "$sock" display-message -p -t idle:watch '#{pane_pid}')
 sleep 3
 watch_cpu_ms=$(cpu_window "$wpid")
 tmux -L "$sock" kill-window -t idle:watch
+# P1q's floor: a program doing nothing but libslurm's "no change" job
+# request every 2 s, over as long (bench_scale --poll-floor). What it
+# could not measure (no quiet request, a failed one) it says, and the
+# report prints the floor as not measured.
+if ! "$OC_BENCH_BIN/bench_scale" --poll-floor "$cpu_seconds" >"$tmp/floor" 2>"$tmp/floor.err"; then
+	echo "bench_ui: P1q floor not measured: $(tr '\n' ' ' <"$tmp/floor.err")" >&2
+	grep '^poll_floor_\(quiet\|changed\)=' "$tmp/floor" >"$tmp/floor.n" || true
+	mv "$tmp/floor.n" "$tmp/floor"
+fi
 
 # P5o: the keys from outside, on a pty of bench_keys' own (no tmux).
 okeys=$(printf '%s ' "${keys[@]}" | sed -e 's/NPage/PgDn/g; s/PPage/PgUp/g; s/Escape/Esc/g')
@@ -416,5 +427,6 @@ tmux -L "$sock" send-keys -t idle:snap q
 	echo "p1q_console_ms_per_s=$p1q_ms_per_s"
 	echo "p1_console_reload_tables=$p1_reload_tables"
 	echo "p1_watch_cpu_ms=$watch_cpu_ms"
+	cat "$tmp/floor"
 } >"$out"
 cat "$out"
