@@ -1232,12 +1232,6 @@ static int cl_step(struct cl_load *l, size_t index, json_t *obj, struct oc_step 
 	}
 	if (cl_actions(l, where, json_object_get(obj, "actions"), st) < 0)
 		return -1;
-	/* A step that fills the idle nodes waits for those still completing
-	 * a job (they would be left free: oc_checks_eval_idle_nodes). */
-	if (st->require && st->require->kind == OC_CHECK_IDLE_NODES)
-		for (size_t i = 0; i < st->nactions; i++)
-			if (st->actions[i].nodes_idle)
-				((struct oc_check *)st->require)->settle = true;
 	json_t *chk = json_object_get(obj, "check");
 	if (chk) {
 		char w[160];

@@ -83,8 +83,6 @@ struct oc_check {
 	const char *str;            /* EQUALS */
 	struct oc_strlist list;     /* CONTAINS_ALL, NOT_UNDER */
 	double num;                 /* MIN, MAX; idle_nodes: the minimum; sacct: since_hours */
-	bool settle;                /* idle_nodes: also no node of the partition completing a
-				     * job (set when the step fills "nodes": "idle") */
 	/* job */
 	struct oc_strlist states;   /* "PENDING", "RUNNING", ... (any of) */
 	struct oc_strlist reasons;  /* pending reason contains any of these */

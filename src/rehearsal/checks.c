@@ -1100,20 +1100,15 @@ enum oc_verdict oc_checks_eval_idle_nodes(const struct oc_check *c, const struct
 	EV_APPEND("%s: %ld idle %s (needs %g)", c->names.v[0], n, oc_plural((unsigned long long)n, "node", "nodes"),
 		  c->num);
 	/* Nodes still completing a job (often the previous step's, cancelled
-	 * by its cleanup; 26.05 takes a few seconds, an epilog under load
-	 * longer) are about to be idle: a step that fills "the idle nodes"
-	 * now would leave them free for the job that should have had to
-	 * preempt. Such a step waits for them (settle); the others need only
-	 * their idle nodes. */
+	 * by its cleanup) are named, not waited for: a step needs only its
+	 * idle nodes. The preemption steps, which fill "the idle nodes",
+	 * put the job that must preempt onto a node of the filling job
+	 * (on_nodes_of), so a node freed meanwhile cannot take it. */
 	long completing = 0;
 	const struct oc_partition *p = find_partition(s, c->names.v[0]);
 	for (uint32_t i = 0; p && i < p->node_count; i++)
 		if (p->node_idx[i] < s->nodes->n && (s->nodes->v[p->node_idx[i]].flags & OC_NF_COMPLETING))
 			completing++;
-	if (completing && c->settle) {
-		EV_APPEND(", %ld completing a job [waiting for them]", completing);
-		return OC_VERDICT_WAIT;
-	}
 	if (completing)
 		EV_APPEND(", %ld completing a job", completing);
 	return (double)n >= c->num ? OC_VERDICT_PASS : OC_VERDICT_WAIT;

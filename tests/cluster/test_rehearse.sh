@@ -42,6 +42,13 @@ fail() {
 		echo "---- $f ----" >&2
 		cat "$f" >&2
 	done
+	# What the cluster looked like: nodes not idle, jobs still there, and
+	# slurmctld's last words on ending jobs (a node left completing).
+	echo "---- sinfo (nodes not idle) / squeue ----" >&2
+	sinfo -N -h -o '%N %T %E' 2>&1 | grep -v ' idle ' >&2 || true
+	squeue -h -t all -o '%i %j %T %r %N' 2>&1 >&2 || true
+	echo "---- slurmctld.log (ending jobs, last 40) ----" >&2
+	grep -aiE 'complet|epilog|kill|requeue|preempt' "$OC_CLUSTER_DIR/log/slurmctld.log" 2>&1 | tail -40 >&2 || true
 	exit 1
 }
 ok() { echo "ok: $*"; }
