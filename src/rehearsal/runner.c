@@ -185,14 +185,19 @@ static int cancel_one(const struct oc_runner_cfg *cfg, struct oc_step_job *j, ch
 	return 0;
 }
 
-/* The step's jobs not yet recorded or cancelled: cancel them. Returns how
- * many were; *failed is set when one could not be. Appends to msg. */
+/* The step's jobs not yet recorded or cancelled: cancel them, the last
+ * submitted first. A later job often waits for an earlier one (the second
+ * job of MaxJobsPerUser pends on the first): cancelling the first before
+ * it would let the scheduler start it in between, and a job cancelled
+ * while slurmd launches it can leave its node completing for minutes.
+ * Returns how many were cancelled; *failed is set when one could not be.
+ * Appends to msg. */
 static int cleanup_jobs(struct oc_step_rec *rec, const struct oc_runner_cfg *cfg, char *msg, size_t len,
 			bool *failed)
 {
 	int n = 0;
 	char err[600];
-	for (size_t i = 0; i < rec->njobs; i++) {
+	for (size_t i = rec->njobs; i-- > 0;) {
 		struct oc_step_job *j = &rec->jobs[i];
 		if (j->recorded || j->cancelled)
 			continue;

@@ -1358,6 +1358,47 @@ static void test_runner_config(void **state)
 	oc_checklist_free(&cl);
 }
 
+/* The cleanup cancels the step's jobs the last submitted first: the
+ * second job, pending on the first's limit, goes before the first can
+ * end and let it start. */
+static void test_runner_cleanup_order(void **state)
+{
+	struct test_util_dir *f = *state;
+	struct oc_checklist *cl = load_text(f, "order.json",
+		"{\"checklist\": \"c\", \"version\": 1, \"steps\": ["
+		"{\"id\": \"two\", \"title\": \"T\", \"why\": \"w\", \"do\": \"\", \"observe\": \"o\", "
+		"\"auto\": true, \"timeout\": 5, \"actions\": ["
+		"{\"kind\": \"submit_job\", \"label\": \"first\", \"user\": \"alice\"},"
+		"{\"kind\": \"submit_job\", \"label\": \"second\", \"user\": \"alice\"},"
+		"{\"kind\": \"submit_job\", \"label\": \"third\", \"user\": \"alice\"}],"
+		"\"check\": {\"kind\": \"job\", \"job\": \"second\", \"state\": \"PENDING\"}}]}");
+	struct oc_session *s = oc_session_new(cl, "llm-poc", NULL);
+	struct fake fk = {.next_id = 600};
+	struct oc_writer w = {.ops = &fake_ops, .ctx = &fk};
+	char audit[4096], err[256];
+	test_util_at(f, "audit-order.log", audit);
+	struct oc_runner_cfg cfg = {.writer = &w, .cluster = "llm-poc", .audit_log = audit};
+	struct oc_run *r = oc_runner_start(s, cl, 0, &cfg, false, err, sizeof(err));
+	assert_non_null(r);
+	struct oc_snapshot *snap = snap_job(601, OC_JOB_PENDING, "QOSMaxJobsPerUserLimit");
+	for (int i = 0; i < 5 && oc_runner_poll(r, snap) == OC_RUN_BUSY; i++)
+		;
+	const struct oc_step_rec *rec = &s->steps[0];
+	if (rec->state != OC_STEP_PASSED)
+		fail_msg("%s", rec->evidence);
+	assert_int_equal(fk.ncancelled, 3);
+	assert_int_equal(fk.cancelled[0], 602);
+	assert_int_equal(fk.cancelled[1], 601);
+	assert_int_equal(fk.cancelled[2], 600);
+	test_util_assert_contains(rec->evidence, "cleanup: cancelled job 602 (third)\n"
+						 "cleanup: cancelled job 601 (second)\n"
+						 "cleanup: cancelled job 600 (first)");
+	oc_runner_free(&r);
+	oc_snapshot_unref(&snap);
+	oc_session_free(&s);
+	oc_checklist_free(&cl);
+}
+
 /* Every action kind runs through the writer (record_jobs alone needs
  * none): what each asked for, what it logged, what the cleanup undid. */
 static void test_runner_actions(void **state)
@@ -1501,6 +1542,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runner_remote_file, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_config, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_actions, test_util_setup, test_util_teardown),
+		cmocka_unit_test_setup_teardown(test_runner_cleanup_order, test_util_setup, test_util_teardown),
 		cmocka_unit_test_setup_teardown(test_runner_cleanup_fails, test_util_setup, test_util_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
