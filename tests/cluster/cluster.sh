@@ -865,6 +865,11 @@ skip-name-resolve
 innodb_buffer_pool_size=128M
 innodb_log_file_size=64M
 innodb_lock_wait_timeout=900
+# MariaDB 11.8 (trixie, sid) turns snapshot isolation on; slurmdbd 26.05
+# says it is not supported and that slurmdbd dies when a write conflicts
+# with another transaction (two slurmdbds at a failover). "loose-": 10.11
+# (bookworm) does not know the option and must not refuse to start.
+loose-innodb_snapshot_isolation=OFF
 max_connections=64
 [client]
 socket=$MY_SOCK

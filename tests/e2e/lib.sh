@@ -182,15 +182,21 @@ e2e_cancel_on_exit() {
 	e2e_on_exit sh -c "for i in \$(seq 150); do [ -z \"\$(squeue -h -n '$names' 2>/dev/null)\" ] && exit 0; sleep 0.2; done"
 }
 
-# wait_cmd TIMEOUT CMD...: wait until a command succeeds.
-wait_cmd() {
+# try_cmd TIMEOUT CMD...: wait until a command succeeds; 1 if it has not
+# within TIMEOUT seconds (the caller says what went wrong).
+try_cmd() {
 	local timeout=$1
 	shift
 	local end=$((SECONDS + timeout))
 	until "$@" >/dev/null 2>&1; do
-		[ "$SECONDS" -lt "$end" ] || fail "'$*' did not succeed within ${timeout}s"
+		[ "$SECONDS" -lt "$end" ] || return 1
 		sleep 0.2
 	done
+}
+
+# wait_cmd TIMEOUT CMD...: wait until a command succeeds.
+wait_cmd() {
+	try_cmd "$@" || fail "'${*:2}' did not succeed within ${1}s"
 }
 
 ok() { echo "ok: $*"; }
