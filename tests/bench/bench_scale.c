@@ -457,6 +457,7 @@ struct ui_figures {
 	int o_made[2];
 	int o_keys[2];
 	char o_slowest[2][512];
+	char size[16]; /* the terminal, COLSxROWS (bench_ui.sh OC_BENCH_SIZE) */
 	long rss_kb, rss_now_kb, snap_rss_kb, snap_jobs;
 	/* P4 again at the end of the console's run (after P5 and P1): its
 	 * peak, how long it ran (s) and the whole job loads it took; 0: not
@@ -480,6 +481,10 @@ static void read_ui(const char *path, struct ui_figures *u)
 	while (fgets(line, sizeof(line), f)) {
 		char key[64];
 		double v;
+		if (!strncmp(line, "size=", 5)) {
+			snprintf(u->size, sizeof(u->size), "%.15s", line + 5);
+			u->size[strcspn(u->size, "\n")] = '\0';
+		}
 		for (int k = 0; k < 2; k++) {
 			const char *pre = k ? "p5o_stopped_slowest=" : "p5o_live_slowest=";
 			if (!strncmp(line, pre, strlen(pre))) {
@@ -1047,6 +1052,7 @@ int main(int argc, char **argv)
 			ratio_bad = 1;
 		}
 	} else {
+		printf("  terminal: %s\n", ui.size[0] ? ui.size : "200x50");
 		if (ui.p1_seconds > 0) {
 			double per_min = 60.0 / ui.p1_seconds;
 			row("console, whole process CPU per minute (queue view)", ui.p1_console_ms * per_min, "ms");

@@ -21,7 +21,7 @@
 #       switched and back, KEYS keys in all; then the same with slurmctld
 #       stopped (SIGSTOP).
 #   P5o the same keys timed from outside (issue 20): bench_keys runs the
-#       console on a pty of its own (200x50, TERM=xterm) and times each
+#       console on a pty of its own (the size, TERM=xterm) and times each
 #       key from its write to the pty to the last byte of the screen
 #       update it causes; live, then with slurmctld stopped. A long list
 #       is sorted and filtered off the UI thread: the key's frame comes
@@ -41,6 +41,8 @@
 # every figure is one key. "key MS" in the log is measured inside the
 # program (key read to the end of doupdate()); the round trip
 # (send-keys to the log line) includes tmux and this script's polling.
+# Everything runs at one terminal size: OC_BENCH_SIZE, COLSxROWS, 200x50
+# unless set (80x24 is what an SSM session gives).
 # Writes key=value lines to OUT. Exits 1 only when it cannot measure.
 set -euo pipefail
 out=${1:?usage: bench_ui.sh OUT [RUNS] [KEYS]}
@@ -50,6 +52,9 @@ cpu_seconds=${4:-60}
 : "${OC_BIN:?OC_BIN must point at the opsconsole binary}"
 : "${OC_CLUSTER_DIR:?OC_CLUSTER_DIR must point at the running cluster}"
 export SLURM_CONF="$OC_CLUSTER_DIR/etc/slurm.conf"
+size=${OC_BENCH_SIZE:-200x50}
+[[ $size =~ ^([0-9]{2,3})x([0-9]{2,3})$ ]] || { echo "bench_ui: OC_BENCH_SIZE must be COLSxROWS, like 80x24 (got '$size')" >&2; exit 1; }
+cols=${BASH_REMATCH[1]} rows=${BASH_REMATCH[2]}
 tmp=$(mktemp -d)
 sock="oc-bench-$$"
 ctld=$(cat "$OC_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null || true)
@@ -64,7 +69,7 @@ die() { echo "bench_ui: $*" >&2; exit 1; }
 now_ns() { date +%s%N; }
 
 # A server that is already up, so that its start is not counted.
-tmux -L "$sock" -f /dev/null new-session -d -s idle -x 200 -y 50 "sleep 3600"
+tmux -L "$sock" -f /dev/null new-session -d -s idle -x "$cols" -y "$rows" "sleep 3600"
 log=$tmp/latency.log
 
 # What starting a program through `tmux new-window` costs by itself (the
@@ -318,7 +323,7 @@ keys_out() { # keys_out NAME [--stop-pid PID]: the keys, timed; NAME.o
 	local name=$1
 	shift
 	rm -f "$tmp/$name.log"
-	env LANG=C.UTF-8 OC_LATENCY_LOG="$tmp/$name.log" "$OC_BENCH_BIN/bench_keys" --cols 200 --rows 50 --term xterm \
+	env LANG=C.UTF-8 OC_LATENCY_LOG="$tmp/$name.log" "$OC_BENCH_BIN/bench_keys" --cols "$cols" --rows "$rows" --term xterm \
 		--ready "$tmp/$name.log" --out "$tmp/$name.o" "$@" "$okeys" -- "$OC_BIN" --cluster llm-poc --view queue \
 		>/dev/null || die "bench_keys ($name) failed"
 	# A frame the console was descheduled in the middle of for more than
@@ -373,6 +378,7 @@ snap_jobs=$(grep -c '"t":"job"' "$snap")
 tmux -L "$sock" send-keys -t idle:snap q
 
 {
+	echo "size=$size"
 	echo "p6_first_paint_ms=$p6"
 	echo "p6_exec_paint_ms=$p6_exec"
 	echo "p6_squeue_ms=$p6_squeue"

@@ -4,7 +4,8 @@
 #
 #   run_bench.sh [--workload mixed|uniform] [--nodes N] [--jobs N[,N...]]
 #                [--main N] [--runs N] [--p3-seconds S] [--keys K]
-#                [--paints N] [--running R] [--out DIR] [--keep] [--gate]
+#                [--paints N] [--running R] [--size COLSxROWS] [--out DIR]
+#                [--keep] [--gate]
 #
 # Adds N State=CLOUD nodes (no slurmd; partition "cloud") to the running
 # cluster of $OC_CLUSTER_DIR through OC_CLUSTER_EXTRA_CONF, raises
@@ -19,7 +20,9 @@
 # nodes for normal_qos's running jobs. "uniform" is held jobs of benchuser
 # (account bench, bench_qos, partition normal). Measures: bench_ui.sh
 # (the real console in tmux: P4, P5, P6) and bench_scale (P1, P2, P3). P3 and
-# the full key sequence run at the --main size only. At the end it cancels
+# the full key sequence run at the --main size only. The console and watch
+# run in a terminal of --size (default 200x50; bench_ui.sh's
+# OC_BENCH_SIZE). At the end it cancels
 # the benchmark's jobs and starts the cluster again without the overrides,
 # so that slurm.conf is the default one again (unless --keep).
 #
@@ -43,11 +46,13 @@ while (($#)); do
 	--keys) keys=$2; shift 2 ;;
 	--paints) paints=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--size) export OC_BENCH_SIZE=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--gate) gate=(--gate); shift ;;
 	*) echo "run_bench: unknown option $1" >&2; exit 2 ;;
 	esac
 done
+[[ ${OC_BENCH_SIZE:-200x50} =~ ^[0-9]{2,3}x[0-9]{2,3}$ ]] || { echo "run_bench: --size is COLSxROWS, like 80x24, got ${OC_BENCH_SIZE}" >&2; exit 2; }
 [[ $workload == mixed || $workload == uniform ]] || { echo "run_bench: --workload is mixed or uniform, got $workload" >&2; exit 2; }
 for v in "$nodes" "$runs" "$p3" "$keys" "$paints" "$running" ${sizes//,/ }; do
 	[[ $v =~ ^[0-9]+$ ]] || { echo "run_bench: not a number: $v" >&2; exit 2; }
