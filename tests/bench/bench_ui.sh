@@ -13,8 +13,8 @@
 #   P4  its peak RSS (VmHWM) after that frame and two more refreshes, and
 #       its RSS then (VmRSS: what holding the jobs costs); and the peak RSS
 #       of the console opened on the same queue recorded (--record, then
-#       --snapshot: holding the jobs without libslurm's load); and its
-#       peak RSS again at the end of its run (after P5 and P1), with how
+#       --snapshot: holding the jobs without libslurm's load); and the
+#       peak RSS of the console of P1 at the end of its window, with how
 #       long it ran and how many whole job loads it took (the first too);
 #   P5  key to screen in the queue view: moves, page keys, sorting by each
 #       column, a filter typed character by character and cleared, views
@@ -28,7 +28,8 @@
 #       at once, the list later; how much later is counted apart (the
 #       console's "list made" log lines).
 #   P1  the whole process's CPU (utime+stime of all its threads, from
-#       /proc/PID/stat) over CPU_SECONDS (default 60) on the queue view,
+#       /proc/PID/stat) over CPU_SECONDS (default 60) of a console opened
+#       afresh on the queue view after the keys (as an admin leaves it),
 #       redraws included, against `watch -n2 'sinfo; squeue'` in a window
 #       of the same size over the same time (watch's own CPU and its
 #       children's, which it waits for: cutime+cstime).
@@ -195,19 +196,37 @@ pct() { # pct FILE P: the P-th percentile (nearest rank)
 	sort -n "$1" | awk -v p="$2" '{v[NR]=$1} END {i=int(NR*p/100+0.999999); if (i<1) i=1; printf "%.3f", v[i]}'
 }
 
-# Whole job loads the console took, counted before its log is emptied
-# (for P4 over its whole run).
+# Whole job loads the console took (for P4 over its whole run).
 job_loads() { grep -a -c '^snapshot [0-9]* .*jobs' "$log" || true; }
-loads_before=$(job_loads)
+# Esc after a run of keys, and its frame: a sequence cut short (20 keys:
+# the filter prompt just opened) leaves no prompt for the next run to
+# type its keys into.
+keys_done() {
+	local n end
+	n=$(grep -c '^key ' "$log" || true)
+	tmux -L "$sock" send-keys -t idle:oc Escape
+	end=$((SECONDS + 10))
+	until (($(grep -c '^key ' "$log" || true) > n)); do
+		((SECONDS < end)) || die "no frame after Esc"
+		sleep 0.01
+	done
+}
 : >"$log"
 run_keys live
+keys_done
 cp "$tmp/live.all" "$tmp/live.in"
 kill -STOP "$ctld"
-loads_before=$((loads_before + $(job_loads)))
 : >"$log"
 run_keys stopped
+keys_done
 kill -CONT "$ctld"
 cp "$tmp/stopped.all" "$tmp/stopped.in"
+# P1 and P4 over a whole run are read from a console opened afresh on the
+# queue view, as an admin leaves it: the keys leave the one above sorted
+# by another column (and before keys_done, with 20 keys, filtered on the
+# text typed into the prompt), which changes what each frame draws.
+stop_console
+start_console
 
 # P1, the whole process, over cpu_seconds from 5 s after slurmctld came
 # back (the console's refreshes run again): the CPU ticks of all its
@@ -292,14 +311,14 @@ read -r p1q_seconds p1q_ms_per_s < <(awk '{c[NR] = $1; r[NR] = $2} END {
 	printf "%d %.4f\n", n, n ? s / n / 1e6 : -1}' "$tmp/p1_seconds")
 p1_reloads=$(($(reloads) - r0))
 p1_reload_tables=$({ grep '^snapshot [0-9]* [a-z]' "$log" || true; } | tail -n "+$((r0 + 1))" | cut -d' ' -f3- | tr ' ' '\n' | sort | uniq -c | awk '{printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1}')
-# P4 over the console's whole run: its peak RSS now, after the keys, the
-# stopped slurmctld and the P1 window, with how long it ran and how many
+# P4 over the console's whole run: the peak RSS of the console of the P1
+# window, opened after the keys, now, with how long it ran and how many
 # whole job loads it took, the first one too (each leaves its memory in the
 # heap for the next one: P4 above is read 10 s after the first frame).
 long_rss=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status")
 [[ -n $long_rss ]] || die "cannot read VmHWM of $pid after the P1 window"
 long_seconds=$((($(now_ns) - t_start) / 1000000000))
-long_job_loads=$((loads_before + $(job_loads)))
+long_job_loads=$(job_loads)
 stop_console
 tmux -L "$sock" new-window -d -t idle -n watch \
 	"env SLURM_CONF=$(printf '%q' "$SLURM_CONF") TERM=screen watch -n2 'sinfo; squeue'"

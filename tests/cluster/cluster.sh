@@ -1274,8 +1274,20 @@ demo_submit() { # demo_submit USER NAME PARTITION QOS NODES [sbatch args...]
 	out=$(runuser -u "$user" -- env SLURM_CONF="$CONF" sbatch --parsable \
 		-J "$name" -p "$part" --qos="$qos" -N "$nodes" --gres=gpu:8 \
 		--chdir=/tmp --output=/dev/null --requeue "$@" --wrap='sleep 100000' 2>&1) ||
-		die "sbatch as $user ($name) failed: $out"
+		die "sbatch as $user ($name) failed: $out$(queue_full_hint)"
 	info "submitted $name as $user: job $out"
+}
+
+# Why slurmctld may refuse a submission here: a queue at MaxJobCount,
+# such as the one `tests/bench/run_bench.sh --keep` leaves (its
+# MaxJobCount goes with its overrides at this start).
+queue_full_hint() {
+	local n max
+	n=$(squeue -a -h -t all -o %i 2>/dev/null | wc -l)
+	max=$(scontrol show config 2>/dev/null | awk '$1 == "MaxJobCount" {print $3}')
+	[[ $max =~ ^[0-9]+$ ]] && ((n >= max)) || return 0
+	printf '\n  slurmctld holds %d jobs, MaxJobCount is %d: a queue left by run_bench.sh --keep?\n' "$n" "$max"
+	printf '  cancel its jobs (users bu001-bu200) and start again, or start afresh: %s stop; rm -rf %s' "$0" "$DIR"
 }
 
 job_field() { squeue -h -n "$1" -o "$2" 2>/dev/null | sed -n 1p; }
