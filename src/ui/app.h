@@ -42,6 +42,9 @@ struct oc_app {
 	const struct oc_ui_config *cfg;
 	const struct oc_ui_hooks *hooks;
 	struct oc_snapshot *snap;   /* the snapshot on screen (one reference) */
+	/* The platform the header names (core/platform.h), found again with
+	 * each snapshot taken, not at each frame (screen.c). */
+	int platform;
 	bool show_hidden;
 	bool dirty;
 	/* A new snapshot came: the cells may have changed, not the layout

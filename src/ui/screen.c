@@ -58,6 +58,13 @@ _Static_assert(sizeof(view_defs) / sizeof(view_defs[0]) <= OC_MAX_VIEWS, "app.h:
  * that root or the user owns and nobody else can write (oc_path_trusted);
  * otherwise there is no log. */
 static FILE *latency_log;
+/* OC_LATENCY_FRAMES (set, not "0"; with OC_LATENCY_LOG): also the line
+ * of every frame, "draw cells|whole [clock SECOND]", for the tests that
+ * check how a frame was drawn. Off by default: the benchmark measures a
+ * console's quiet minute, and that line's write was about 7 % of the
+ * screen thread's CPU there (docs/performance.md), which no admin's
+ * console spends. */
+static bool latency_frames;
 
 static FILE *latency_open(const char *path)
 {
@@ -363,8 +370,8 @@ static void draw_header(struct oc_app *app, int width)
 	if (app->cfg->libslurm_version && majors_differ(app->cfg->libslurm_version, s->slurm_version))
 		snprintf(mismatch, sizeof(mismatch), " [libslurm %.16s: other major]", app->cfg->libslurm_version);
 	/* The platform (core/platform.h), where the line has room for it. */
-	char platform[32] = "", why[160];
-	enum oc_platform pf = oc_platform_detect(app->cfg->platform, s->config, why, sizeof(why));
+	char platform[32] = "";
+	enum oc_platform pf = (enum oc_platform)app->platform;
 	if (pf != OC_PLATFORM_UNKNOWN && width >= 100)
 		snprintf(platform, sizeof(platform), "  %s", oc_platform_name(pf));
 	snprintf(left, sizeof(left), " opsconsole  %s%s  Slurm %s%s%s", s->cluster[0] ? s->cluster : app->cfg->cluster,
@@ -664,6 +671,17 @@ static bool draw_tick(struct oc_app *app)
 	return true;
 }
 
+/* The platform of the snapshot on screen, for the header: found once per
+ * snapshot rather than at every frame of the clock, since it searches the
+ * configuration (up to seven keys among some 250, each missing one a
+ * whole pass). */
+static void app_platform(struct oc_app *app)
+{
+	char why[160];
+	app->platform = (int)oc_platform_detect(app->cfg->platform, app->snap ? app->snap->config : NULL, why,
+						sizeof(why));
+}
+
 static void take_snapshot(struct oc_app *app)
 {
 	struct oc_snapshot *s = app->hooks->current(app->hooks->ctx);
@@ -694,6 +712,7 @@ static void take_snapshot(struct oc_app *app)
 			oc_listview_detach(app->view[i]);
 	oc_snapshot_unref(&app->snap);
 	app->snap = s;
+	app_platform(app);
 	app->data_changed = true;
 }
 
@@ -1025,9 +1044,9 @@ static void loop_draw(struct oc_app *app, struct loop *l)
 	bool cells = !app->dirty && draw_tick(app);
 	if (!cells)
 		draw(app);
-	if (latency_log && clock_only)
+	if (latency_frames && clock_only)
 		fprintf(latency_log, "draw %s clock %lld\n", cells ? "cells" : "whole", (long long)app->now);
-	else if (latency_log)
+	else if (latency_frames)
 		fprintf(latency_log, "draw %s\n", cells ? "cells" : "whole");
 	app->dirty = false;
 	app->data_changed = false;
@@ -1335,6 +1354,7 @@ static SCREEN *ui_start(struct oc_app *app, char *err, size_t errlen)
 	if (cfg_err[0])
 		oc_app_message(app, true, " %s", cfg_err);
 	app->snap = app->hooks->current(app->hooks->ctx);
+	app_platform(app);
 	app->cur = 0;
 	const char *start = cfg->start_view && *cfg->start_view ? cfg->start_view : "partitions";
 	if (!oc_app_goto(app, start, cfg->start_arg))
@@ -1370,6 +1390,8 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	latency_log = ll && *ll ? latency_open(ll) : NULL;
 	if (latency_log)
 		setvbuf(latency_log, NULL, _IOLBF, 0);
+	const char *lf = getenv("OC_LATENCY_FRAMES");
+	latency_frames = latency_log && lf && *lf && strcmp(lf, "0") != 0;
 	while (!loop_quits(app, &l)) {
 		app->now = app->cfg->frozen_at ? app->cfg->frozen_at : clock_second();
 		/* A refresh that changed nothing does not wake the loop: its
@@ -1393,6 +1415,7 @@ int oc_ui_run(const struct oc_ui_config *cfg, const struct oc_ui_hooks *hooks, c
 	if (latency_log) {
 		fclose(latency_log);
 		latency_log = NULL;
+		latency_frames = false;
 	}
 	app_free(app);
 	delscreen(term);

@@ -104,6 +104,10 @@ e2e_wait '^ NODE +STATE' 5
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 grep -q '^first_full_paint' "$bad/new.log" || fail "OC_LATENCY_LOG did not create a new log"
+# Its keys' lines, but no line per frame without OC_LATENCY_FRAMES (the
+# benchmark's console does not pay for them; e2e.live_queue asks for them).
+grep -q '^key ' "$bad/new.log" || fail "OC_LATENCY_LOG has no key line after 2 and 3"
+! grep -q '^draw ' "$bad/new.log" || fail "OC_LATENCY_LOG has frame lines without OC_LATENCY_FRAMES"
 chmod 0777 "$bad"
 rm -f "$bad/new.log"
 E2E_ENV="OC_LATENCY_LOG=$bad/new.log" e2e_start 80x24 --cluster llm-poc --view nodes
@@ -111,4 +115,4 @@ e2e_wait '^ gpu-st-b300-1 ' 10
 e2e_keys q
 e2e_wait 'EXIT=0' 5
 [ ! -e "$bad/new.log" ] || fail "OC_LATENCY_LOG wrote into a folder writable by others"
-ok "OC_LATENCY_LOG: only a new file, only in a folder nobody else can write"
+ok "OC_LATENCY_LOG: only a new file, only in a folder nobody else can write, no frame lines unless asked"

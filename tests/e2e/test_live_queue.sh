@@ -7,7 +7,7 @@
 
 lat=$(mktemp -u /tmp/oc-live-lat.XXXXXX)
 e2e_on_exit rm -f "$lat"
-E2E_ENV="OC_LATENCY_LOG=$lat" e2e_start 100x30 --cluster llm-poc --view queue
+E2E_ENV="OC_LATENCY_LOG=$lat OC_LATENCY_FRAMES=1" e2e_start 100x30 --cluster llm-poc --view queue
 e2e_wait '^ +JOBID +PARTITION' 15
 name="e2e-live-$$"
 jobid=$(runuser -u alice -- sbatch --parsable -p debug --qos=debug_qos -A team-a -J "$name" \
